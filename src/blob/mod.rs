@@ -1,0 +1,18 @@
+//! The blob container: a fixed 64-byte header followed by a codec-specific body.
+//!
+//! See `docs/format.md`. [`header`] defines the header; [`writer`] assembles a blob;
+//! [`reader`] validates one before anything else reads it; [`bytes`] holds the bounds-checked
+//! little-endian readers every codec uses to parse its body.
+
+pub mod bytes;
+pub mod checksum;
+pub mod header;
+pub mod reader;
+pub mod writer;
+
+pub use header::{BlobFlags, Header, FORMAT_VERSION, HEADER_SIZE, MAGIC};
+pub use reader::validate_blob;
+pub use writer::{assemble_blob, EncodedBody};
+
+/// Alignment of blobs and of the buffers they are written into.
+pub const BLOB_ALIGNMENT: usize = 16;

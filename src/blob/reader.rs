@@ -1,0 +1,22 @@
+//! Validation of a blob from an untrusted source. Nothing reads a blob before this passes.
+
+use super::header::{Header, HEADER_SIZE};
+use super::writer::blob_checksum;
+use super::BLOB_ALIGNMENT;
+use crate::{Error, Result};
+
+/// Checks alignment, magic, version, sizes, (optionally) the checksum, and then every offset,
+/// count and bit width in the codec body. Returns the header and the body slice.
+pub fn validate_blob(blob: &[u8], verify_checksum: bool) -> Result<(Header, &[u8])> {
+    if blob.as_ptr() as usize % BLOB_ALIGNMENT != 0 {
+        return Err(Error::Misaligned);
+    }
+    let h = Header::parse(blob)?;
+    let blob = &blob[..h.total_size as usize];
+    if verify_checksum && blob_checksum(blob) != h.checksum {
+        return Err(Error::ChecksumMismatch);
+    }
+    let body = &blob[HEADER_SIZE..HEADER_SIZE + h.body_size as usize];
+    crate::codec::validate_body(&h, body)?;
+    Ok((h, body))
+}

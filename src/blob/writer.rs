@@ -1,0 +1,57 @@
+//! Assembles a header and a codec body into a blob, padding to 16 bytes and sealing the checksum.
+
+use super::checksum::{crc32c_finish, crc32c_start, crc32c_update};
+use super::header::{Header, FORMAT_VERSION, HEADER_SIZE};
+use super::BLOB_ALIGNMENT;
+use crate::codec::CodecId;
+use crate::{Error, Result};
+
+/// What a codec's encoder produces: its id, header flags and body bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EncodedBody {
+    /// The codec that wrote the body.
+    pub codec: CodecId,
+    /// [`super::BlobFlags`] to set in the header.
+    pub flags: u32,
+    /// The body bytes.
+    pub body: Vec<u8>,
+}
+
+/// Checksum as stored in the header: CRC-32C of bytes 0..12 and 16..end.
+pub fn blob_checksum(blob: &[u8]) -> u32 {
+    let s = crc32c_update(crc32c_start(), &blob[..12]);
+    crc32c_finish(crc32c_update(s, &blob[16..]))
+}
+
+/// Builds the final blob bytes. The returned vector's length is a multiple of 16; copy it into a
+/// 16-byte-aligned buffer to use it.
+pub fn assemble_blob(
+    encoded: &EncodedBody,
+    num_joints: usize,
+    num_samples: usize,
+    sample_rate: f32,
+) -> Result<Vec<u8>> {
+    let body_size = encoded.body.len();
+    let total = (HEADER_SIZE + body_size).div_ceil(BLOB_ALIGNMENT) * BLOB_ALIGNMENT;
+    if total > u32::MAX as usize {
+        return Err(Error::Unsupported("blob would exceed 4 GiB"));
+    }
+    let mut h = Header {
+        version: FORMAT_VERSION,
+        codec: encoded.codec,
+        total_size: total as u32,
+        checksum: 0,
+        flags: encoded.flags,
+        num_joints: num_joints as u32,
+        num_samples: num_samples as u32,
+        sample_rate,
+        body_offset: HEADER_SIZE as u32,
+        body_size: body_size as u32,
+    };
+    let mut out = vec![0u8; total];
+    h.write(&mut out);
+    out[HEADER_SIZE..HEADER_SIZE + body_size].copy_from_slice(&encoded.body);
+    h.checksum = blob_checksum(&out);
+    h.write(&mut out);
+    Ok(out)
+}

@@ -1,0 +1,1 @@
+//! The C ABI (`include/animcomp.h`). Only conversion and checking live here. (Being written.)

@@ -1,0 +1,40 @@
+//! # animcomp
+//!
+//! Skeletal animation compression with a C ABI. The data flows one way:
+//!
+//! [`clip`] (skeleton + raw tracks, validation) → [`metric`] (the virtual-vertex error, the only
+//! judge of error) → [`codec`] (fixed formats, variable bit rate, key reduction; built from
+//! [`quantize`]) → [`blob`] (header, checksum, bounds-checked reading) → [`decompress`] (seek and
+//! sample) → [`ffi`] (the `extern "C"` surface in `include/animcomp.h`).
+//!
+//! ```
+//! use animcomp::{clip::{generate_clip, GenerateOptions}, compress, CompressSettings};
+//! use animcomp::decompress::{Decompressor, DecompressOptions, Looping, Rounding};
+//!
+//! let clip = generate_clip(&GenerateOptions::default());
+//! let settings = CompressSettings { codec: animcomp::CodecChoice::Fixed, ..Default::default() };
+//! let blob = animcomp::AlignedBlob::from_bytes(&compress(&clip, &settings).unwrap());
+//! let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+//! d.seek(0.5, Looping::Clamp, Rounding::None).unwrap();
+//! let mut pose = vec![0.0f32; clip.num_joints() * 10];
+//! d.sample_pose(&mut pose, 10).unwrap();
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod blob;
+pub mod clip;
+pub mod codec;
+pub mod decompress;
+pub mod error;
+pub mod ffi;
+pub mod math;
+pub mod metric;
+pub mod quantize;
+
+mod aligned;
+
+pub use aligned::AlignedBlob;
+pub use clip::RawClip;
+pub use codec::{compress, CodecChoice, CompressSettings};
+pub use error::{Error, Result, Status};

@@ -1,0 +1,152 @@
+//! Small transform and quaternion helpers on top of `glam`.
+//!
+//! A [`Transform`] is a QVV: rotation quaternion, translation, non-uniform scale. Composition follows
+//! ACL's convention: `parent * child` rotates, then scales, then translates the child.
+
+pub use glam::{Quat, Vec3, Vec3A};
+
+/// Floats per joint in a sampled pose: `qx qy qz qw tx ty tz sx sy sz`.
+pub const FLOATS_PER_JOINT: usize = 10;
+
+/// A local or object-space joint transform (rotation, translation, scale).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Transform {
+    /// Unit rotation quaternion.
+    pub rotation: Quat,
+    /// Translation.
+    pub translation: Vec3,
+    /// Per-axis scale.
+    pub scale: Vec3,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Transform {
+    /// The identity transform.
+    pub const IDENTITY: Transform = Transform {
+        rotation: Quat::IDENTITY,
+        translation: Vec3::ZERO,
+        scale: Vec3::ONE,
+    };
+
+    /// `parent * child`: the child's transform expressed in the parent's space.
+    #[inline]
+    pub fn mul(parent: &Transform, child: &Transform) -> Transform {
+        Transform {
+            rotation: (parent.rotation * child.rotation).normalize(),
+            translation: parent.rotation * (parent.scale * child.translation) + parent.translation,
+            scale: parent.scale * child.scale,
+        }
+    }
+
+    /// Transforms a point: scale, then rotate, then translate.
+    #[inline]
+    pub fn transform_point(&self, p: Vec3) -> Vec3 {
+        self.rotation * (self.scale * p) + self.translation
+    }
+
+    /// Writes the transform as 10 floats (`qx qy qz qw tx ty tz sx sy sz`).
+    #[inline]
+    pub fn write_to(&self, out: &mut [f32]) {
+        out[..4].copy_from_slice(&self.rotation.to_array());
+        out[4..7].copy_from_slice(&self.translation.to_array());
+        out[7..10].copy_from_slice(&self.scale.to_array());
+    }
+
+    /// Reads a transform from 10 floats (`qx qy qz qw tx ty tz sx sy sz`).
+    #[inline]
+    pub fn read_from(v: &[f32]) -> Transform {
+        Transform {
+            rotation: Quat::from_xyzw(v[0], v[1], v[2], v[3]),
+            translation: Vec3::new(v[4], v[5], v[6]),
+            scale: Vec3::new(v[7], v[8], v[9]),
+        }
+    }
+}
+
+/// Normalised linear interpolation on the shortest arc.
+#[inline]
+pub fn nlerp_shortest(a: Quat, b: Quat, t: f32) -> Quat {
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    let q = Quat::from_vec4(a.lerp(b, t).into());
+    let len2 = q.length_squared();
+    if len2 > 0.0 {
+        q * len2.sqrt().recip()
+    } else {
+        a
+    }
+}
+
+/// Flips quaternions so each is on the same hemisphere as its predecessor (sign continuity).
+pub fn make_continuous(qs: &mut [Quat]) {
+    for i in 1..qs.len() {
+        if qs[i - 1].dot(qs[i]) < 0.0 {
+            qs[i] = -qs[i];
+        }
+    }
+}
+
+/// Returns `q` with a non-negative W component (the same rotation).
+#[inline]
+pub fn positive_w(q: Quat) -> Quat {
+    if q.w < 0.0 {
+        -q
+    } else {
+        q
+    }
+}
+
+/// Angle in radians of the rotation taking `a` to `b` (0..=pi).
+#[inline]
+pub fn angle_between(a: Quat, b: Quat) -> f32 {
+    let d = a.dot(b).abs().min(1.0);
+    2.0 * d.acos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mul_composes_like_matrices_without_scale() {
+        let p = Transform {
+            rotation: Quat::from_rotation_z(0.7),
+            translation: Vec3::new(1.0, 2.0, 3.0),
+            scale: Vec3::ONE,
+        };
+        let c = Transform {
+            rotation: Quat::from_rotation_x(-0.3),
+            translation: Vec3::new(0.5, -1.0, 2.0),
+            scale: Vec3::ONE,
+        };
+        let pc = Transform::mul(&p, &c);
+        let pt = Vec3::new(0.3, 0.2, -0.9);
+        let a = pc.transform_point(pt);
+        let b = p.transform_point(c.transform_point(pt));
+        assert!((a - b).length() < 1e-5, "{a} vs {b}");
+    }
+
+    #[test]
+    fn nlerp_takes_short_arc() {
+        let a = Quat::from_rotation_y(0.1);
+        let b = -Quat::from_rotation_y(0.3);
+        let m = nlerp_shortest(a, b, 0.5);
+        assert!(angle_between(m, Quat::from_rotation_y(0.2)) < 1e-3);
+    }
+
+    #[test]
+    fn roundtrip_floats() {
+        let t = Transform {
+            rotation: Quat::from_rotation_x(0.4),
+            translation: Vec3::new(1.0, 2.0, 3.0),
+            scale: Vec3::new(1.0, 2.0, 0.5),
+        };
+        let mut v = [0.0; 10];
+        t.write_to(&mut v);
+        assert_eq!(Transform::read_from(&v), t);
+    }
+}
