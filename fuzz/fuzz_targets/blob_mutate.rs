@@ -1,0 +1,9 @@
+//! Fuzz target `blob_mutate`: see `fuzz/harness.rs` (`harness::blob_mutate`) for what it checks.
+#![no_main]
+
+#[path = "../harness.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = harness::blob_mutate(data);
+});
