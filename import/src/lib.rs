@@ -6,8 +6,10 @@
 //! whose values are out of range, like ACL's `_with_inf_error` regression clip, imports fine and is
 //! rejected there with a clear status).
 
+pub mod acl;
 pub mod bvh;
 mod error;
+pub mod sjson;
 mod units;
 
 pub use error::{ImportError, ParseError};
@@ -53,12 +55,15 @@ pub struct ImportedClip {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Bvh,
+    Acl,
 }
 
 fn kind_of(path: &Path) -> Option<Kind> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
     if name.ends_with(".bvh") {
         Some(Kind::Bvh)
+    } else if name.ends_with(".sjson") {
+        Some(Kind::Acl)
     } else {
         None
     }
@@ -115,6 +120,16 @@ pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, Impo
                 clip,
                 source: path.to_path_buf(),
                 error_threshold: None,
+            }]
+        }
+        Kind::Acl => {
+            let text = read_text(path)?;
+            let (clip, error_threshold) = acl::parse(&text, &name).map_err(|e| e.in_file(path))?;
+            vec![ImportedClip {
+                units: String::new(),
+                clip,
+                source: path.to_path_buf(),
+                error_threshold,
             }]
         }
     };
