@@ -1,0 +1,9 @@
+//! Fuzz target `import_bvh`: see `fuzz/harness_import.rs` (`harness_import::import_bvh`).
+#![no_main]
+
+#[path = "../harness_import.rs"]
+mod harness_import;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    harness_import::import_bvh(data);
+});
