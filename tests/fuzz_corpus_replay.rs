@@ -77,3 +77,34 @@ fn harness_accepts_fresh_blobs_of_built_codecs() {
     }
     println!("{decoded} fresh blobs decoded through the harness");
 }
+
+/// `ANIMCOMP_WRITE_FUZZ_SEEDS=1 cargo test --test fuzz_corpus_replay write_seeds` writes the
+/// `blob_decode` seed corpus: fresh blobs of every built codec for the harness's base clips, and
+/// a few broken ones. Existing files are kept.
+#[test]
+fn write_seeds() {
+    if std::env::var("ANIMCOMP_WRITE_FUZZ_SEEDS").is_err() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/blob_decode");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: String, bytes: &[u8]| {
+        let p = dir.join(name);
+        if !p.exists() {
+            std::fs::write(p, bytes).unwrap();
+        }
+    };
+    for kind in 0..6u8 {
+        for sid in [0u8, 0x1C, 0x64, 0xC0, 1, 2, 3, 0x81] {
+            if let Ok(b) = animcomp::compress(&harness::base_clip(kind), &harness::settings_from(sid)) {
+                write(format!("{}_clip{kind}_s{sid:02x}", harness::settings_from(sid).codec.name()), &b);
+            }
+        }
+    }
+    write("empty".into(), b"");
+    write("magic_only".into(), b"ACMP");
+    let mut h = vec![0u8; 64];
+    h[..4].copy_from_slice(b"ACMP");
+    h[4] = 1;
+    write("header_zeros".into(), &h);
+}
