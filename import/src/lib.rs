@@ -19,6 +19,10 @@ pub use units::{guess_units, pose_extent};
 use animcomp::RawClip;
 use std::path::{Path, PathBuf};
 
+/// Largest clip (joints x samples) an importer builds: 32 Mi joint-samples, about 1.3 GB of
+/// transforms. Larger files are rejected with an error instead of exhausting memory.
+pub const MAX_JOINT_SAMPLES: usize = 32 << 20;
+
 /// Options shared by all importers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ImportOptions {

@@ -222,6 +222,29 @@ fn default_rate_is_30_and_load_names_clips() {
         .map(|c| c.len())
         .unwrap_err()
         .to_string();
-    assert!(e.starts_with(&format!("{}: ", p.display())), "{e}");
+    assert!(
+        e.starts_with(&format!("{}: ", p.display())) && e.contains("interpolation"),
+        "{e}"
+    );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+mod common;
+
+#[test]
+fn mutated_files_never_panic() {
+    let mut rng = common::Rng::new(0x61F);
+    let seed = tiny_gltf();
+    let opts = ImportOptions {
+        sample_rate: Some(8.0),
+        ..Default::default()
+    };
+    for _ in 0..3000 {
+        let text = common::mutate(&seed, &mut rng);
+        if let Ok(clips) = gltf_import::load_bytes(text.as_bytes(), None, &opts) {
+            for mut c in clips {
+                let _ = c.validate();
+            }
+        }
+    }
 }

@@ -212,6 +212,7 @@ enum ChannelKeys {
 /// indices and accessor types.
 fn check_document(doc: &gltf::Document) -> Result<(), ParseError> {
     use gltf::accessor::{DataType, Dimensions};
+    use gltf::json::validation::Checked;
     let json = doc.as_json();
     let num_nodes = json.nodes.len();
     for (ai, anim) in doc.animations().enumerate() {
@@ -222,6 +223,20 @@ fn check_document(doc: &gltf::Document) -> Result<(), ParseError> {
                 return Err(gerr(format!(
                     "{where_}: target node {} does not exist",
                     jch.target.node.value()
+                )));
+            }
+            if !matches!(jch.target.path, Checked::Valid(_)) {
+                return Err(gerr(format!("{where_}: unknown target path")));
+            }
+            let Some(jsampler) = janim.samplers.get(jch.sampler.value()) else {
+                return Err(gerr(format!(
+                    "{where_}: sampler {} does not exist",
+                    jch.sampler.value()
+                )));
+            };
+            if !matches!(jsampler.interpolation, Checked::Valid(_)) {
+                return Err(gerr(format!(
+                    "{where_}: unknown interpolation (expected LINEAR, STEP or CUBICSPLINE)"
                 )));
             }
             let Some(ch) = anim.channels().nth(ci) else {
@@ -324,7 +339,10 @@ fn load_bytes_inner(
     let doc = gltf::Gltf::from_slice(bytes).map_err(|e| {
         gerr(format!(
             "not a valid glTF file: {}",
-            e.to_string().replace('\n', "; ")
+            e.to_string()
+                .trim_end()
+                .replace('\n', "; ")
+                .trim_end_matches("; ")
         ))
     })?;
     if doc.animations().len() == 0 {
@@ -399,6 +417,12 @@ fn load_bytes_inner(
             )));
         }
         let n = frames as usize + 1;
+        if n.saturating_mul(skel.len()) > crate::MAX_JOINT_SAMPLES {
+            return Err(gerr(format!(
+                "animation \"{aname}\": {n} samples x {} joints is more than this importer accepts",
+                skel.len()
+            )));
+        }
         let times: Vec<f32> = (0..n)
             .map(|i| (t0 as f64 + i as f64 / rate as f64).min(t1 as f64) as f32)
             .collect();
