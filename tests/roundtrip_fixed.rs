@@ -111,6 +111,58 @@ fn bind_pose_defaults_roundtrip_within_bound() {
     for (e, b) in stats.per_joint_max.iter().zip(&bounds) {
         assert!(e <= b, "{e} > {b}");
     }
+    // Joints that rest at their bind rotation are "default" here but "constant" with identity
+    // defaults.
+    let with_bind = storage(blob.as_bytes());
+    s.default_mode = DefaultMode::Identity;
+    let with_identity = storage(&compress(&clip, &s).unwrap());
+    let at_rest: Vec<usize> = with_bind
+        .iter()
+        .filter(|(_, c, st)| *c == "rotation" && st == "default")
+        .filter(|(j, _, _)| {
+            let bind = clip.skeleton.bind_pose.as_ref().unwrap()[*j].rotation;
+            animcomp::math::angle_between(bind, Quat::IDENTITY) > 0.05
+        })
+        .map(|(j, _, _)| *j)
+        .collect();
+    assert!(!at_rest.is_empty(), "the generated clip has still joints");
+    for j in at_rest {
+        let st = &with_identity
+            .iter()
+            .find(|(jj, c, _)| *jj == j && *c == "rotation")
+            .unwrap()
+            .2;
+        assert_eq!(st, "constant", "joint {j}");
+    }
+}
+
+#[test]
+fn rotations_through_180_degrees_stay_within_bound() {
+    // Drop-W formats are weakest at w = 0; spin a few joints through half and full turns.
+    let mut clip = generate_clip(&GenerateOptions {
+        joints: 8,
+        samples: 121,
+        max_depth: 8,
+        ..Default::default()
+    });
+    for (j, t) in clip.tracks.iter_mut().enumerate() {
+        let axis = Vec3::new(1.0, 0.3 * j as f32, -0.5).normalize();
+        for (i, q) in t.rotations.iter_mut().enumerate() {
+            *q = Quat::from_axis_angle(
+                axis,
+                std::f32::consts::TAU * i as f32 / 120.0 + 0.1 * j as f32,
+            );
+        }
+    }
+    for rf in RotationFormat::ALL {
+        let s = settings(
+            rf,
+            VectorFormat::RangeReduced48,
+            VectorFormat::RangeReduced48,
+        );
+        let (_, err, bound) = check_within_bound(&clip, &s);
+        println!("{:22} max {err:.5} bound {bound:.5}", rf.name());
+    }
 }
 
 /// Storage of every track as described by the codec.
