@@ -327,3 +327,42 @@ proptest! {
         check_within_bound(&clip, &s);
     }
 }
+
+#[test]
+fn describe_accounts_for_every_byte_and_track() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 15,
+        samples: 33,
+        scale: true,
+        ..Default::default()
+    });
+    for rf in RotationFormat::ALL {
+        let s = settings(rf, VectorFormat::RangeReduced32, VectorFormat::Float96);
+        let blob = animcomp::AlignedBlob::from_bytes(&compress(&clip, &s).unwrap());
+        let (h, body) = validate_blob(blob.as_bytes(), true).unwrap();
+        let d = describe(&h, body).unwrap();
+        assert_eq!(d.sections.iter().map(|(_, n)| n).sum::<usize>(), body.len());
+        assert_eq!(d.tracks.len(), 15 * 3);
+        let frame_bits: f32 = d.tracks.iter().map(|t| t.bits_per_sample).sum();
+        let frames = d.sections.iter().find(|(n, _)| n == "frames").unwrap().1;
+        assert_eq!(frames, 33 * (frame_bits as usize).div_ceil(8));
+        for t in &d.tracks {
+            let expected = match (t.channel, t.storage.as_str()) {
+                (_, "default" | "constant") => 0.0,
+                ("rotation", name) => {
+                    assert_eq!(name, rf.name());
+                    rf.bits_per_sample() as f32
+                }
+                ("translation", name) => {
+                    assert_eq!(name, "range32");
+                    32.0
+                }
+                (_, name) => {
+                    assert_eq!(name, "float96");
+                    96.0
+                }
+            };
+            assert_eq!(t.bits_per_sample, expected);
+        }
+    }
+}
