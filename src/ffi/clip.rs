@@ -167,3 +167,115 @@ unsafe fn optional<'a>(ptr: *const f32, len: usize, what: &'static str) -> Resul
         in_slice(ptr, len, what).map(Some)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clip::{generate_clip, GenerateOptions};
+
+    /// The generated clip as (parents, interleaved sample-major 10-float transforms).
+    fn interleaved(c: &RawClip) -> (Vec<i32>, Vec<f32>) {
+        let parents = c.skeleton.joints.iter().map(|j| j.parent.map_or(-1, |p| p as i32)).collect();
+        let mut data = Vec::new();
+        for i in 0..c.num_samples {
+            for t in &c.tracks {
+                let mut v = [0.0; 10];
+                t.get(i).write_to(&mut v);
+                data.extend_from_slice(&v);
+            }
+        }
+        (parents, data)
+    }
+
+    fn zeroed() -> AnimcompRawClip {
+        // SAFETY: every field of AnimcompRawClip is an integer, float or raw pointer.
+        unsafe { std::mem::zeroed() }
+    }
+
+    #[test]
+    fn interleaved_and_joint_major_layouts_give_the_same_clip() {
+        let src = generate_clip(&GenerateOptions { joints: 7, samples: 13, scale: true, ..Default::default() });
+        let (parents, data) = interleaved(&src);
+        let mut c = zeroed();
+        c.num_joints = 7;
+        c.num_samples = 13;
+        c.sample_rate = src.sample_rate;
+        c.parents = parents.as_ptr();
+        c.rotations = data.as_ptr();
+        c.translations = data[4..].as_ptr();
+        c.scales = data[7..].as_ptr();
+        (c.rotation_stride, c.translation_stride, c.scale_stride) = (10, 10, 10);
+        let a = unsafe { raw_clip_from_c(&c, ErrorOverrides::default()) }.unwrap();
+        assert_eq!(a.tracks, src.tracks);
+        assert_eq!(a.skeleton.joints.iter().map(|j| j.parent).collect::<Vec<_>>(),
+            src.skeleton.joints.iter().map(|j| j.parent).collect::<Vec<_>>());
+
+        // Joint-major, tightly packed, separate arrays.
+        let (mut r, mut t, mut s) = (Vec::new(), Vec::new(), Vec::new());
+        for tr in &src.tracks {
+            for i in 0..13 {
+                r.extend_from_slice(&tr.rotations[i].to_array());
+                t.extend_from_slice(&tr.translations[i].to_array());
+                s.extend_from_slice(&tr.scales[i].to_array());
+            }
+        }
+        let mut c2 = zeroed();
+        c2.num_joints = 7;
+        c2.num_samples = 13;
+        c2.sample_rate = src.sample_rate;
+        c2.layout = AnimcompLayout::JointMajor as u32;
+        c2.parents = parents.as_ptr();
+        (c2.rotations, c2.translations, c2.scales) = (r.as_ptr(), t.as_ptr(), s.as_ptr());
+        let b = unsafe { raw_clip_from_c(&c2, ErrorOverrides::default()) }.unwrap();
+        assert_eq!(b, a);
+
+        // No scales: unit scale; overrides replace per-joint settings.
+        c2.scales = std::ptr::null();
+        let ov = ErrorOverrides { precision: Some(0.5), shell_distance: Some(7.0) };
+        let u = unsafe { raw_clip_from_c(&c2, ov) }.unwrap();
+        assert!(u.tracks.iter().all(|t| t.scales.iter().all(|s| *s == Vec3::ONE)));
+        assert!(u.skeleton.joints.iter().all(|j| j.precision == 0.5 && j.shell_distance == 7.0));
+        assert!(b.skeleton.joints.iter().all(|j| j.precision == DEFAULT_PRECISION));
+    }
+
+    #[test]
+    fn shape_errors() {
+        let parents = [-1i32, 0];
+        let data = vec![0.0f32; 2 * 3 * 10];
+        let mut c = zeroed();
+        c.num_joints = 2;
+        c.num_samples = 3;
+        c.sample_rate = 30.0;
+        c.parents = parents.as_ptr();
+        c.rotations = data.as_ptr();
+        c.translations = data.as_ptr();
+        let ok = |c: &AnimcompRawClip| unsafe { raw_clip_from_c(c, ErrorOverrides::default()) };
+        assert!(ok(&c).is_ok());
+        let mut b = c;
+        b.rotation_stride = 3;
+        assert!(matches!(ok(&b), Err(Error::InconsistentClip(_))));
+        let mut b = c;
+        b.scale_stride = 2;
+        assert!(matches!(ok(&b), Err(Error::InconsistentClip(_))));
+        let mut b = c;
+        b.layout = 2;
+        assert!(matches!(ok(&b), Err(Error::InvalidEnum { value: 2, .. })));
+        let mut b = c;
+        b.reserved[4] = 1;
+        assert!(matches!(ok(&b), Err(Error::InvalidArgument(_))));
+        let mut b = c;
+        b.translations = std::ptr::null();
+        assert!(matches!(ok(&b), Err(Error::NullPointer(_))));
+        let mut b = c;
+        b.rotation_stride = u32::MAX;
+        b.num_samples = MAX_SAMPLES as u32;
+        b.num_joints = MAX_JOINTS as u32;
+        // 2^24 * 16383 elements at a stride of 2^32 floats: the length overflows or cannot be
+        // addressed; either way an error, never a slice.
+        assert!(matches!(ok(&b), Err(Error::InvalidArgument(_))));
+        let bad_parents = [-1i32, -2];
+        let mut b = c;
+        b.parents = bad_parents.as_ptr();
+        assert_eq!(ok(&b), Err(Error::InvalidParent { joint: 1, parent: -2 }));
+    }
+}
