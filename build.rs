@@ -59,6 +59,8 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=include/animcomp.h");
     println!("cargo:rerun-if-env-changed=ANIMCOMP_NO_HEADER_WRITE");
+    // For tests/c99_header.rs, which asks the `cc` crate for the C compiler of this target.
+    println!("cargo:rustc-env=ANIMCOMP_BUILD_TARGET={}", env::var("TARGET").unwrap());
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");
