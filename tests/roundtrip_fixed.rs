@@ -8,7 +8,6 @@ use animcomp::blob::validate_blob;
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
 use animcomp::codec::{describe, DefaultMode};
 use animcomp::math::{Quat, Transform, Vec3};
-use animcomp::metric::SCALE_TOLERANCE;
 use animcomp::quantize::{RotationFormat, VectorFormat};
 use animcomp::{compress, CodecChoice, CompressSettings};
 use proptest::prelude::*;
@@ -28,8 +27,7 @@ fn settings(rf: RotationFormat, tf: VectorFormat, sf: VectorFormat) -> CompressS
 /// measured max, bound at the worst joint).
 fn check_within_bound(clip: &RawClip, s: &CompressSettings) -> (usize, f32, f32) {
     let (blob, stats) = roundtrip(clip, s);
-    let has_scale = clip.has_scale(SCALE_TOLERANCE);
-    let mut bounds = propagated_bounds(clip, &channel_bounds(clip, s, has_scale));
+    let mut bounds = propagated_bounds(clip, &channel_bounds(clip, s, &blob));
     if is_looping(&blob) {
         // The dropped last sample is replaced by the first, equal within half the precision.
         for (b, j) in bounds.iter_mut().zip(&clip.skeleton.joints) {
@@ -109,7 +107,7 @@ fn bind_pose_defaults_roundtrip_within_bound() {
     let mut d = animcomp::decompress::Decompressor::new(blob.as_bytes(), &opts).unwrap();
     let metric = animcomp::metric::Metric::new(&clip);
     let stats = metric.measure(|i, out: &mut [Transform]| d.pose_at_sample(i as u32, out).unwrap());
-    let bounds = propagated_bounds(&clip, &channel_bounds(&clip, &s, false));
+    let bounds = propagated_bounds(&clip, &channel_bounds(&clip, &s, &blob));
     for (e, b) in stats.per_joint_max.iter().zip(&bounds) {
         assert!(e <= b, "{e} > {b}");
     }
@@ -178,8 +176,8 @@ fn still_joints_are_default_or_constant() {
         st.iter().all(|(_, c, _)| *c != "scale"),
         "no scale tracks in a clip without scale"
     );
-    let (_, stats) = roundtrip(&clip, &s);
-    let bounds = propagated_bounds(&clip, &channel_bounds(&clip, &s, false));
+    let (blob, stats) = roundtrip(&clip, &s);
+    let bounds = propagated_bounds(&clip, &channel_bounds(&clip, &s, &blob));
     assert!(stats.per_joint_max.iter().zip(&bounds).all(|(e, b)| e <= b));
 }
 

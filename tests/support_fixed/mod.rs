@@ -2,12 +2,13 @@
 //! from the formats' documented per-sample bounds, propagated through the hierarchy.
 #![allow(dead_code)]
 
-use animcomp::blob::BlobFlags;
+use animcomp::blob::{validate_blob, BlobFlags};
 use animcomp::clip::RawClip;
+use animcomp::codec::describe;
 use animcomp::codec::fixed::SUBSTITUTION_FRACTION;
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::math::{Transform, Vec3};
-use animcomp::metric::{dominant_shells, ErrorStats, Metric};
+use animcomp::metric::{dominant_shells, ErrorStats, Metric, SCALE_TOLERANCE};
 use animcomp::quantize::{Range3, RotationStats};
 use animcomp::{compress, AlignedBlob, CompressSettings};
 
@@ -42,15 +43,38 @@ pub struct ChannelBounds {
     pub scale: f32,
 }
 
-/// Worst-case local error of each joint: each channel is either quantised (the format's bound
-/// from the track's own data) or replaced by one value (at most the substitution tolerance at
-/// the joint's dominant shell), so the larger of the two bounds it.
-pub fn channel_bounds(clip: &RawClip, s: &CompressSettings, has_scale: bool) -> Vec<ChannelBounds> {
+/// Which channels (rotation, translation, scale) of each joint the blob stores per sample, as
+/// reported by the codec's `describe`.
+pub fn animated_channels(blob: &AlignedBlob) -> Vec<[bool; 3]> {
+    let (h, body) = validate_blob(blob.as_bytes(), true).unwrap();
+    let mut out = vec![[false; 3]; h.num_joints as usize];
+    for t in describe(&h, body).unwrap().tracks {
+        let c = match t.channel {
+            "rotation" => 0,
+            "translation" => 1,
+            _ => 2,
+        };
+        out[t.joint][c] = t.bits_per_sample > 0.0;
+    }
+    out
+}
+
+/// Worst-case local error of each joint: an animated channel has its format's bound (from the
+/// track's own data); a default or constant one is off by at most the substitution tolerance at
+/// the joint's dominant shell.
+pub fn channel_bounds(
+    clip: &RawClip,
+    s: &CompressSettings,
+    blob: &AlignedBlob,
+) -> Vec<ChannelBounds> {
+    let has_scale = clip.has_scale(SCALE_TOLERANCE);
     let shells = dominant_shells(clip);
+    let animated = animated_channels(blob);
     clip.tracks
         .iter()
         .zip(&shells)
-        .map(|(t, sh)| {
+        .zip(&animated)
+        .map(|((t, sh), anim)| {
             let tol = SUBSTITUTION_FRACTION * sh.precision;
             let d = sh.shell_distance;
             let q_angle = s
@@ -66,7 +90,11 @@ pub fn channel_bounds(clip: &RawClip, s: &CompressSettings, has_scale: bool) -> 
                     .scale_format
                     .max_error(&Range3::from_values(t.scales.iter().copied()))
                     .max_element();
-                q.max(tol / d)
+                if anim[2] {
+                    q
+                } else {
+                    tol / d
+                }
             } else {
                 // Decoded as exactly one; the raw scale is one within the metric's tolerance.
                 t.scales
