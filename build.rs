@@ -51,6 +51,28 @@ const HEADER_SOURCES: &[&str] = &[
     "src/decompress/seek.rs",
 ];
 
+/// Drops the constants of core files that are not part of the C API: cbindgen emits every `pub
+/// const` of the files it reads (and associated constants such as `Status::ALL`). Each constant
+/// is one blank-line-separated block (doc comment + one `#define`); only `ANIMCOMP_*` ones stay.
+fn only_animcomp_macros(text: &str) -> String {
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    let kept: Vec<&str> = blocks
+        .into_iter()
+        .filter(|block| {
+            let lines: Vec<&str> = block.lines().collect();
+            let Some((last, doc)) = lines.split_last() else { return true };
+            let is_constant = last.starts_with("#define ")
+                && doc.iter().all(|l| l.starts_with("/**") || l.starts_with(" *") || l.is_empty());
+            !is_constant || last.starts_with("#define ANIMCOMP_")
+        })
+        .collect();
+    let mut out = kept.join("\n\n");
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out
+}
+
 fn main() {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
@@ -73,8 +95,9 @@ fn main() {
     let bindings = builder
         .generate()
         .expect("cbindgen could not generate include/animcomp.h");
-    let mut text = Vec::new();
-    bindings.write(&mut text);
+    let mut raw = Vec::new();
+    bindings.write(&mut raw);
+    let text = only_animcomp_macros(&String::from_utf8(raw).expect("cbindgen writes UTF-8")).into_bytes();
     fs::write(out_dir.join("animcomp.h"), &text).expect("write $OUT_DIR/animcomp.h");
 
     if env::var_os("ANIMCOMP_NO_HEADER_WRITE").is_some() {

@@ -9,7 +9,7 @@ namespace {
 class CorruptBlob : public ::testing::Test {
   protected:
     void SetUp() override {
-        ANIMCOMP_COMPRESS_OR_SKIP(clip_.c(), fixed_settings(), blob_);
+        ANIMCOMP_COMPRESS_OR_FAIL(clip_.c(), fixed_settings(), blob_);
         ASSERT_EQ(animcomp_validate_blob(blob_.get(), blob_.size), ANIMCOMP_STATUS_OK);
     }
 

@@ -14,18 +14,20 @@ struct FormatCase {
     float max_angle;  // radians, local rotation error allowed for this format
 };
 
-// Worst-case local rotation errors, with margin: float formats are near-exact; 48-bit formats
-// are ~1e-4 rad; 32-bit formats ~1e-2 rad (docs/formats.md has the exact bounds). A sub-track the
-// codec finds constant within precision (0.01 at shell distance 3) may be off by ~0.0035 rad.
+// Allowed local rotation error per format: the data-independent worst-case bound of
+// docs/formats.md ("w_min 0" column: the test clip passes through rotations near 180 degrees, where
+// the drop-W formats are weakest), plus 0.004 rad for sub-tracks the codec stores as constant or
+// default because they stay within precision (0.01 at shell distance 3 is about 0.0033 rad).
+constexpr float kConstantAllowance = 0.004f;
 const FormatCase kFormats[] = {
-    {ANIMCOMP_ROTATION_FORMAT_FLOAT128, "float128", 4e-3f},
-    {ANIMCOMP_ROTATION_FORMAT_FLOAT96_NO_W, "float96_no_w", 4e-3f},
-    {ANIMCOMP_ROTATION_FORMAT_FIXED48_NO_W, "fixed48_no_w", 4e-3f},
-    {ANIMCOMP_ROTATION_FORMAT_FIXED32_NO_W, "fixed32_no_w", 2e-2f},
-    {ANIMCOMP_ROTATION_FORMAT_INTERVAL_FIXED32_NO_W, "interval_fixed32_no_w", 2e-2f},
-    {ANIMCOMP_ROTATION_FORMAT_FLOAT32_NO_W, "float32_no_w", 5e-2f},
-    {ANIMCOMP_ROTATION_FORMAT_SMALLEST_THREE48, "smallest_three48", 4e-3f},
-    {ANIMCOMP_ROTATION_FORMAT_SMALLEST_THREE32, "smallest_three32", 2e-2f},
+    {ANIMCOMP_ROTATION_FORMAT_FLOAT128, "float128", 9.5e-7f + kConstantAllowance},
+    {ANIMCOMP_ROTATION_FORMAT_FLOAT96_NO_W, "float96_no_w", 2.7e-3f + kConstantAllowance},
+    {ANIMCOMP_ROTATION_FORMAT_FIXED48_NO_W, "fixed48_no_w", 1.48e-2f + kConstantAllowance},
+    {ANIMCOMP_ROTATION_FORMAT_FIXED32_NO_W, "fixed32_no_w", 9.80e-2f + kConstantAllowance},
+    {ANIMCOMP_ROTATION_FORMAT_INTERVAL_FIXED32_NO_W, "interval_fixed32_no_w", 9.81e-2f + kConstantAllowance},
+    {ANIMCOMP_ROTATION_FORMAT_FLOAT32_NO_W, "float32_no_w", 2.52e-1f + kConstantAllowance},
+    {ANIMCOMP_ROTATION_FORMAT_SMALLEST_THREE48, "smallest_three48", 1.53e-4f + kConstantAllowance},
+    {ANIMCOMP_ROTATION_FORMAT_SMALLEST_THREE32, "smallest_three32", 4.80e-3f + kConstantAllowance},
 };
 
 void PrintTo(const FormatCase& f, std::ostream* os) { *os << f.name; }
@@ -36,7 +38,7 @@ TEST_P(RoundTrip, PoseMatchesInputWithinFormatTolerance) {
     const FormatCase fc = GetParam();
     const Clip clip(24, 90);
     AlignedBuffer blob;
-    ANIMCOMP_COMPRESS_OR_SKIP(clip.c(), fixed_settings(fc.format), blob);
+    ANIMCOMP_COMPRESS_OR_FAIL(clip.c(), fixed_settings(fc.format), blob);
 
     ASSERT_EQ(animcomp_validate_blob(blob.get(), blob.size), ANIMCOMP_STATUS_OK);
     AnimcompBlobInfo info;
@@ -82,14 +84,14 @@ INSTANTIATE_TEST_SUITE_P(AllRotationFormats, RoundTrip, ::testing::ValuesIn(kFor
 TEST(RoundTripMisc, InterpolationLiesBetweenSamples) {
     const Clip clip(8, 30, false);
     AlignedBuffer blob;
-    ANIMCOMP_COMPRESS_OR_SKIP(clip.c(), fixed_settings(ANIMCOMP_ROTATION_FORMAT_FLOAT128), blob);
+    ANIMCOMP_COMPRESS_OR_FAIL(clip.c(), fixed_settings(ANIMCOMP_ROTATION_FORMAT_FLOAT128), blob);
     AnimcompDecompressor ctx;
     ASSERT_EQ(animcomp_decompressor_init(&ctx, blob.get(), blob.size, nullptr), ANIMCOMP_STATUS_OK);
     float a[10], b[10], mid[10];
     for (uint32_t i = 0; i + 1 < clip.samples; i += 5) {
-        ASSERT_EQ(animcomp_seek(&ctx, i / clip.rate, ANIMCOMP_LOOPING_CLAMP, ANIMCOMP_ROUNDING_NONE), ANIMCOMP_STATUS_OK);
+        ASSERT_EQ(animcomp_seek_sample(&ctx, i), ANIMCOMP_STATUS_OK);
         ASSERT_EQ(animcomp_sample_joint(&ctx, 0, a), ANIMCOMP_STATUS_OK);
-        ASSERT_EQ(animcomp_seek(&ctx, (i + 1) / clip.rate, ANIMCOMP_LOOPING_CLAMP, ANIMCOMP_ROUNDING_NONE), ANIMCOMP_STATUS_OK);
+        ASSERT_EQ(animcomp_seek_sample(&ctx, i + 1), ANIMCOMP_STATUS_OK);
         ASSERT_EQ(animcomp_sample_joint(&ctx, 0, b), ANIMCOMP_STATUS_OK);
         ASSERT_EQ(animcomp_seek(&ctx, (i + 0.5f) / clip.rate, ANIMCOMP_LOOPING_CLAMP, ANIMCOMP_ROUNDING_NONE), ANIMCOMP_STATUS_OK);
         ASSERT_EQ(animcomp_sample_joint(&ctx, 0, mid), ANIMCOMP_STATUS_OK);
@@ -124,8 +126,8 @@ TEST(RoundTripMisc, JointMajorSeparateArraysGiveTheSameBlob) {
     jm.scales = sca.data();
     jm.rotation_stride = jm.translation_stride = jm.scale_stride = 0;
     AlignedBuffer a, b;
-    ANIMCOMP_COMPRESS_OR_SKIP(clip.c(), fixed_settings(), a);
-    ANIMCOMP_COMPRESS_OR_SKIP(jm, fixed_settings(), b);
+    ANIMCOMP_COMPRESS_OR_FAIL(clip.c(), fixed_settings(), a);
+    ANIMCOMP_COMPRESS_OR_FAIL(jm, fixed_settings(), b);
     ASSERT_EQ(a.size, b.size);
     EXPECT_EQ(std::memcmp(a.get(), b.get(), a.size), 0);
 }
@@ -136,7 +138,6 @@ TEST(RoundTripMisc, BufferTooSmallProtocol) {
     const AnimcompCompressSettings s = fixed_settings();
     size_t size = 12345;
     AnimcompStatus st = animcomp_compress(&c, &s, nullptr, 0, &size);
-    if (st == ANIMCOMP_STATUS_UNSUPPORTED) GTEST_SKIP() << "codec not built";
     ASSERT_EQ(st, ANIMCOMP_STATUS_BUFFER_TOO_SMALL);
     ASSERT_GE(size, 64u);
     EXPECT_EQ(size % 16, 0u);

@@ -704,11 +704,13 @@ AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struc
 
 /**
  * Writes to `*out_bound` a size in bytes that the blob of `clip` compressed with `settings`
- * (NULL = defaults) will not exceed. The clip and settings are checked as by
- * `animcomp_compress`, and the same statuses are returned for bad input.
+ * (NULL = defaults) will not exceed.
  *
- * The bound is computed by compressing (it is the exact size); use it to allocate once, then call
- * `animcomp_compress`. See docs/integrating.md.
+ * For `ANIMCOMP_CODEC_FIXED` the bound is a formula over the counts and formats (no track value
+ * is read, nothing is compressed; it is at most a few percent above the real size for animated
+ * clips and safe for every clip); only the clip's shape is checked (counts, layout, strides,
+ * pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
+ * compressed and the exact size returned, with the same statuses as `animcomp_compress`.
  */
 AnimcompStatus animcomp_compress_bound(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, size_t *out_bound);
 

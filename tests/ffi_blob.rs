@@ -10,17 +10,16 @@ use animcomp::codec::CodecId;
 use animcomp::ffi::*;
 use animcomp::{AlignedBlob, CodecChoice, CompressSettings, Status};
 
-/// A blob with a valid header and checksum: from the fixed codec when it is available, else a
-/// hand-assembled one whose body no codec accepts (header-level checks come first either way).
-fn some_blob() -> (AlignedBlob, bool) {
-    let clip = generate_clip(&GenerateOptions { joints: 9, samples: 25, scale: true, ..Default::default() });
-    match animcomp::compress(&clip, &CompressSettings { codec: CodecChoice::Fixed, ..Default::default() }) {
-        Ok(b) => (AlignedBlob::from_bytes(&b), true),
-        Err(_) => {
-            eprintln!("note: fixed codec not available; using a hand-assembled blob");
-            let body = EncodedBody { codec: CodecId::Fixed, flags: 0, body: vec![0x5A; 200] };
-            (AlignedBlob::from_bytes(&assemble_blob(&body, 9, 25, 30.0).unwrap()), false)
-        }
+/// A valid blob of the fixed codec (`true`), or a hand-assembled one with a valid header and
+/// checksum whose body no codec accepts (`false`).
+fn some_blob(real: bool) -> AlignedBlob {
+    if real {
+        let clip = generate_clip(&GenerateOptions { joints: 9, samples: 25, scale: true, ..Default::default() });
+        let settings = CompressSettings { codec: CodecChoice::Fixed, ..Default::default() };
+        AlignedBlob::from_bytes(&animcomp::compress(&clip, &settings).unwrap())
+    } else {
+        let body = EncodedBody { codec: CodecId::Fixed, flags: 0, body: vec![0x5A; 200] };
+        AlignedBlob::from_bytes(&assemble_blob(&body, 9, 25, 30.0).unwrap())
     }
 }
 
@@ -47,18 +46,18 @@ fn check(bytes: &[u8]) -> Status {
 
 #[test]
 fn intact_blob_is_accepted_only_when_a_codec_reads_it() {
-    let (blob, real) = some_blob();
-    let st = check(blob.as_bytes());
-    if real {
-        assert_eq!(st, Status::Ok);
-    } else {
-        assert_eq!(st, Status::CorruptBlob);
-    }
+    assert_eq!(check(some_blob(true).as_bytes()), Status::Ok);
+    assert_eq!(check(some_blob(false).as_bytes()), Status::CorruptBlob);
 }
 
 #[test]
 fn header_corruption_gets_specific_statuses() {
-    let (blob, _) = some_blob();
+    for real in [true, false] {
+        header_corruption(some_blob(real));
+    }
+}
+
+fn header_corruption(blob: AlignedBlob) {
     let n = blob.len();
     let flip = |at: usize, f: &dyn Fn(&mut [u8])| {
         let mut b = blob.clone();
@@ -84,7 +83,7 @@ fn header_corruption_gets_specific_statuses() {
 
 #[test]
 fn misaligned_copy_is_rejected() {
-    let (blob, _) = some_blob();
+    let blob = some_blob(true);
     let mut storage = AlignedBlob::from_bytes(&vec![0u8; blob.len() + 16]);
     for offset in [1usize, 4, 8] {
         let dst = &mut storage.as_bytes_mut()[offset..offset + blob.len()];
@@ -95,7 +94,12 @@ fn misaligned_copy_is_rejected() {
 
 #[test]
 fn checksum_can_be_skipped_but_bounds_cannot() {
-    let (blob, real) = some_blob();
+    for real in [true, false] {
+        checksum_skip(some_blob(real), real);
+    }
+}
+
+fn checksum_skip(blob: AlignedBlob, real: bool) {
     let mut b = blob.clone();
     let n = b.len();
     b.as_bytes_mut()[n - 17] ^= 0x40;
@@ -125,7 +129,7 @@ fn checksum_can_be_skipped_but_bounds_cannot() {
 
 #[test]
 fn misaligned_context_is_refused() {
-    let (blob, _) = some_blob();
+    let blob = some_blob(true);
     let mut raw = [AnimcompDecompressor { opaque: [0; 16] }; 2];
     let p = unsafe { (raw.as_mut_ptr() as *mut u8).add(8) } as *mut AnimcompDecompressor;
     let st = unsafe { animcomp_decompressor_init(p, blob.as_bytes().as_ptr().cast(), blob.len(), null()) };

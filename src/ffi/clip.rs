@@ -79,12 +79,37 @@ impl Strided<'_> {
     }
 }
 
-/// Converts a C clip description into an owned [`RawClip`] (not yet validated).
+/// A C clip whose shape has been checked: counts, layout, strides, pointers and addressable
+/// lengths. Values are not read yet.
+pub(crate) struct CheckedClip<'a> {
+    shape: Shape,
+    sample_rate: f32,
+    parents: &'a [i32],
+    rot: Strided<'a>,
+    tra: Strided<'a>,
+    sca: Option<Strided<'a>>,
+    precisions: Option<&'a [f32]>,
+    shells: Option<&'a [f32]>,
+    bind: Option<&'a [f32]>,
+}
+
+impl CheckedClip<'_> {
+    /// Joint count.
+    pub fn num_joints(&self) -> usize {
+        self.shape.joints
+    }
+    /// Sample count.
+    pub fn num_samples(&self) -> usize {
+        self.shape.samples
+    }
+}
+
+/// Checks the shape of a C clip description without reading its track values.
 ///
 /// # Safety
 /// Every non-null pointer in `c` must point to as many floats (or ints) as its count, layout and
-/// stride imply, valid for reads for the duration of the call.
-pub(crate) unsafe fn raw_clip_from_c(c: &AnimcompRawClip, ov: ErrorOverrides) -> Result<RawClip> {
+/// stride imply, valid for reads while the result is used.
+pub(crate) unsafe fn check_clip(c: &AnimcompRawClip) -> Result<CheckedClip<'_>> {
     let joints = c.num_joints as usize;
     let samples = c.num_samples as usize;
     if joints == 0 {
@@ -104,11 +129,9 @@ pub(crate) unsafe fn raw_clip_from_c(c: &AnimcompRawClip, ov: ErrorOverrides) ->
     if c.reserved0 != 0 || c.reserved.iter().any(|&r| r != 0) {
         return Err(Error::InvalidArgument("reserved fields of AnimcompRawClip must be zero"));
     }
-    let shape = Shape { joints, samples, layout };
     let count = joints
         .checked_mul(samples)
         .ok_or(Error::InvalidArgument("joints x samples overflows"))?;
-
     let parents = in_slice(c.parents, joints, "AnimcompRawClip::parents")?;
     let rot = strided(c.rotations, count, c.rotation_stride, 4, "AnimcompRawClip::rotations")?;
     let tra = strided(c.translations, count, c.translation_stride, 3, "AnimcompRawClip::translations")?;
@@ -118,22 +141,42 @@ pub(crate) unsafe fn raw_clip_from_c(c: &AnimcompRawClip, ov: ErrorOverrides) ->
     } else {
         Some(strided(c.scales, count, c.scale_stride, 3, "AnimcompRawClip::scales")?)
     };
-    let precisions = optional(c.precisions, joints, "AnimcompRawClip::precisions")?;
-    let shells = optional(c.shell_distances, joints, "AnimcompRawClip::shell_distances")?;
-    let bind = optional(c.bind_pose, joints * FLOATS_PER_JOINT, "AnimcompRawClip::bind_pose")?;
+    Ok(CheckedClip {
+        shape: Shape { joints, samples, layout },
+        sample_rate: c.sample_rate,
+        parents,
+        rot,
+        tra,
+        sca,
+        precisions: optional(c.precisions, joints, "AnimcompRawClip::precisions")?,
+        shells: optional(c.shell_distances, joints, "AnimcompRawClip::shell_distances")?,
+        bind: optional(c.bind_pose, joints * FLOATS_PER_JOINT, "AnimcompRawClip::bind_pose")?,
+    })
+}
 
+/// Converts a C clip description into an owned [`RawClip`] (not yet validated).
+///
+/// # Safety
+/// As [`check_clip`].
+pub(crate) unsafe fn raw_clip_from_c(c: &AnimcompRawClip, ov: ErrorOverrides) -> Result<RawClip> {
+    check_clip(c).and_then(|checked| to_raw_clip(&checked, ov))
+}
+
+/// Copies a checked C clip into an owned [`RawClip`].
+pub(crate) fn to_raw_clip(c: &CheckedClip, ov: ErrorOverrides) -> Result<RawClip> {
+    let (joints, samples) = (c.shape.joints, c.shape.samples);
     let mut skel_joints = Vec::with_capacity(joints);
-    for (j, &p) in parents.iter().enumerate() {
+    for (j, &p) in c.parents.iter().enumerate() {
         let parent = match p {
             -1 => None,
             p if p < 0 => return Err(Error::InvalidParent { joint: j, parent: p as i64 }),
             p => Some(p as u32),
         };
-        let precision = ov.precision.or(precisions.map(|v| v[j])).unwrap_or(DEFAULT_PRECISION);
-        let shell_distance = ov.shell_distance.or(shells.map(|v| v[j])).unwrap_or(DEFAULT_SHELL_DISTANCE);
+        let precision = ov.precision.or(c.precisions.map(|v| v[j])).unwrap_or(DEFAULT_PRECISION);
+        let shell_distance = ov.shell_distance.or(c.shells.map(|v| v[j])).unwrap_or(DEFAULT_SHELL_DISTANCE);
         skel_joints.push(Joint { name: String::new(), parent, precision, shell_distance });
     }
-    let bind_pose = bind.map(|b| b.chunks_exact(FLOATS_PER_JOINT).map(Transform::read_from).collect());
+    let bind_pose = c.bind.map(|b| b.chunks_exact(FLOATS_PER_JOINT).map(Transform::read_from).collect());
 
     let mut tracks = Vec::with_capacity(joints);
     for j in 0..joints {
@@ -143,11 +186,11 @@ pub(crate) unsafe fn raw_clip_from_c(c: &AnimcompRawClip, ov: ErrorOverrides) ->
             scales: Vec::with_capacity(samples),
         };
         for i in 0..samples {
-            let k = shape.index(j, i);
-            let q = rot.at(k, 4);
+            let k = c.shape.index(j, i);
+            let q = c.rot.at(k, 4);
             t.rotations.push(Quat::from_xyzw(q[0], q[1], q[2], q[3]));
-            t.translations.push(Vec3::from_slice(tra.at(k, 3)));
-            t.scales.push(sca.as_ref().map_or(Vec3::ONE, |s| Vec3::from_slice(s.at(k, 3))));
+            t.translations.push(Vec3::from_slice(c.tra.at(k, 3)));
+            t.scales.push(c.sca.as_ref().map_or(Vec3::ONE, |s| Vec3::from_slice(s.at(k, 3))));
         }
         tracks.push(t);
     }

@@ -2,10 +2,10 @@
 
 use std::os::raw::c_void;
 
-use super::clip::{raw_clip_from_c, ErrorOverrides};
+use super::clip::{check_clip, raw_clip_from_c, ErrorOverrides};
 use super::guard::{guard, in_ref, opt_ref, out_ptr, write_if_some};
 use super::types::{AnimcompCompressSettings, AnimcompRawClip};
-use crate::blob::BLOB_ALIGNMENT;
+use crate::blob::{BLOB_ALIGNMENT, HEADER_SIZE};
 use crate::codec::{CodecChoice, CompressSettings, DefaultMode, Level};
 use crate::quantize::{RotationFormat, VectorFormat};
 use crate::{Error, RawClip, Result, Status};
@@ -127,12 +127,31 @@ pub unsafe extern "C" fn animcomp_compress(
     status
 }
 
+/// Largest blob the `fixed` codec writes for a clip of `joints` x `samples` with these formats,
+/// from its body layout (`src/codec/fixed/layout.rs`, docs/formats.md): a 48-byte codec header;
+/// one kind byte per joint; per channel either a constant (at most 4 floats) or, when animated
+/// with a range-reduced format, a range (6 floats), so at most 18 floats per joint for both
+/// sections; one byte-aligned frame per sample of at most `joints x (r + t + s)` bits; 8 bytes of
+/// read-ahead padding; each of the four sections padded to 16 bytes; then the 64-byte blob header
+/// and padding of the blob to 16 bytes. Saturates instead of overflowing.
+pub(crate) fn fixed_bound(joints: u64, samples: u64, s: &CompressSettings) -> u64 {
+    let bits = s.rotation_format.bits_per_sample() as u64
+        + s.translation_format.bits_per_sample() as u64
+        + s.scale_format.bits_per_sample() as u64;
+    let frame = joints.saturating_mul(bits).div_ceil(8);
+    let fixed_part = 48 + joints + joints * 18 * 4 + 8 + 4 * 15;
+    let body = frame.saturating_mul(samples).saturating_add(fixed_part);
+    (HEADER_SIZE as u64).saturating_add(body).saturating_add(15) / 16 * 16
+}
+
 /// Writes to `*out_bound` a size in bytes that the blob of `clip` compressed with `settings`
-/// (NULL = defaults) will not exceed. The clip and settings are checked as by
-/// `animcomp_compress`, and the same statuses are returned for bad input.
+/// (NULL = defaults) will not exceed.
 ///
-/// The bound is computed by compressing (it is the exact size); use it to allocate once, then call
-/// `animcomp_compress`. See docs/integrating.md.
+/// For `ANIMCOMP_CODEC_FIXED` the bound is a formula over the counts and formats (no track value
+/// is read, nothing is compressed; it is at most a few percent above the real size for animated
+/// clips and safe for every clip); only the clip's shape is checked (counts, layout, strides,
+/// pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
+/// compressed and the exact size returned, with the same statuses as `animcomp_compress`.
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_compress_bound(
     clip: *const AnimcompRawClip,
@@ -142,9 +161,18 @@ pub unsafe extern "C" fn animcomp_compress_bound(
     guard(|| {
         let out_bound = out_ptr(out_bound, "out_bound")?;
         out_bound.write(0);
-        let (clip, settings) = inputs(clip, settings)?;
-        let blob = crate::compress(&clip, &settings)?;
-        out_bound.write(blob.len());
+        let c_clip = in_ref(clip, "clip")?;
+        let c_settings = opt_ref(settings)?.copied().unwrap_or_else(default_settings);
+        let (s, _) = settings_from_c(&c_settings)?;
+        let bound = if s.codec == CodecChoice::Fixed {
+            let checked = check_clip(c_clip)?;
+            let b = fixed_bound(checked.num_joints() as u64, checked.num_samples() as u64, &s);
+            usize::try_from(b).unwrap_or(usize::MAX)
+        } else {
+            let (clip, settings) = inputs(clip, settings)?;
+            crate::compress(&clip, &settings)?.len()
+        };
+        out_bound.write(bound);
         Ok(())
     })
 }
