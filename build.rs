@@ -60,9 +60,13 @@ fn only_animcomp_macros(text: &str) -> String {
         .into_iter()
         .filter(|block| {
             let lines: Vec<&str> = block.lines().collect();
-            let Some((last, doc)) = lines.split_last() else { return true };
+            let Some((last, doc)) = lines.split_last() else {
+                return true;
+            };
             let is_constant = last.starts_with("#define ")
-                && doc.iter().all(|l| l.starts_with("/**") || l.starts_with(" *") || l.is_empty());
+                && doc
+                    .iter()
+                    .all(|l| l.starts_with("/**") || l.starts_with(" *") || l.is_empty());
             !is_constant || last.starts_with("#define ANIMCOMP_")
         })
         .collect();
@@ -82,7 +86,10 @@ fn main() {
     println!("cargo:rerun-if-changed=include/animcomp.h");
     println!("cargo:rerun-if-env-changed=ANIMCOMP_NO_HEADER_WRITE");
     // For tests/c99_header.rs, which asks the `cc` crate for the C compiler of this target.
-    println!("cargo:rustc-env=ANIMCOMP_BUILD_TARGET={}", env::var("TARGET").unwrap());
+    println!(
+        "cargo:rustc-env=ANIMCOMP_BUILD_TARGET={}",
+        env::var("TARGET").unwrap()
+    );
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");
@@ -97,7 +104,8 @@ fn main() {
         .expect("cbindgen could not generate include/animcomp.h");
     let mut raw = Vec::new();
     bindings.write(&mut raw);
-    let text = only_animcomp_macros(&String::from_utf8(raw).expect("cbindgen writes UTF-8")).into_bytes();
+    let text =
+        only_animcomp_macros(&String::from_utf8(raw).expect("cbindgen writes UTF-8")).into_bytes();
     fs::write(out_dir.join("animcomp.h"), &text).expect("write $OUT_DIR/animcomp.h");
 
     if env::var_os("ANIMCOMP_NO_HEADER_WRITE").is_some() {

@@ -20,10 +20,13 @@ fn compiler() -> cc::Tool {
 fn staticlib() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let deps = exe.parent().unwrap();
-    [deps.join("libanimcomp.a"), deps.parent().unwrap().join("libanimcomp.a")]
-        .into_iter()
-        .find(|p| p.exists())
-        .expect("libanimcomp.a next to the test binary (crate-type staticlib)")
+    [
+        deps.join("libanimcomp.a"),
+        deps.parent().unwrap().join("libanimcomp.a"),
+    ]
+    .into_iter()
+    .find(|p| p.exists())
+    .expect("libanimcomp.a next to the test binary (crate-type staticlib)")
 }
 
 #[test]
@@ -31,14 +34,21 @@ fn header_compiles_as_strict_c99_and_links() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("header_c99");
     let mut cmd = compiler().to_command();
-    cmd.args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-D_ISOC11_SOURCE"])
-        .arg("-I")
-        .arg(root.join("include"))
-        .arg(root.join("tests/c/header_c99.c"))
-        .arg("-o")
-        .arg(&out)
-        .arg(staticlib())
-        .args(["-lpthread", "-ldl", "-lm"]);
+    cmd.args([
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-D_ISOC11_SOURCE",
+    ])
+    .arg("-I")
+    .arg(root.join("include"))
+    .arg(root.join("tests/c/header_c99.c"))
+    .arg("-o")
+    .arg(&out)
+    .arg(staticlib())
+    .args(["-lpthread", "-ldl", "-lm"]);
     let res = cmd.output().expect("run the C compiler");
     assert!(
         res.status.success(),
@@ -50,5 +60,9 @@ fn header_compiles_as_strict_c99_and_links() {
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     println!("{stdout}{stderr}");
-    assert_eq!(run.status.code(), Some(0), "C test failed:\n{stdout}\n{stderr}");
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "C test failed:\n{stdout}\n{stderr}"
+    );
 }

@@ -19,7 +19,12 @@ struct CClip {
 
 impl CClip {
     fn new(src: &RawClip) -> Self {
-        let parents = src.skeleton.joints.iter().map(|j| j.parent.map_or(-1, |p| p as i32)).collect();
+        let parents = src
+            .skeleton
+            .joints
+            .iter()
+            .map(|j| j.parent.map_or(-1, |p| p as i32))
+            .collect();
         let mut data = Vec::new();
         for i in 0..src.num_samples {
             for t in &src.tracks {
@@ -28,11 +33,22 @@ impl CClip {
                 data.extend_from_slice(&v);
             }
         }
-        CClip { parents, data, joints: src.num_joints() as u32, samples: src.num_samples as u32, rate: src.sample_rate }
+        CClip {
+            parents,
+            data,
+            joints: src.num_joints() as u32,
+            samples: src.num_samples as u32,
+            rate: src.sample_rate,
+        }
     }
 
     fn generated(joints: usize, samples: usize) -> Self {
-        Self::new(&generate_clip(&GenerateOptions { joints, samples, scale: true, ..Default::default() }))
+        Self::new(&generate_clip(&GenerateOptions {
+            joints,
+            samples,
+            scale: true,
+            ..Default::default()
+        }))
     }
 
     fn c(&self) -> AnimcompRawClip {
@@ -59,7 +75,10 @@ impl CClip {
 
 fn fixed_settings() -> AnimcompCompressSettings {
     let mut s = unsafe { std::mem::zeroed() };
-    assert_eq!(unsafe { animcomp_compress_settings_default(&mut s) }, Status::Ok);
+    assert_eq!(
+        unsafe { animcomp_compress_settings_default(&mut s) },
+        Status::Ok
+    );
     s.codec = animcomp::CodecChoice::Fixed as u32;
     s
 }
@@ -72,7 +91,15 @@ fn compress(clip: &AnimcompRawClip, s: &AnimcompCompressSettings) -> AlignedBlob
     assert!(size >= 64 && size % 16 == 0, "{size}");
     let mut blob = AlignedBlob::from_bytes(&vec![0u8; size]);
     let mut written = 0usize;
-    let st = unsafe { animcomp_compress(clip, s, blob.as_bytes_mut().as_mut_ptr().cast(), size, &mut written) };
+    let st = unsafe {
+        animcomp_compress(
+            clip,
+            s,
+            blob.as_bytes_mut().as_mut_ptr().cast(),
+            size,
+            &mut written,
+        )
+    };
     assert_eq!(st, Status::Ok);
     assert_eq!(written, size);
     blob
@@ -81,16 +108,27 @@ fn compress(clip: &AnimcompRawClip, s: &AnimcompCompressSettings) -> AlignedBlob
 #[test]
 fn messages_and_versions() {
     for s in Status::ALL {
-        let m = unsafe { CStr::from_ptr(animcomp_status_message(s as i32)) }.to_str().unwrap();
+        let m = unsafe { CStr::from_ptr(animcomp_status_message(s as i32)) }
+            .to_str()
+            .unwrap();
         assert!(!m.is_empty() && m != "unknown status");
     }
     let m = unsafe { CStr::from_ptr(animcomp_status_message(1000)) };
     assert_eq!(m.to_str().unwrap(), "unknown status");
     let (mut a, mut b, mut c) = (9, 9, 9);
-    assert_eq!(unsafe { animcomp_version(&mut a, &mut b, &mut c) }, Status::Ok);
+    assert_eq!(
+        unsafe { animcomp_version(&mut a, &mut b, &mut c) },
+        Status::Ok
+    );
     assert_eq!(format!("{a}.{b}.{c}"), env!("CARGO_PKG_VERSION"));
-    assert_eq!(unsafe { animcomp_version(null_mut(), &mut b, &mut c) }, Status::NullPointer);
-    assert_eq!(unsafe { animcomp_blob_format_version() }, ANIMCOMP_BLOB_FORMAT_VERSION);
+    assert_eq!(
+        unsafe { animcomp_version(null_mut(), &mut b, &mut c) },
+        Status::NullPointer
+    );
+    assert_eq!(
+        unsafe { animcomp_blob_format_version() },
+        ANIMCOMP_BLOB_FORMAT_VERSION
+    );
 }
 
 #[test]
@@ -103,13 +141,34 @@ fn null_pointers_are_rejected_everywhere() {
     let mut ctx = AnimcompDecompressor { opaque: [0; 16] };
     let mut out = [0f32; 30];
     unsafe {
-        assert_eq!(animcomp_compress_settings_default(null_mut()), Status::NullPointer);
-        assert_eq!(animcomp_decompress_options_default(null_mut()), Status::NullPointer);
-        assert_eq!(animcomp_compress(null(), &s, null_mut(), 0, &mut size), Status::NullPointer);
-        assert_eq!(animcomp_compress(&clip, &s, null_mut(), 0, null_mut()), Status::NullPointer);
-        assert_eq!(animcomp_compress(&clip, &s, null_mut(), 64, &mut size), Status::NullPointer);
-        assert_eq!(animcomp_compress_bound(&clip, &s, null_mut()), Status::NullPointer);
-        assert_eq!(animcomp_compress_bound(null(), &s, &mut size), Status::NullPointer);
+        assert_eq!(
+            animcomp_compress_settings_default(null_mut()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_decompress_options_default(null_mut()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_compress(null(), &s, null_mut(), 0, &mut size),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_compress(&clip, &s, null_mut(), 0, null_mut()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_compress(&clip, &s, null_mut(), 64, &mut size),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_compress_bound(&clip, &s, null_mut()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_compress_bound(null(), &s, &mut size),
+            Status::NullPointer
+        );
         for field in 0..3 {
             let mut c = clip;
             match field {
@@ -117,18 +176,40 @@ fn null_pointers_are_rejected_everywhere() {
                 1 => c.rotations = null(),
                 _ => c.translations = null(),
             }
-            assert_eq!(animcomp_compress(&c, &s, null_mut(), 0, &mut size), Status::NullPointer, "{field}");
+            assert_eq!(
+                animcomp_compress(&c, &s, null_mut(), 0, &mut size),
+                Status::NullPointer,
+                "{field}"
+            );
             assert_eq!(size, 0);
         }
         assert_eq!(animcomp_validate_blob(null(), 64), Status::NullPointer);
-        assert_eq!(animcomp_blob_info(null(), 64, &mut info), Status::NullPointer);
-        assert_eq!(animcomp_decompressor_init(null_mut(), null(), 0, null()), Status::NullPointer);
-        assert_eq!(animcomp_decompressor_init(&mut ctx, null(), 64, null()), Status::NullPointer);
+        assert_eq!(
+            animcomp_blob_info(null(), 64, &mut info),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_decompressor_init(null_mut(), null(), 0, null()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_decompressor_init(&mut ctx, null(), 64, null()),
+            Status::NullPointer
+        );
         assert_eq!(animcomp_seek(null_mut(), 0.0, 0, 0), Status::NullPointer);
         assert_eq!(animcomp_seek_sample(null_mut(), 0), Status::NullPointer);
-        assert_eq!(animcomp_sample_pose(null(), out.as_mut_ptr(), 30, 10), Status::NullPointer);
-        assert_eq!(animcomp_sample_joint(null(), 0, out.as_mut_ptr()), Status::NullPointer);
-        assert_eq!(animcomp_decompressor_info(null(), &mut info), Status::NullPointer);
+        assert_eq!(
+            animcomp_sample_pose(null(), out.as_mut_ptr(), 30, 10),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_sample_joint(null(), 0, out.as_mut_ptr()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_decompressor_info(null(), &mut info),
+            Status::NullPointer
+        );
     }
 }
 
@@ -138,7 +219,8 @@ fn enum_values_are_range_checked() {
     let clip = cc.c();
     let mut size = 0usize;
     let base = fixed_settings();
-    let cases: [(&str, fn(&mut AnimcompCompressSettings, u32)); 7] = [
+    type Setter = fn(&mut AnimcompCompressSettings, u32);
+    let cases: [(&str, Setter); 7] = [
         ("codec", |s, v| s.codec = v),
         ("level", |s, v| s.level = v),
         ("rotation_format", |s, v| s.rotation_format = v),
@@ -159,16 +241,28 @@ fn enum_values_are_range_checked() {
     }
     let mut c = clip;
     c.layout = 2;
-    assert_eq!(unsafe { animcomp_compress(&c, &base, null_mut(), 0, &mut size) }, Status::InvalidEnum);
+    assert_eq!(
+        unsafe { animcomp_compress(&c, &base, null_mut(), 0, &mut size) },
+        Status::InvalidEnum
+    );
     let mut s = base;
     s.reserved[6] = 1;
-    assert_eq!(unsafe { animcomp_compress(&clip, &s, null_mut(), 0, &mut size) }, Status::InvalidArgument);
+    assert_eq!(
+        unsafe { animcomp_compress(&clip, &s, null_mut(), 0, &mut size) },
+        Status::InvalidArgument
+    );
     let mut s = base;
     s.precision = -1.0;
-    assert_eq!(unsafe { animcomp_compress(&clip, &s, null_mut(), 0, &mut size) }, Status::InvalidPrecision);
+    assert_eq!(
+        unsafe { animcomp_compress(&clip, &s, null_mut(), 0, &mut size) },
+        Status::InvalidPrecision
+    );
     let mut s = base;
     s.shell_distance = f32::NAN;
-    assert_eq!(unsafe { animcomp_compress(&clip, &s, null_mut(), 0, &mut size) }, Status::InvalidShellDistance);
+    assert_eq!(
+        unsafe { animcomp_compress(&clip, &s, null_mut(), 0, &mut size) },
+        Status::InvalidShellDistance
+    );
 }
 
 #[test]
@@ -248,7 +342,12 @@ fn misaligned_output_buffer_is_refused() {
 
 #[test]
 fn buffer_too_small_protocol_and_round_trip() {
-    let src = generate_clip(&GenerateOptions { joints: 12, samples: 40, scale: true, ..Default::default() });
+    let src = generate_clip(&GenerateOptions {
+        joints: 12,
+        samples: 40,
+        scale: true,
+        ..Default::default()
+    });
     let cc = CClip::new(&src);
     let clip = cc.c();
     let s = fixed_settings();
@@ -258,20 +357,44 @@ fn buffer_too_small_protocol_and_round_trip() {
     // One byte short (rounded to a multiple of 16 so only the size is wrong): refused, buffer untouched.
     let mut short = AlignedBlob::from_bytes(&vec![0xAB; size - 16]);
     let mut reported = 0usize;
-    let st = unsafe { animcomp_compress(&clip, &s, short.as_bytes_mut().as_mut_ptr().cast(), size - 16, &mut reported) };
+    let st = unsafe {
+        animcomp_compress(
+            &clip,
+            &s,
+            short.as_bytes_mut().as_mut_ptr().cast(),
+            size - 16,
+            &mut reported,
+        )
+    };
     assert_eq!(st, Status::BufferTooSmall);
     assert_eq!(reported, size);
     assert!(short.as_bytes().iter().all(|&b| b == 0xAB));
     let mut bound = 0usize;
-    assert_eq!(unsafe { animcomp_compress_bound(&clip, &s, &mut bound) }, Status::Ok);
+    assert_eq!(
+        unsafe { animcomp_compress_bound(&clip, &s, &mut bound) },
+        Status::Ok
+    );
     assert!(bound >= size, "bound {bound} < size {size}");
     // The C API gives the same bytes as the Rust API.
-    let rust = animcomp::compress(&src, &animcomp::CompressSettings { codec: animcomp::CodecChoice::Fixed, ..Default::default() }).unwrap();
+    let rust = animcomp::compress(
+        &src,
+        &animcomp::CompressSettings {
+            codec: animcomp::CodecChoice::Fixed,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(blob.as_bytes(), &rust[..]);
 
-    assert_eq!(unsafe { animcomp_validate_blob(blob.as_bytes().as_ptr().cast(), size) }, Status::Ok);
+    assert_eq!(
+        unsafe { animcomp_validate_blob(blob.as_bytes().as_ptr().cast(), size) },
+        Status::Ok
+    );
     let mut info = AnimcompBlobInfo::default();
-    assert_eq!(unsafe { animcomp_blob_info(blob.as_bytes().as_ptr().cast(), size, &mut info) }, Status::Ok);
+    assert_eq!(
+        unsafe { animcomp_blob_info(blob.as_bytes().as_ptr().cast(), size, &mut info) },
+        Status::Ok
+    );
     assert_eq!((info.num_joints, info.num_samples, info.codec), (12, 40, 1));
     assert_eq!(info.blob_size, size as u64);
     assert_eq!(info.raw_size, 40 * 12 * 40);
@@ -283,32 +406,60 @@ fn buffer_too_small_protocol_and_round_trip() {
     let mut joint = [0f32; 10];
     unsafe {
         assert_eq!(animcomp_seek(&mut ctx, 0.0, 0, 0), Status::NotInitialized);
-        assert_eq!(animcomp_decompressor_init(&mut ctx, blob.as_bytes().as_ptr().cast(), size, null()), Status::Ok);
+        assert_eq!(
+            animcomp_decompressor_init(&mut ctx, blob.as_bytes().as_ptr().cast(), size, null()),
+            Status::Ok
+        );
         let mut info2 = AnimcompBlobInfo::default();
         assert_eq!(animcomp_decompressor_info(&ctx, &mut info2), Status::Ok);
         assert_eq!(info2, info);
         assert_eq!(animcomp_seek(&mut ctx, f32::NAN, 0, 0), Status::InvalidTime);
         assert_eq!(animcomp_seek(&mut ctx, 0.1, 2, 0), Status::InvalidEnum);
         assert_eq!(animcomp_seek(&mut ctx, 0.1, 0, 4), Status::InvalidEnum);
-        assert_eq!(animcomp_sample_pose(&ctx, pose.as_mut_ptr(), pose.len() - 1, 10), Status::BufferTooSmall);
-        assert_eq!(animcomp_sample_pose(&ctx, pose.as_mut_ptr(), pose.len(), 9), Status::InvalidArgument);
-        assert_eq!(animcomp_sample_joint(&ctx, 12, joint.as_mut_ptr()), Status::JointOutOfRange);
+        assert_eq!(
+            animcomp_sample_pose(&ctx, pose.as_mut_ptr(), pose.len() - 1, 10),
+            Status::BufferTooSmall
+        );
+        assert_eq!(
+            animcomp_sample_pose(&ctx, pose.as_mut_ptr(), pose.len(), 9),
+            Status::InvalidArgument
+        );
+        assert_eq!(
+            animcomp_sample_joint(&ctx, 12, joint.as_mut_ptr()),
+            Status::JointOutOfRange
+        );
         for i in 0..40u32 {
             assert_eq!(animcomp_seek(&mut ctx, i as f32 / 30.0, 0, 3), Status::Ok);
-            assert_eq!(animcomp_sample_pose(&ctx, pose.as_mut_ptr(), pose.len(), 0), Status::Ok);
+            assert_eq!(
+                animcomp_sample_pose(&ctx, pose.as_mut_ptr(), pose.len(), 0),
+                Status::Ok
+            );
             for j in 0..12usize {
-                assert_eq!(animcomp_sample_joint(&ctx, j as u32, joint.as_mut_ptr()), Status::Ok);
-                assert_eq!(&joint[..], &pose[j * 10..j * 10 + 10], "sample_joint == sample_pose");
+                assert_eq!(
+                    animcomp_sample_joint(&ctx, j as u32, joint.as_mut_ptr()),
+                    Status::Ok
+                );
+                assert_eq!(
+                    &joint[..],
+                    &pose[j * 10..j * 10 + 10],
+                    "sample_joint == sample_pose"
+                );
                 let raw = src.tracks[j].get(i as usize);
                 let q = glam::Quat::from_slice(&joint[..4]);
                 assert!(q.dot(raw.rotation).abs() > 0.999, "joint {j} sample {i}");
                 let t = glam::Vec3::from_slice(&joint[4..7]);
-                assert!((t - raw.translation).length() < 0.05 * (1.0 + raw.translation.length()), "joint {j} sample {i}");
+                assert!(
+                    (t - raw.translation).length() < 0.05 * (1.0 + raw.translation.length()),
+                    "joint {j} sample {i}"
+                );
             }
         }
         // A wider stride leaves the gaps alone.
         let mut wide = vec![-7f32; 11 * 12 + 10];
-        assert_eq!(animcomp_sample_pose(&ctx, wide.as_mut_ptr(), wide.len(), 12), Status::Ok);
+        assert_eq!(
+            animcomp_sample_pose(&ctx, wide.as_mut_ptr(), wide.len(), 12),
+            Status::Ok
+        );
         assert_eq!(&wide[12..22], &pose[10..20]);
         assert_eq!((wide[10], wide[11]), (-7.0, -7.0));
     }

@@ -14,11 +14,23 @@ use animcomp::{AlignedBlob, CodecChoice, CompressSettings, Status};
 /// checksum whose body no codec accepts (`false`).
 fn some_blob(real: bool) -> AlignedBlob {
     if real {
-        let clip = generate_clip(&GenerateOptions { joints: 9, samples: 25, scale: true, ..Default::default() });
-        let settings = CompressSettings { codec: CodecChoice::Fixed, ..Default::default() };
+        let clip = generate_clip(&GenerateOptions {
+            joints: 9,
+            samples: 25,
+            scale: true,
+            ..Default::default()
+        });
+        let settings = CompressSettings {
+            codec: CodecChoice::Fixed,
+            ..Default::default()
+        };
         AlignedBlob::from_bytes(&animcomp::compress(&clip, &settings).unwrap())
     } else {
-        let body = EncodedBody { codec: CodecId::Fixed, flags: 0, body: vec![0x5A; 200] };
+        let body = EncodedBody {
+            codec: CodecId::Fixed,
+            flags: 0,
+            body: vec![0x5A; 200],
+        };
         AlignedBlob::from_bytes(&assemble_blob(&body, 9, 25, 30.0).unwrap())
     }
 }
@@ -27,19 +39,30 @@ fn some_blob(real: bool) -> AlignedBlob {
 fn check(bytes: &[u8]) -> Status {
     let p = bytes.as_ptr().cast();
     let v = unsafe { animcomp_validate_blob(p, bytes.len()) };
-    let mut info = AnimcompBlobInfo { num_joints: 77, ..Default::default() };
+    let mut info = AnimcompBlobInfo {
+        num_joints: 77,
+        ..Default::default()
+    };
     let i = unsafe { animcomp_blob_info(p, bytes.len(), &mut info) };
     if i != Status::Ok {
         assert_eq!(info, AnimcompBlobInfo::default(), "info zeroed on failure");
     }
-    let mut ctx = AnimcompDecompressor { opaque: [0xFFFF_FFFF; 16] };
+    let mut ctx = AnimcompDecompressor {
+        opaque: [0xFFFF_FFFF; 16],
+    };
     let d = unsafe { animcomp_decompressor_init(&mut ctx, p, bytes.len(), null()) };
     assert_eq!(v, i);
     assert_eq!(v, d);
     if d != Status::Ok {
         let mut pose = [0f32; 10];
-        assert_eq!(unsafe { animcomp_seek(&mut ctx, 0.0, 0, 0) }, Status::NotInitialized);
-        assert_eq!(unsafe { animcomp_sample_joint(&ctx, 0, pose.as_mut_ptr()) }, Status::NotInitialized);
+        assert_eq!(
+            unsafe { animcomp_seek(&mut ctx, 0.0, 0, 0) },
+            Status::NotInitialized
+        );
+        assert_eq!(
+            unsafe { animcomp_sample_joint(&ctx, 0, pose.as_mut_ptr()) },
+            Status::NotInitialized
+        );
     }
     v
 }
@@ -103,16 +126,33 @@ fn checksum_skip(blob: AlignedBlob, real: bool) {
     let mut b = blob.clone();
     let n = b.len();
     b.as_bytes_mut()[n - 17] ^= 0x40;
-    let mut opts = AnimcompDecompressOptions { verify_checksum: 7, reserved0: 0, bind_pose: null(), reserved: [0; 2] };
+    let mut opts = AnimcompDecompressOptions {
+        verify_checksum: 7,
+        reserved0: 0,
+        bind_pose: null(),
+        reserved: [0; 2],
+    };
     let mut ctx = AnimcompDecompressor { opaque: [0; 16] };
     let p = b.as_bytes().as_ptr().cast();
-    assert_eq!(unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) }, Status::InvalidEnum);
-    assert_eq!(unsafe { animcomp_decompress_options_default(&mut opts) }, Status::Ok);
+    assert_eq!(
+        unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) },
+        Status::InvalidEnum
+    );
+    assert_eq!(
+        unsafe { animcomp_decompress_options_default(&mut opts) },
+        Status::Ok
+    );
     assert_eq!(opts.verify_checksum, 1);
     opts.reserved[1] = 1;
-    assert_eq!(unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) }, Status::InvalidArgument);
+    assert_eq!(
+        unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) },
+        Status::InvalidArgument
+    );
     opts.reserved[1] = 0;
-    assert_eq!(unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) }, Status::ChecksumMismatch);
+    assert_eq!(
+        unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) },
+        Status::ChecksumMismatch
+    );
     opts.verify_checksum = 0;
     let st = unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) };
     // The flipped byte is padding or data: without the checksum either the codec's own checks
@@ -123,8 +163,14 @@ fn checksum_skip(blob: AlignedBlob, real: bool) {
         assert_eq!(st, Status::CorruptBlob);
     }
     let mut info = AnimcompBlobInfo::default();
-    assert_eq!(unsafe { animcomp_blob_info(p, n, &mut info) }, Status::ChecksumMismatch);
-    assert_eq!(unsafe { animcomp_blob_info(p, n, null_mut()) }, Status::NullPointer);
+    assert_eq!(
+        unsafe { animcomp_blob_info(p, n, &mut info) },
+        Status::ChecksumMismatch
+    );
+    assert_eq!(
+        unsafe { animcomp_blob_info(p, n, null_mut()) },
+        Status::NullPointer
+    );
 }
 
 #[test]
@@ -132,6 +178,8 @@ fn misaligned_context_is_refused() {
     let blob = some_blob(true);
     let mut raw = [AnimcompDecompressor { opaque: [0; 16] }; 2];
     let p = unsafe { (raw.as_mut_ptr() as *mut u8).add(8) } as *mut AnimcompDecompressor;
-    let st = unsafe { animcomp_decompressor_init(p, blob.as_bytes().as_ptr().cast(), blob.len(), null()) };
+    let st = unsafe {
+        animcomp_decompressor_init(p, blob.as_bytes().as_ptr().cast(), blob.len(), null())
+    };
     assert_eq!(st, Status::Misaligned);
 }

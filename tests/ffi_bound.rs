@@ -13,7 +13,12 @@ use proptest::prelude::*;
 
 /// `clip` as C arrays (joint-major, tightly packed) and the bound the C API gives for it.
 fn bound_of(clip: &RawClip, s: &AnimcompCompressSettings) -> (Status, usize) {
-    let parents: Vec<i32> = clip.skeleton.joints.iter().map(|j| j.parent.map_or(-1, |p| p as i32)).collect();
+    let parents: Vec<i32> = clip
+        .skeleton
+        .joints
+        .iter()
+        .map(|j| j.parent.map_or(-1, |p| p as i32))
+        .collect();
     let (mut r, mut t, mut sc) = (Vec::new(), Vec::new(), Vec::new());
     for tr in &clip.tracks {
         for i in 0..clip.num_samples {
@@ -47,7 +52,10 @@ fn bound_of(clip: &RawClip, s: &AnimcompCompressSettings) -> (Status, usize) {
 
 fn settings(rf: RotationFormat, tf: VectorFormat, sf: VectorFormat) -> AnimcompCompressSettings {
     let mut s = unsafe { std::mem::zeroed() };
-    assert_eq!(unsafe { animcomp_compress_settings_default(&mut s) }, Status::Ok);
+    assert_eq!(
+        unsafe { animcomp_compress_settings_default(&mut s) },
+        Status::Ok
+    );
     s.codec = CodecChoice::Fixed as u32;
     (s.rotation_format, s.translation_format, s.scale_format) = (rf as u32, tf as u32, sf as u32);
     s
@@ -65,9 +73,20 @@ fn rust_settings(s: &AnimcompCompressSettings) -> animcomp::CompressSettings {
 
 /// Every channel of every joint animated (nothing constant or default).
 fn fully_animated(joints: usize, samples: usize) -> RawClip {
-    let mut c = generate_clip(&GenerateOptions { joints, samples, scale: true, animated_translation: true, ..Default::default() });
+    let mut c = generate_clip(&GenerateOptions {
+        joints,
+        samples,
+        scale: true,
+        animated_translation: true,
+        ..Default::default()
+    });
     for (j, t) in c.tracks.iter_mut().enumerate() {
-        for (i, (q, (tr, s))) in t.rotations.iter_mut().zip(t.translations.iter_mut().zip(t.scales.iter_mut())).enumerate() {
+        for (i, (q, (tr, s))) in t
+            .rotations
+            .iter_mut()
+            .zip(t.translations.iter_mut().zip(t.scales.iter_mut()))
+            .enumerate()
+        {
             let a = 0.3 * (i as f32 * 0.4 + j as f32).sin();
             *q = (*q * Quat::from_rotation_z(a)).normalize();
             *tr += Vec3::splat(2.0 * (i as f32 * 0.3).cos());
@@ -81,8 +100,23 @@ fn fully_animated(joints: usize, samples: usize) -> RawClip {
 fn bound_holds_for_every_format_combination() {
     let clips = [
         ("animated", fully_animated(9, 33)),
-        ("generated+scale", generate_clip(&GenerateOptions { joints: 17, samples: 40, scale: true, ..Default::default() })),
-        ("generated", generate_clip(&GenerateOptions { joints: 5, samples: 1, ..Default::default() })),
+        (
+            "generated+scale",
+            generate_clip(&GenerateOptions {
+                joints: 17,
+                samples: 40,
+                scale: true,
+                ..Default::default()
+            }),
+        ),
+        (
+            "generated",
+            generate_clip(&GenerateOptions {
+                joints: 5,
+                samples: 1,
+                ..Default::default()
+            }),
+        ),
     ];
     let mut worst_slack = 0.0f64;
     for (name, clip) in &clips {
@@ -93,11 +127,17 @@ fn bound_holds_for_every_format_combination() {
                     let (st, bound) = bound_of(clip, &s);
                     assert_eq!(st, Status::Ok);
                     let size = animcomp::compress(clip, &rust_settings(&s)).unwrap().len();
-                    assert!(size <= bound, "{name} {rf:?}/{tf:?}/{sf:?}: size {size} > bound {bound}");
+                    assert!(
+                        size <= bound,
+                        "{name} {rf:?}/{tf:?}/{sf:?}: size {size} > bound {bound}"
+                    );
                     if *name == "animated" {
                         let slack = bound as f64 / size as f64;
                         worst_slack = worst_slack.max(slack);
-                        assert!(bound <= size + size / 10 + 128, "{name} {rf:?}/{tf:?}/{sf:?}: bound {bound} loose vs {size}");
+                        assert!(
+                            bound <= size + size / 10 + 128,
+                            "{name} {rf:?}/{tf:?}/{sf:?}: bound {bound} loose vs {size}"
+                        );
                     }
                 }
             }
@@ -108,9 +148,17 @@ fn bound_holds_for_every_format_combination() {
 
 #[test]
 fn other_codecs_give_the_exact_size_or_the_compress_status() {
-    let clip = generate_clip(&GenerateOptions { joints: 6, samples: 20, ..Default::default() });
+    let clip = generate_clip(&GenerateOptions {
+        joints: 6,
+        samples: 20,
+        ..Default::default()
+    });
     for codec in [CodecChoice::Auto, CodecChoice::Vbr, CodecChoice::Keys] {
-        let mut s = settings(RotationFormat::SmallestThree48, VectorFormat::RangeReduced48, VectorFormat::RangeReduced48);
+        let mut s = settings(
+            RotationFormat::SmallestThree48,
+            VectorFormat::RangeReduced48,
+            VectorFormat::RangeReduced48,
+        );
         s.codec = codec as u32;
         let (st, bound) = bound_of(&clip, &s);
         match animcomp::compress(&clip, &rust_settings(&s)) {

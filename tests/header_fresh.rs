@@ -9,7 +9,8 @@ use std::path::Path;
 use std::process::Command;
 
 fn fresh() -> String {
-    std::fs::read_to_string(concat!(env!("OUT_DIR"), "/animcomp.h")).expect("build.rs wrote $OUT_DIR/animcomp.h")
+    std::fs::read_to_string(concat!(env!("OUT_DIR"), "/animcomp.h"))
+        .expect("build.rs wrote $OUT_DIR/animcomp.h")
 }
 
 fn first_difference(a: &str, b: &str) -> String {
@@ -18,13 +19,18 @@ fn first_difference(a: &str, b: &str) -> String {
             return format!("line {}:\n  committed: {x}\n  generated: {y}", n + 1);
         }
     }
-    format!("line counts differ ({} vs {})", a.lines().count(), b.lines().count())
+    format!(
+        "line counts differ ({} vs {})",
+        a.lines().count(),
+        b.lines().count()
+    )
 }
 
 #[test]
 fn header_in_the_tree_is_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let on_disk = std::fs::read_to_string(root.join("include/animcomp.h")).expect("include/animcomp.h exists");
+    let on_disk = std::fs::read_to_string(root.join("include/animcomp.h"))
+        .expect("include/animcomp.h exists");
     let fresh = fresh();
     assert!(
         on_disk == fresh,
@@ -36,7 +42,9 @@ fn header_in_the_tree_is_fresh() {
 #[test]
 fn header_committed_at_head_is_fresh() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("git").args(["-C", root, "show", "HEAD:include/animcomp.h"]).output();
+    let out = Command::new("git")
+        .args(["-C", root, "show", "HEAD:include/animcomp.h"])
+        .output();
     let committed = match out {
         Ok(o) if o.status.success() => String::from_utf8(o.stdout).unwrap(),
         _ => {

@@ -46,7 +46,9 @@ impl Shape {
 fn stride_or(stride: u32, width: usize) -> Result<usize> {
     match stride as usize {
         0 => Ok(width),
-        s if s < width => Err(Error::InconsistentClip("a stride is smaller than its element (4 for rotations, 3 for vectors)")),
+        s if s < width => Err(Error::InconsistentClip(
+            "a stride is smaller than its element (4 for rotations, 3 for vectors)",
+        )),
         s => Ok(s),
     }
 }
@@ -56,7 +58,9 @@ fn span(count: usize, stride: usize, width: usize) -> Result<usize> {
     (count - 1)
         .checked_mul(stride)
         .and_then(|v| v.checked_add(width))
-        .ok_or(Error::InvalidArgument("array length overflows the address space"))
+        .ok_or(Error::InvalidArgument(
+            "array length overflows the address space",
+        ))
 }
 
 unsafe fn strided<'a>(
@@ -68,7 +72,10 @@ unsafe fn strided<'a>(
 ) -> Result<Strided<'a>> {
     let stride = stride_or(stride, width)?;
     let len = span(count, stride, width)?;
-    Ok(Strided { data: in_slice(ptr, len, what)?, stride })
+    Ok(Strided {
+        data: in_slice(ptr, len, what)?,
+        stride,
+    })
 }
 
 impl Strided<'_> {
@@ -124,33 +131,67 @@ pub(crate) unsafe fn check_clip(c: &AnimcompRawClip) -> Result<CheckedClip<'_>> 
     if samples > MAX_SAMPLES {
         return Err(Error::TooManySamples(samples));
     }
-    let layout = AnimcompLayout::from_u32(c.layout)
-        .ok_or(Error::InvalidEnum { what: "AnimcompRawClip::layout", value: c.layout })?;
+    let layout = AnimcompLayout::from_u32(c.layout).ok_or(Error::InvalidEnum {
+        what: "AnimcompRawClip::layout",
+        value: c.layout,
+    })?;
     if c.reserved0 != 0 || c.reserved.iter().any(|&r| r != 0) {
-        return Err(Error::InvalidArgument("reserved fields of AnimcompRawClip must be zero"));
+        return Err(Error::InvalidArgument(
+            "reserved fields of AnimcompRawClip must be zero",
+        ));
     }
     let count = joints
         .checked_mul(samples)
         .ok_or(Error::InvalidArgument("joints x samples overflows"))?;
     let parents = in_slice(c.parents, joints, "AnimcompRawClip::parents")?;
-    let rot = strided(c.rotations, count, c.rotation_stride, 4, "AnimcompRawClip::rotations")?;
-    let tra = strided(c.translations, count, c.translation_stride, 3, "AnimcompRawClip::translations")?;
+    let rot = strided(
+        c.rotations,
+        count,
+        c.rotation_stride,
+        4,
+        "AnimcompRawClip::rotations",
+    )?;
+    let tra = strided(
+        c.translations,
+        count,
+        c.translation_stride,
+        3,
+        "AnimcompRawClip::translations",
+    )?;
     let sca = if c.scales.is_null() {
         stride_or(c.scale_stride, 3)?;
         None
     } else {
-        Some(strided(c.scales, count, c.scale_stride, 3, "AnimcompRawClip::scales")?)
+        Some(strided(
+            c.scales,
+            count,
+            c.scale_stride,
+            3,
+            "AnimcompRawClip::scales",
+        )?)
     };
     Ok(CheckedClip {
-        shape: Shape { joints, samples, layout },
+        shape: Shape {
+            joints,
+            samples,
+            layout,
+        },
         sample_rate: c.sample_rate,
         parents,
         rot,
         tra,
         sca,
         precisions: optional(c.precisions, joints, "AnimcompRawClip::precisions")?,
-        shells: optional(c.shell_distances, joints, "AnimcompRawClip::shell_distances")?,
-        bind: optional(c.bind_pose, joints * FLOATS_PER_JOINT, "AnimcompRawClip::bind_pose")?,
+        shells: optional(
+            c.shell_distances,
+            joints,
+            "AnimcompRawClip::shell_distances",
+        )?,
+        bind: optional(
+            c.bind_pose,
+            joints * FLOATS_PER_JOINT,
+            "AnimcompRawClip::bind_pose",
+        )?,
     })
 }
 
@@ -169,14 +210,34 @@ pub(crate) fn to_raw_clip(c: &CheckedClip, ov: ErrorOverrides) -> Result<RawClip
     for (j, &p) in c.parents.iter().enumerate() {
         let parent = match p {
             -1 => None,
-            p if p < 0 => return Err(Error::InvalidParent { joint: j, parent: p as i64 }),
+            p if p < 0 => {
+                return Err(Error::InvalidParent {
+                    joint: j,
+                    parent: p as i64,
+                })
+            }
             p => Some(p as u32),
         };
-        let precision = ov.precision.or(c.precisions.map(|v| v[j])).unwrap_or(DEFAULT_PRECISION);
-        let shell_distance = ov.shell_distance.or(c.shells.map(|v| v[j])).unwrap_or(DEFAULT_SHELL_DISTANCE);
-        skel_joints.push(Joint { name: String::new(), parent, precision, shell_distance });
+        let precision = ov
+            .precision
+            .or(c.precisions.map(|v| v[j]))
+            .unwrap_or(DEFAULT_PRECISION);
+        let shell_distance = ov
+            .shell_distance
+            .or(c.shells.map(|v| v[j]))
+            .unwrap_or(DEFAULT_SHELL_DISTANCE);
+        skel_joints.push(Joint {
+            name: String::new(),
+            parent,
+            precision,
+            shell_distance,
+        });
     }
-    let bind_pose = c.bind.map(|b| b.chunks_exact(FLOATS_PER_JOINT).map(Transform::read_from).collect());
+    let bind_pose = c.bind.map(|b| {
+        b.chunks_exact(FLOATS_PER_JOINT)
+            .map(Transform::read_from)
+            .collect()
+    });
 
     let mut tracks = Vec::with_capacity(joints);
     for j in 0..joints {
@@ -190,20 +251,31 @@ pub(crate) fn to_raw_clip(c: &CheckedClip, ov: ErrorOverrides) -> Result<RawClip
             let q = c.rot.at(k, 4);
             t.rotations.push(Quat::from_xyzw(q[0], q[1], q[2], q[3]));
             t.translations.push(Vec3::from_slice(c.tra.at(k, 3)));
-            t.scales.push(c.sca.as_ref().map_or(Vec3::ONE, |s| Vec3::from_slice(s.at(k, 3))));
+            t.scales.push(
+                c.sca
+                    .as_ref()
+                    .map_or(Vec3::ONE, |s| Vec3::from_slice(s.at(k, 3))),
+            );
         }
         tracks.push(t);
     }
     Ok(RawClip {
         name: String::new(),
-        skeleton: Skeleton { joints: skel_joints, bind_pose },
+        skeleton: Skeleton {
+            joints: skel_joints,
+            bind_pose,
+        },
         sample_rate: c.sample_rate,
         num_samples: samples,
         tracks,
     })
 }
 
-unsafe fn optional<'a>(ptr: *const f32, len: usize, what: &'static str) -> Result<Option<&'a [f32]>> {
+unsafe fn optional<'a>(
+    ptr: *const f32,
+    len: usize,
+    what: &'static str,
+) -> Result<Option<&'a [f32]>> {
     if ptr.is_null() {
         Ok(None)
     } else {
@@ -218,7 +290,12 @@ mod tests {
 
     /// The generated clip as (parents, interleaved sample-major 10-float transforms).
     fn interleaved(c: &RawClip) -> (Vec<i32>, Vec<f32>) {
-        let parents = c.skeleton.joints.iter().map(|j| j.parent.map_or(-1, |p| p as i32)).collect();
+        let parents = c
+            .skeleton
+            .joints
+            .iter()
+            .map(|j| j.parent.map_or(-1, |p| p as i32))
+            .collect();
         let mut data = Vec::new();
         for i in 0..c.num_samples {
             for t in &c.tracks {
@@ -237,7 +314,12 @@ mod tests {
 
     #[test]
     fn interleaved_and_joint_major_layouts_give_the_same_clip() {
-        let src = generate_clip(&GenerateOptions { joints: 7, samples: 13, scale: true, ..Default::default() });
+        let src = generate_clip(&GenerateOptions {
+            joints: 7,
+            samples: 13,
+            scale: true,
+            ..Default::default()
+        });
         let (parents, data) = interleaved(&src);
         let mut c = zeroed();
         c.num_joints = 7;
@@ -250,8 +332,18 @@ mod tests {
         (c.rotation_stride, c.translation_stride, c.scale_stride) = (10, 10, 10);
         let a = unsafe { raw_clip_from_c(&c, ErrorOverrides::default()) }.unwrap();
         assert_eq!(a.tracks, src.tracks);
-        assert_eq!(a.skeleton.joints.iter().map(|j| j.parent).collect::<Vec<_>>(),
-            src.skeleton.joints.iter().map(|j| j.parent).collect::<Vec<_>>());
+        assert_eq!(
+            a.skeleton
+                .joints
+                .iter()
+                .map(|j| j.parent)
+                .collect::<Vec<_>>(),
+            src.skeleton
+                .joints
+                .iter()
+                .map(|j| j.parent)
+                .collect::<Vec<_>>()
+        );
 
         // Joint-major, tightly packed, separate arrays.
         let (mut r, mut t, mut s) = (Vec::new(), Vec::new(), Vec::new());
@@ -274,11 +366,25 @@ mod tests {
 
         // No scales: unit scale; overrides replace per-joint settings.
         c2.scales = std::ptr::null();
-        let ov = ErrorOverrides { precision: Some(0.5), shell_distance: Some(7.0) };
+        let ov = ErrorOverrides {
+            precision: Some(0.5),
+            shell_distance: Some(7.0),
+        };
         let u = unsafe { raw_clip_from_c(&c2, ov) }.unwrap();
-        assert!(u.tracks.iter().all(|t| t.scales.iter().all(|s| *s == Vec3::ONE)));
-        assert!(u.skeleton.joints.iter().all(|j| j.precision == 0.5 && j.shell_distance == 7.0));
-        assert!(b.skeleton.joints.iter().all(|j| j.precision == DEFAULT_PRECISION));
+        assert!(u
+            .tracks
+            .iter()
+            .all(|t| t.scales.iter().all(|s| *s == Vec3::ONE)));
+        assert!(u
+            .skeleton
+            .joints
+            .iter()
+            .all(|j| j.precision == 0.5 && j.shell_distance == 7.0));
+        assert!(b
+            .skeleton
+            .joints
+            .iter()
+            .all(|j| j.precision == DEFAULT_PRECISION));
     }
 
     #[test]
@@ -319,6 +425,12 @@ mod tests {
         let bad_parents = [-1i32, -2];
         let mut b = c;
         b.parents = bad_parents.as_ptr();
-        assert_eq!(ok(&b), Err(Error::InvalidParent { joint: 1, parent: -2 }));
+        assert_eq!(
+            ok(&b),
+            Err(Error::InvalidParent {
+                joint: 1,
+                parent: -2
+            })
+        );
     }
 }

@@ -15,7 +15,9 @@ fn enum_err(what: &'static str, value: u32) -> Error {
 }
 
 /// The C settings with every field range-checked.
-pub(crate) fn settings_from_c(s: &AnimcompCompressSettings) -> Result<(CompressSettings, ErrorOverrides)> {
+pub(crate) fn settings_from_c(
+    s: &AnimcompCompressSettings,
+) -> Result<(CompressSettings, ErrorOverrides)> {
     let settings = CompressSettings {
         codec: CodecChoice::from_u32(s.codec).ok_or(enum_err("codec", s.codec))?,
         level: Level::from_u32(s.level).ok_or(enum_err("level", s.level))?,
@@ -23,8 +25,10 @@ pub(crate) fn settings_from_c(s: &AnimcompCompressSettings) -> Result<(CompressS
             .ok_or(enum_err("rotation_format", s.rotation_format))?,
         translation_format: VectorFormat::from_u32(s.translation_format)
             .ok_or(enum_err("translation_format", s.translation_format))?,
-        scale_format: VectorFormat::from_u32(s.scale_format).ok_or(enum_err("scale_format", s.scale_format))?,
-        default_mode: DefaultMode::from_u32(s.default_mode).ok_or(enum_err("default_mode", s.default_mode))?,
+        scale_format: VectorFormat::from_u32(s.scale_format)
+            .ok_or(enum_err("scale_format", s.scale_format))?,
+        default_mode: DefaultMode::from_u32(s.default_mode)
+            .ok_or(enum_err("default_mode", s.default_mode))?,
         optimize_loops: match s.optimize_loops {
             0 => false,
             1 => true,
@@ -32,7 +36,9 @@ pub(crate) fn settings_from_c(s: &AnimcompCompressSettings) -> Result<(CompressS
         },
     };
     if s.reserved.iter().any(|&r| r != 0) {
-        return Err(Error::InvalidArgument("reserved fields of AnimcompCompressSettings must be zero"));
+        return Err(Error::InvalidArgument(
+            "reserved fields of AnimcompCompressSettings must be zero",
+        ));
     }
     let precision = match s.precision {
         0.0 => None,
@@ -44,7 +50,13 @@ pub(crate) fn settings_from_c(s: &AnimcompCompressSettings) -> Result<(CompressS
         d if d.is_finite() && d > 0.0 => Some(d),
         _ => return Err(Error::InvalidShellDistance(0)),
     };
-    Ok((settings, ErrorOverrides { precision, shell_distance }))
+    Ok((
+        settings,
+        ErrorOverrides {
+            precision,
+            shell_distance,
+        },
+    ))
 }
 
 /// The C view of [`CompressSettings::default`].
@@ -79,7 +91,9 @@ unsafe fn inputs(
 /// smallest-three 48 / range-reduced 48 / range-reduced 48, identity defaults, no loop
 /// optimisation, per-joint precision and shell distance) into `*settings`.
 #[no_mangle]
-pub unsafe extern "C" fn animcomp_compress_settings_default(settings: *mut AnimcompCompressSettings) -> Status {
+pub unsafe extern "C" fn animcomp_compress_settings_default(
+    settings: *mut AnimcompCompressSettings,
+) -> Status {
     guard(|| {
         out_ptr(settings, "settings")?.write(default_settings());
         Ok(())
@@ -115,7 +129,9 @@ pub unsafe extern "C" fn animcomp_compress(
         let blob = crate::compress(&clip, &settings)?;
         out_size.write(blob.len());
         if blob.len() > out_capacity {
-            return Err(Error::BufferTooSmall { required: blob.len() });
+            return Err(Error::BufferTooSmall {
+                required: blob.len(),
+            });
         }
         // SAFETY: `out` is non-null (capacity >= blob.len() > 0) and holds `out_capacity` bytes.
         std::ptr::copy_nonoverlapping(blob.as_ptr(), out as *mut u8, blob.len());
@@ -166,7 +182,11 @@ pub unsafe extern "C" fn animcomp_compress_bound(
         let (s, _) = settings_from_c(&c_settings)?;
         let bound = if s.codec == CodecChoice::Fixed {
             let checked = check_clip(c_clip)?;
-            let b = fixed_bound(checked.num_joints() as u64, checked.num_samples() as u64, &s);
+            let b = fixed_bound(
+                checked.num_joints() as u64,
+                checked.num_samples() as u64,
+                &s,
+            );
             usize::try_from(b).unwrap_or(usize::MAX)
         } else {
             let (clip, settings) = inputs(clip, settings)?;

@@ -57,12 +57,19 @@ unsafe fn state_mut<'a>(ctx: *mut AnimcompDecompressor) -> Result<&'a mut State>
 
 /// The default options: verify the checksum, no bind pose.
 pub(crate) fn default_options() -> AnimcompDecompressOptions {
-    AnimcompDecompressOptions { verify_checksum: 1, reserved0: 0, bind_pose: std::ptr::null(), reserved: [0; 2] }
+    AnimcompDecompressOptions {
+        verify_checksum: 1,
+        reserved0: 0,
+        bind_pose: std::ptr::null(),
+        reserved: [0; 2],
+    }
 }
 
 /// Writes the default decompression options (verify the checksum, no bind pose).
 #[no_mangle]
-pub unsafe extern "C" fn animcomp_decompress_options_default(options: *mut AnimcompDecompressOptions) -> Status {
+pub unsafe extern "C" fn animcomp_decompress_options_default(
+    options: *mut AnimcompDecompressOptions,
+) -> Status {
     guard(|| {
         out_ptr(options, "options")?.write(default_options());
         Ok(())
@@ -84,15 +91,24 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
 ) -> Status {
     guard(|| {
         let ctx = out_ptr(ctx, "decompressor")?;
-        ctx.write(AnimcompDecompressor { opaque: [0; super::types::ANIMCOMP_DECOMPRESSOR_WORDS] });
+        ctx.write(AnimcompDecompressor {
+            opaque: [0; super::types::ANIMCOMP_DECOMPRESSOR_WORDS],
+        });
         let opts = opt_ref(options)?.copied().unwrap_or_else(default_options);
         let verify_checksum = match opts.verify_checksum {
             0 => false,
             1 => true,
-            v => return Err(Error::InvalidEnum { what: "verify_checksum", value: v }),
+            v => {
+                return Err(Error::InvalidEnum {
+                    what: "verify_checksum",
+                    value: v,
+                })
+            }
         };
         if opts.reserved0 != 0 || opts.reserved.iter().any(|&r| r != 0) {
-            return Err(Error::InvalidArgument("reserved fields of AnimcompDecompressOptions must be zero"));
+            return Err(Error::InvalidArgument(
+                "reserved fields of AnimcompDecompressOptions must be zero",
+            ));
         }
         let blob: &'static [u8] = super::info::blob_slice(blob, blob_size)?;
         // The bind pose length comes from the header's joint count; a header that does not parse
@@ -104,7 +120,13 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
             }
             _ => None,
         };
-        let dec = Decompressor::new(blob, &DecompressOptions { verify_checksum, bind_pose })?;
+        let dec = Decompressor::new(
+            blob,
+            &DecompressOptions {
+                verify_checksum,
+                bind_pose,
+            },
+        )?;
         (ctx as *mut State).write(State { magic: MAGIC, dec });
         Ok(())
     })
@@ -114,19 +136,32 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
 /// the clip, or wrap with period samples / rate); `rounding` an `ANIMCOMP_ROUNDING_*` value
 /// (interpolate, floor, ceil, nearest). A NaN or infinite time gives `ANIMCOMP_STATUS_INVALID_TIME`.
 #[no_mangle]
-pub unsafe extern "C" fn animcomp_seek(ctx: *mut AnimcompDecompressor, time: f32, looping: u32, rounding: u32) -> Status {
+pub unsafe extern "C" fn animcomp_seek(
+    ctx: *mut AnimcompDecompressor,
+    time: f32,
+    looping: u32,
+    rounding: u32,
+) -> Status {
     guard(|| {
         let st = state_mut(ctx)?;
-        let looping = Looping::from_u32(looping).ok_or(Error::InvalidEnum { what: "looping", value: looping })?;
-        let rounding =
-            Rounding::from_u32(rounding).ok_or(Error::InvalidEnum { what: "rounding", value: rounding })?;
+        let looping = Looping::from_u32(looping).ok_or(Error::InvalidEnum {
+            what: "looping",
+            value: looping,
+        })?;
+        let rounding = Rounding::from_u32(rounding).ok_or(Error::InvalidEnum {
+            what: "rounding",
+            value: rounding,
+        })?;
         st.dec.seek(time, looping, rounding)
     })
 }
 
 /// Moves the decompressor to an exact sample index (clamped to the last sample).
 #[no_mangle]
-pub unsafe extern "C" fn animcomp_seek_sample(ctx: *mut AnimcompDecompressor, sample: u32) -> Status {
+pub unsafe extern "C" fn animcomp_seek_sample(
+    ctx: *mut AnimcompDecompressor,
+    sample: u32,
+) -> Status {
     guard(|| {
         state_mut(ctx)?.dec.seek_sample(sample);
         Ok(())
@@ -147,9 +182,15 @@ pub unsafe extern "C" fn animcomp_sample_pose(
 ) -> Status {
     guard(|| {
         let st = state(ctx)?;
-        let stride = if stride_floats == 0 { FLOATS_PER_JOINT } else { stride_floats };
+        let stride = if stride_floats == 0 {
+            FLOATS_PER_JOINT
+        } else {
+            stride_floats
+        };
         if stride < FLOATS_PER_JOINT {
-            return Err(Error::InvalidArgument("stride must be 0 or at least 10 floats"));
+            return Err(Error::InvalidArgument(
+                "stride must be 0 or at least 10 floats",
+            ));
         }
         let out = out_slice(out, out_len_floats, "out")?;
         st.dec.sample_pose(out, stride)
@@ -160,7 +201,11 @@ pub unsafe extern "C" fn animcomp_sample_pose(
 /// (`qx qy qz qw tx ty tz sx sy sz`). `joint` out of range gives
 /// `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`.
 #[no_mangle]
-pub unsafe extern "C" fn animcomp_sample_joint(ctx: *const AnimcompDecompressor, joint: u32, out: *mut f32) -> Status {
+pub unsafe extern "C" fn animcomp_sample_joint(
+    ctx: *const AnimcompDecompressor,
+    joint: u32,
+    out: *mut f32,
+) -> Status {
     guard(|| {
         let st = state(ctx)?;
         let out = out_slice(out, FLOATS_PER_JOINT, "out")?;
@@ -173,6 +218,8 @@ pub unsafe extern "C" fn animcomp_sample_joint(ctx: *const AnimcompDecompressor,
 ///
 /// # Safety
 /// As [`state`].
-pub(crate) unsafe fn decompressor<'a>(ctx: *const AnimcompDecompressor) -> Result<&'a Decompressor<'static>> {
+pub(crate) unsafe fn decompressor<'a>(
+    ctx: *const AnimcompDecompressor,
+) -> Result<&'a Decompressor<'static>> {
     state(ctx).map(|s| &s.dec)
 }

@@ -39,10 +39,14 @@ fn check_len<T>(ptr: *const T, len: usize) -> Result<()> {
     let bytes = len
         .checked_mul(std::mem::size_of::<T>())
         .filter(|b| *b <= isize::MAX as usize)
-        .ok_or(Error::InvalidArgument("array length overflows the address space"))?;
+        .ok_or(Error::InvalidArgument(
+            "array length overflows the address space",
+        ))?;
     (ptr as usize)
         .checked_add(bytes)
-        .ok_or(Error::InvalidArgument("array extends past the end of the address space"))?;
+        .ok_or(Error::InvalidArgument(
+            "array extends past the end of the address space",
+        ))?;
     Ok(())
 }
 
@@ -78,7 +82,11 @@ pub(crate) fn out_ptr<T>(ptr: *mut T, what: &'static str) -> Result<*mut T> {
 ///
 /// # Safety
 /// A non-null `ptr` must point to at least `len` initialised elements that outlive `'a`.
-pub(crate) unsafe fn in_slice<'a, T>(ptr: *const T, len: usize, what: &'static str) -> Result<&'a [T]> {
+pub(crate) unsafe fn in_slice<'a, T>(
+    ptr: *const T,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a [T]> {
     check_ptr(ptr, what)?;
     check_len(ptr, len)?;
     Ok(std::slice::from_raw_parts(ptr, len))
@@ -88,7 +96,11 @@ pub(crate) unsafe fn in_slice<'a, T>(ptr: *const T, len: usize, what: &'static s
 ///
 /// # Safety
 /// A non-null `ptr` must point to at least `len` writable elements, not aliased, that outlive `'a`.
-pub(crate) unsafe fn out_slice<'a, T>(ptr: *mut T, len: usize, what: &'static str) -> Result<&'a mut [T]> {
+pub(crate) unsafe fn out_slice<'a, T>(
+    ptr: *mut T,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a mut [T]> {
     check_ptr(ptr as *const T, what)?;
     check_len(ptr as *const T, len)?;
     Ok(std::slice::from_raw_parts_mut(ptr, len))
@@ -123,11 +135,17 @@ mod tests {
     fn slices_check_null_alignment_and_length() {
         let v = [1.0f32; 4];
         unsafe {
-            assert_eq!(in_slice::<f32>(std::ptr::null(), 0, "x"), Err(Error::NullPointer("x")));
+            assert_eq!(
+                in_slice::<f32>(std::ptr::null(), 0, "x"),
+                Err(Error::NullPointer("x"))
+            );
             assert_eq!(in_slice(v.as_ptr(), 4, "x").unwrap(), &v[..]);
             let odd = (v.as_ptr() as *const u8).add(1) as *const f32;
             assert_eq!(in_slice(odd, 1, "x"), Err(Error::Misaligned));
-            assert!(matches!(in_slice(v.as_ptr(), usize::MAX / 2, "x"), Err(Error::InvalidArgument(_))));
+            assert!(matches!(
+                in_slice(v.as_ptr(), usize::MAX / 2, "x"),
+                Err(Error::InvalidArgument(_))
+            ));
         }
     }
 }

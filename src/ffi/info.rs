@@ -56,7 +56,11 @@ pub unsafe extern "C" fn animcomp_validate_blob(blob: *const c_void, size: usize
 /// Validates the blob as `animcomp_validate_blob` does, then describes it in `*out` (counts,
 /// rate, duration, codec, flags, sizes). On failure `*out` is zeroed.
 #[no_mangle]
-pub unsafe extern "C" fn animcomp_blob_info(blob: *const c_void, size: usize, out: *mut AnimcompBlobInfo) -> Status {
+pub unsafe extern "C" fn animcomp_blob_info(
+    blob: *const c_void,
+    size: usize,
+    out: *mut AnimcompBlobInfo,
+) -> Status {
     guard(|| {
         let out = out_ptr(out, "out")?;
         out.write(AnimcompBlobInfo::default());

@@ -21,11 +21,16 @@ pub mod info;
 pub mod status;
 pub mod types;
 
-pub use compress::{animcomp_compress, animcomp_compress_bound, animcomp_compress_settings_default};
+pub use compress::{
+    animcomp_compress, animcomp_compress_bound, animcomp_compress_settings_default,
+};
 pub use decompress::{
-    animcomp_decompress_options_default, animcomp_decompressor_init, animcomp_sample_joint, animcomp_sample_pose,
-    animcomp_seek, animcomp_seek_sample,
+    animcomp_decompress_options_default, animcomp_decompressor_init, animcomp_sample_joint,
+    animcomp_sample_pose, animcomp_seek, animcomp_seek_sample,
 };
 pub use info::{animcomp_blob_info, animcomp_decompressor_info, animcomp_validate_blob};
-pub use status::{animcomp_blob_format_version, animcomp_status_message, animcomp_version, animcomp_version_string};
+pub use status::{
+    animcomp_blob_format_version, animcomp_status_message, animcomp_version,
+    animcomp_version_string,
+};
 pub use types::*;

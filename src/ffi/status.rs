@@ -45,9 +45,17 @@ const VERSION_STRING: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
 ///
 /// Returns `ANIMCOMP_STATUS_NULL_POINTER` if any pointer is NULL (nothing is written then).
 #[no_mangle]
-pub unsafe extern "C" fn animcomp_version(major: *mut u32, minor: *mut u32, patch: *mut u32) -> Status {
+pub unsafe extern "C" fn animcomp_version(
+    major: *mut u32,
+    minor: *mut u32,
+    patch: *mut u32,
+) -> Status {
     guard(|| {
-        let (a, b, c) = (out_ptr(major, "major")?, out_ptr(minor, "minor")?, out_ptr(patch, "patch")?);
+        let (a, b, c) = (
+            out_ptr(major, "major")?,
+            out_ptr(minor, "minor")?,
+            out_ptr(patch, "patch")?,
+        );
         a.write(VERSION_MAJOR);
         b.write(VERSION_MINOR);
         c.write(VERSION_PATCH);
