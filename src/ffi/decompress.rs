@@ -1,0 +1,225 @@
+//! The caller-owned decompressor: init, seek, sample pose, sample joint.
+//!
+//! An `AnimcompDecompressor` holds a [`Decompressor`] written in place with `ptr::write`, after a
+//! magic word that marks it initialised. The decompressor borrows the caller's blob (and bind pose)
+//! for as long as the caller keeps them alive; Rust sees that borrow as `'static`.
+
+use std::os::raw::c_void;
+
+use super::guard::{guard, opt_ref, out_ptr, out_slice};
+use super::types::{AnimcompDecompressOptions, AnimcompDecompressor};
+use crate::blob::Header;
+use crate::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use crate::math::FLOATS_PER_JOINT;
+use crate::{Error, Result, Status};
+
+/// Marks an initialised context ("ACMPDEC1").
+const MAGIC: u64 = u64::from_le_bytes(*b"ACMPDEC1");
+
+/// What lives inside `AnimcompDecompressor::opaque`.
+#[repr(C)]
+struct State {
+    magic: u64,
+    dec: Decompressor<'static>,
+}
+
+const _: () = {
+    assert!(std::mem::size_of::<State>() <= std::mem::size_of::<AnimcompDecompressor>());
+    assert!(std::mem::align_of::<State>() <= std::mem::align_of::<AnimcompDecompressor>());
+};
+
+/// Checks the context pointer (null, 16-byte alignment) without reading it.
+fn ctx_ptr(ctx: *const AnimcompDecompressor) -> Result<*const AnimcompDecompressor> {
+    out_ptr(ctx as *mut AnimcompDecompressor, "decompressor").map(|p| p as *const _)
+}
+
+/// The state of an initialised context.
+///
+/// # Safety
+/// `ctx` must point to a readable `AnimcompDecompressor` (initialised or not).
+unsafe fn state<'a>(ctx: *const AnimcompDecompressor) -> Result<&'a State> {
+    let p = ctx_ptr(ctx)? as *const State;
+    // A volatile read: the memory may be uninitialised (best-effort detection).
+    if std::ptr::read_volatile(std::ptr::addr_of!((*p).magic)) != MAGIC {
+        return Err(Error::NotInitialized);
+    }
+    Ok(&*p)
+}
+
+/// Mutable state of an initialised context.
+///
+/// # Safety
+/// As [`state`], and not aliased.
+unsafe fn state_mut<'a>(ctx: *mut AnimcompDecompressor) -> Result<&'a mut State> {
+    state(ctx)?;
+    Ok(&mut *(ctx as *mut State))
+}
+
+/// The default options: verify the checksum, no bind pose.
+pub(crate) fn default_options() -> AnimcompDecompressOptions {
+    AnimcompDecompressOptions {
+        verify_checksum: 1,
+        reserved0: 0,
+        bind_pose: std::ptr::null(),
+        reserved: [0; 2],
+    }
+}
+
+/// Writes the default decompression options (verify the checksum, no bind pose).
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_decompress_options_default(
+    options: *mut AnimcompDecompressOptions,
+) -> Status {
+    guard(|| {
+        out_ptr(options, "options")?.write(default_options());
+        Ok(())
+    })
+}
+
+/// Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
+/// `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
+/// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`).
+///
+/// The blob, and the bind pose if one is given, must stay alive and unchanged while `*ctx` (or
+/// any copy of it) is used. Initialising a context again simply replaces it.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_decompressor_init(
+    ctx: *mut AnimcompDecompressor,
+    blob: *const c_void,
+    blob_size: usize,
+    options: *const AnimcompDecompressOptions,
+) -> Status {
+    guard(|| {
+        let ctx = out_ptr(ctx, "decompressor")?;
+        ctx.write(AnimcompDecompressor {
+            opaque: [0; super::types::ANIMCOMP_DECOMPRESSOR_WORDS],
+        });
+        let opts = opt_ref(options)?.copied().unwrap_or_else(default_options);
+        let verify_checksum = match opts.verify_checksum {
+            0 => false,
+            1 => true,
+            v => {
+                return Err(Error::InvalidEnum {
+                    what: "verify_checksum",
+                    value: v,
+                })
+            }
+        };
+        if opts.reserved0 != 0 || opts.reserved.iter().any(|&r| r != 0) {
+            return Err(Error::InvalidArgument(
+                "reserved fields of AnimcompDecompressOptions must be zero",
+            ));
+        }
+        let blob: &'static [u8] = super::info::blob_slice(blob, blob_size)?;
+        // The bind pose length comes from the header's joint count; a header that does not parse
+        // is reported by Decompressor::new below.
+        let bind_pose = match (opts.bind_pose.is_null(), Header::parse(blob)) {
+            (false, Ok(h)) => {
+                let len = h.num_joints as usize * FLOATS_PER_JOINT;
+                Some(super::guard::in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
+            }
+            _ => None,
+        };
+        let dec = Decompressor::new(
+            blob,
+            &DecompressOptions {
+                verify_checksum,
+                bind_pose,
+            },
+        )?;
+        (ctx as *mut State).write(State { magic: MAGIC, dec });
+        Ok(())
+    })
+}
+
+/// Moves the decompressor to `time` seconds. `looping` is an `ANIMCOMP_LOOPING_*` value (clamp to
+/// the clip, or wrap with period samples / rate); `rounding` an `ANIMCOMP_ROUNDING_*` value
+/// (interpolate, floor, ceil, nearest). A NaN or infinite time gives `ANIMCOMP_STATUS_INVALID_TIME`.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_seek(
+    ctx: *mut AnimcompDecompressor,
+    time: f32,
+    looping: u32,
+    rounding: u32,
+) -> Status {
+    guard(|| {
+        let st = state_mut(ctx)?;
+        let looping = Looping::from_u32(looping).ok_or(Error::InvalidEnum {
+            what: "looping",
+            value: looping,
+        })?;
+        let rounding = Rounding::from_u32(rounding).ok_or(Error::InvalidEnum {
+            what: "rounding",
+            value: rounding,
+        })?;
+        st.dec.seek(time, looping, rounding)
+    })
+}
+
+/// Moves the decompressor to an exact sample index (clamped to the last sample).
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_seek_sample(
+    ctx: *mut AnimcompDecompressor,
+    sample: u32,
+) -> Status {
+    guard(|| {
+        state_mut(ctx)?.dec.seek_sample(sample);
+        Ok(())
+    })
+}
+
+/// Samples every joint at the current position into `out`: 10 floats per joint
+/// (`qx qy qz qw tx ty tz sx sy sz`), joint `j` starting at `out[j * stride_floats]`.
+/// `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must be at least
+/// `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. Floats between joints are
+/// not written. Does not allocate; many threads may sample one context at once.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_sample_pose(
+    ctx: *const AnimcompDecompressor,
+    out: *mut f32,
+    out_len_floats: usize,
+    stride_floats: usize,
+) -> Status {
+    guard(|| {
+        let st = state(ctx)?;
+        let stride = if stride_floats == 0 {
+            FLOATS_PER_JOINT
+        } else {
+            stride_floats
+        };
+        if stride < FLOATS_PER_JOINT {
+            return Err(Error::InvalidArgument(
+                "stride must be 0 or at least 10 floats",
+            ));
+        }
+        let out = out_slice(out, out_len_floats, "out")?;
+        st.dec.sample_pose(out, stride)
+    })
+}
+
+/// Samples one joint at the current position into `out[0..10]`
+/// (`qx qy qz qw tx ty tz sx sy sz`). `joint` out of range gives
+/// `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_sample_joint(
+    ctx: *const AnimcompDecompressor,
+    joint: u32,
+    out: *mut f32,
+) -> Status {
+    guard(|| {
+        let st = state(ctx)?;
+        let out = out_slice(out, FLOATS_PER_JOINT, "out")?;
+        st.dec.sample_joint(joint)?.write_to(out);
+        Ok(())
+    })
+}
+
+/// The decompressor behind an initialised context (for [`super::info`]).
+///
+/// # Safety
+/// As [`state`].
+pub(crate) unsafe fn decompressor<'a>(
+    ctx: *const AnimcompDecompressor,
+) -> Result<&'a Decompressor<'static>> {
+    state(ctx).map(|s| &s.dec)
+}

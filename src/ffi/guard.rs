@@ -1,0 +1,151 @@
+//! The panic boundary and the pointer helpers every entry point uses.
+//!
+//! Each `extern "C"` function runs its body inside [`guard`], which turns an [`Error`] into its
+//! [`Status`] and a caught panic into [`Status::Internal`]. Pointers from C become references or
+//! slices only through the helpers below, which check null, alignment and that the byte length of
+//! the region fits the address space.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::{Error, Result, Status};
+
+/// Runs `f`, mapping its result to a status and a panic to [`Status::Internal`].
+pub(crate) fn guard(f: impl FnOnce() -> Result<()>) -> Status {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => Status::Ok,
+        Ok(Err(e)) => e.status(),
+        Err(_) => Status::Internal,
+    }
+}
+
+/// Runs `f`, returning `fallback` if it panics (for the few functions that return a value).
+pub(crate) fn guard_value<T>(fallback: T, f: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(fallback)
+}
+
+/// Checks that `ptr` is non-null and aligned for `T`.
+fn check_ptr<T>(ptr: *const T, what: &'static str) -> Result<()> {
+    if ptr.is_null() {
+        return Err(Error::NullPointer(what));
+    }
+    if !(ptr as usize).is_multiple_of(std::mem::align_of::<T>()) {
+        return Err(Error::Misaligned);
+    }
+    Ok(())
+}
+
+/// Checks that `len` elements of `T` starting at `ptr` form an addressable region.
+fn check_len<T>(ptr: *const T, len: usize) -> Result<()> {
+    let bytes = len
+        .checked_mul(std::mem::size_of::<T>())
+        .filter(|b| *b <= isize::MAX as usize)
+        .ok_or(Error::InvalidArgument(
+            "array length overflows the address space",
+        ))?;
+    (ptr as usize)
+        .checked_add(bytes)
+        .ok_or(Error::InvalidArgument(
+            "array extends past the end of the address space",
+        ))?;
+    Ok(())
+}
+
+/// A shared reference from a C pointer (null → [`Error::NullPointer`], misaligned →
+/// [`Error::Misaligned`]).
+///
+/// # Safety
+/// A non-null `ptr` must point to a valid, initialised `T` that outlives `'a`.
+pub(crate) unsafe fn in_ref<'a, T>(ptr: *const T, what: &'static str) -> Result<&'a T> {
+    check_ptr(ptr, what)?;
+    Ok(&*ptr)
+}
+
+/// An optional shared reference: null gives `None`.
+///
+/// # Safety
+/// As [`in_ref`].
+pub(crate) unsafe fn opt_ref<'a, T>(ptr: *const T) -> Result<Option<&'a T>> {
+    if ptr.is_null() {
+        Ok(None)
+    } else {
+        in_ref(ptr, "").map(Some)
+    }
+}
+
+/// A raw output pointer checked for null and alignment (the caller writes through it).
+pub(crate) fn out_ptr<T>(ptr: *mut T, what: &'static str) -> Result<*mut T> {
+    check_ptr(ptr as *const T, what)?;
+    Ok(ptr)
+}
+
+/// A slice of `len` elements from a C pointer (null → [`Error::NullPointer`], even when `len` is 0).
+///
+/// # Safety
+/// A non-null `ptr` must point to at least `len` initialised elements that outlive `'a`.
+pub(crate) unsafe fn in_slice<'a, T>(
+    ptr: *const T,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a [T]> {
+    check_ptr(ptr, what)?;
+    check_len(ptr, len)?;
+    Ok(std::slice::from_raw_parts(ptr, len))
+}
+
+/// A mutable slice of `len` elements from a C pointer.
+///
+/// # Safety
+/// A non-null `ptr` must point to at least `len` writable elements, not aliased, that outlive `'a`.
+pub(crate) unsafe fn out_slice<'a, T>(
+    ptr: *mut T,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a mut [T]> {
+    check_ptr(ptr as *const T, what)?;
+    check_len(ptr as *const T, len)?;
+    Ok(std::slice::from_raw_parts_mut(ptr, len))
+}
+
+/// Writes `value` through `ptr` when it is non-null (for "also report" outputs on error paths).
+///
+/// # Safety
+/// A non-null `ptr` must be valid for writes of `T`.
+pub(crate) unsafe fn write_if_some<T>(ptr: *mut T, value: T) {
+    if !ptr.is_null() && (ptr as usize).is_multiple_of(std::mem::align_of::<T>()) {
+        ptr.write(value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guard_maps_errors_and_panics() {
+        assert_eq!(guard(|| Ok(())), Status::Ok);
+        assert_eq!(guard(|| Err(Error::NoJoints)), Status::NoJoints);
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let s = guard(|| panic!("boom"));
+        std::panic::set_hook(prev);
+        assert_eq!(s, Status::Internal);
+    }
+
+    #[test]
+    fn slices_check_null_alignment_and_length() {
+        let v = [1.0f32; 4];
+        unsafe {
+            assert_eq!(
+                in_slice::<f32>(std::ptr::null(), 0, "x"),
+                Err(Error::NullPointer("x"))
+            );
+            assert_eq!(in_slice(v.as_ptr(), 4, "x").unwrap(), &v[..]);
+            let odd = (v.as_ptr() as *const u8).add(1) as *const f32;
+            assert_eq!(in_slice(odd, 1, "x"), Err(Error::Misaligned));
+            assert!(matches!(
+                in_slice(v.as_ptr(), usize::MAX / 2, "x"),
+                Err(Error::InvalidArgument(_))
+            ));
+        }
+    }
+}

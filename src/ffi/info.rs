@@ -1,0 +1,87 @@
+//! `animcomp_validate_blob`, `animcomp_blob_info` and `animcomp_decompressor_info`.
+
+use std::os::raw::c_void;
+
+use super::guard::{guard, in_slice, out_ptr};
+use super::types::{AnimcompBlobInfo, AnimcompDecompressor};
+use crate::blob::{validate_blob, Header};
+use crate::decompress::clip_duration;
+use crate::{Result, Status};
+
+/// A blob slice from a C pointer (null → NULL_POINTER). Alignment is checked by the validator.
+///
+/// # Safety
+/// A non-null `blob` must point to `size` readable bytes that outlive `'a`.
+pub(crate) unsafe fn blob_slice<'a>(blob: *const c_void, size: usize) -> Result<&'a [u8]> {
+    in_slice(blob as *const u8, size, "blob")
+}
+
+/// The info of a validated header.
+pub(crate) fn info_of(h: &Header) -> AnimcompBlobInfo {
+    let (j, n) = (h.num_joints as u64, h.num_samples as u64);
+    AnimcompBlobInfo {
+        format_version: h.version as u32,
+        codec: h.codec as u32,
+        flags: h.flags,
+        num_joints: h.num_joints,
+        num_samples: h.num_samples,
+        sample_rate: h.sample_rate,
+        duration: clip_duration(h) as f32,
+        reserved0: 0,
+        blob_size: h.total_size as u64,
+        raw_size: 40 * j * n,
+        reserved: [0; 2],
+    }
+}
+
+// The blob's codec ids are reported with the ANIMCOMP_CODEC_* values of the settings.
+const _: () = {
+    use crate::codec::{CodecChoice, CodecId};
+    assert!(CodecId::Fixed as u32 == CodecChoice::Fixed as u32);
+    assert!(CodecId::Vbr as u32 == CodecChoice::Vbr as u32);
+    assert!(CodecId::Keys as u32 == CodecChoice::Keys as u32);
+};
+
+/// Fully validates a blob of `size` bytes: 16-byte alignment, magic, format version, sizes, the
+/// checksum (always), and every offset, count and bit width of the codec body. Returns
+/// `ANIMCOMP_STATUS_OK` when the blob can be decompressed.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_validate_blob(blob: *const c_void, size: usize) -> Status {
+    guard(|| {
+        validate_blob(blob_slice(blob, size)?, true)?;
+        Ok(())
+    })
+}
+
+/// Validates the blob as `animcomp_validate_blob` does, then describes it in `*out` (counts,
+/// rate, duration, codec, flags, sizes). On failure `*out` is zeroed.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_blob_info(
+    blob: *const c_void,
+    size: usize,
+    out: *mut AnimcompBlobInfo,
+) -> Status {
+    guard(|| {
+        let out = out_ptr(out, "out")?;
+        out.write(AnimcompBlobInfo::default());
+        let (h, _) = validate_blob(blob_slice(blob, size)?, true)?;
+        out.write(info_of(&h));
+        Ok(())
+    })
+}
+
+/// Describes the blob an initialised decompressor is bound to (no validation needed: it was
+/// validated by `animcomp_decompressor_init`).
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_decompressor_info(
+    ctx: *const AnimcompDecompressor,
+    out: *mut AnimcompBlobInfo,
+) -> Status {
+    guard(|| {
+        let out = out_ptr(out, "out")?;
+        out.write(AnimcompBlobInfo::default());
+        let d = super::decompress::decompressor(ctx)?;
+        out.write(info_of(d.header()));
+        Ok(())
+    })
+}

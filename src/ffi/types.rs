@@ -1,0 +1,213 @@
+//! The `#[repr(C)]` structs and constants of the C ABI.
+//!
+//! Enum-like inputs are `uint32_t` fields (never Rust enums, so any value C passes is defined
+//! behaviour) and are range-checked on entry. Every input struct ends in reserved fields that must
+//! be zero: a later minor version may give them a meaning in which zero keeps today's behaviour,
+//! without changing the struct's size (see docs/integrating.md, "ABI evolution").
+
+/// Floats per joint in a sampled pose and in a bind pose: `qx qy qz qw tx ty tz sx sy sz`.
+pub const ANIMCOMP_FLOATS_PER_JOINT: u32 = 10;
+/// Required alignment in bytes of blobs, of compression output buffers and of
+/// `AnimcompDecompressor`.
+pub const ANIMCOMP_ALIGNMENT: u32 = 16;
+/// The blob format version this header describes (see `animcomp_blob_format_version`).
+pub const ANIMCOMP_BLOB_FORMAT_VERSION: u32 = 1;
+/// Most joints a clip may have.
+pub const ANIMCOMP_MAX_JOINTS: u32 = 16383;
+/// Most samples a clip may have (2^24).
+pub const ANIMCOMP_MAX_SAMPLES: u32 = 16777216;
+/// Blob flag: the clip has non-unit scale (otherwise scale decodes as exactly 1).
+pub const ANIMCOMP_BLOB_FLAG_HAS_SCALE: u32 = 1;
+/// Blob flag: default sub-tracks are the bind pose, which `animcomp_decompressor_init` must be
+/// given (`AnimcompDecompressOptions::bind_pose`).
+pub const ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE: u32 = 2;
+/// Blob flag: the clip was a loop whose repeated last sample was removed (`optimize_loops`).
+pub const ANIMCOMP_BLOB_FLAG_LOOPING: u32 = 4;
+
+const _: () = {
+    use crate::blob::BlobFlags;
+    assert!(ANIMCOMP_FLOATS_PER_JOINT as usize == crate::math::FLOATS_PER_JOINT);
+    assert!(ANIMCOMP_ALIGNMENT as usize == crate::blob::BLOB_ALIGNMENT);
+    assert!(ANIMCOMP_BLOB_FORMAT_VERSION == crate::blob::FORMAT_VERSION as u32);
+    assert!(ANIMCOMP_MAX_JOINTS as usize == crate::clip::MAX_JOINTS);
+    assert!(ANIMCOMP_MAX_SAMPLES as usize == crate::clip::MAX_SAMPLES);
+    assert!(ANIMCOMP_BLOB_FLAG_HAS_SCALE == BlobFlags::HAS_SCALE);
+    assert!(ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE == BlobFlags::DEFAULTS_ARE_BIND_POSE);
+    assert!(ANIMCOMP_BLOB_FLAG_LOOPING == BlobFlags::LOOPING);
+};
+
+/// Order of the elements of the track arrays of an `AnimcompRawClip`.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnimcompLayout {
+    /// All joints of sample 0, then all joints of sample 1, ...: element (joint j, sample i) is
+    /// at index `i * num_joints + j`.
+    SampleMajor = 0,
+    /// All samples of joint 0, then all samples of joint 1, ...: element (joint j, sample i) is
+    /// at index `j * num_samples + i`.
+    JointMajor = 1,
+}
+
+impl AnimcompLayout {
+    /// From the integer id.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(AnimcompLayout::SampleMajor),
+            1 => Some(AnimcompLayout::JointMajor),
+            _ => None,
+        }
+    }
+}
+
+/// A raw clip described in place: the library reads the caller's arrays (it copies them once,
+/// inside `animcomp_compress`, and keeps no pointer afterwards).
+///
+/// Track element (joint j, sample i) of an array is at float offset `index * stride`, where
+/// `index` follows `layout` and `stride` is the array's stride in floats (0 = tightly packed:
+/// 4 for rotations, 3 for translations and scales). Interleaved transforms of 10 floats
+/// (`qx qy qz qw tx ty tz sx sy sz`) are passed as `rotations = base`, `translations = base + 4`,
+/// `scales = base + 7`, all with stride 10. Zero-initialise the struct (`= {0}`), then fill it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct AnimcompRawClip {
+    /// Number of joints, 1..=`ANIMCOMP_MAX_JOINTS`.
+    pub num_joints: u32,
+    /// Number of samples per track, 1..=`ANIMCOMP_MAX_SAMPLES`.
+    pub num_samples: u32,
+    /// Samples per second, in [1e-4, 1e5].
+    pub sample_rate: f32,
+    /// `ANIMCOMP_LAYOUT_SAMPLE_MAJOR` (0) or `ANIMCOMP_LAYOUT_JOINT_MAJOR` (1).
+    pub layout: u32,
+    /// `num_joints` parent indices; -1 marks a root; a parent comes before its children.
+    pub parents: *const i32,
+    /// Optional (NULL = 0.01 each): per-joint precision, the largest acceptable error of the
+    /// joint's virtual vertices, in clip units.
+    pub precisions: *const f32,
+    /// Optional (NULL = 3.0 each): per-joint virtual vertex distance (shell distance), in clip
+    /// units.
+    pub shell_distances: *const f32,
+    /// Optional: bind pose, 10 floats per joint (`qx qy qz qw tx ty tz sx sy sz`), tightly packed.
+    /// Required for `ANIMCOMP_DEFAULT_MODE_BIND_POSE` to have an effect.
+    pub bind_pose: *const f32,
+    /// Local rotations, unit quaternions `x y z w` (normalised if within 5% of unit length).
+    pub rotations: *const f32,
+    /// Local translations `x y z`.
+    pub translations: *const f32,
+    /// Optional (NULL = unit scale): local scales `x y z`.
+    pub scales: *const f32,
+    /// Floats from one rotation element to the next; 0 = 4.
+    pub rotation_stride: u32,
+    /// Floats from one translation element to the next; 0 = 3.
+    pub translation_stride: u32,
+    /// Floats from one scale element to the next; 0 = 3.
+    pub scale_stride: u32,
+    /// Must be zero.
+    pub reserved0: u32,
+    /// Must be zero.
+    pub reserved: [u64; 5],
+}
+
+/// Compression settings. Initialise with `animcomp_compress_settings_default`, then change fields.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnimcompCompressSettings {
+    /// An `ANIMCOMP_CODEC_*` value (default `ANIMCOMP_CODEC_VBR`).
+    pub codec: u32,
+    /// An `ANIMCOMP_LEVEL_*` value (search effort of the searching codecs).
+    pub level: u32,
+    /// `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_ROTATION_FORMAT_*` value.
+    pub rotation_format: u32,
+    /// `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_VECTOR_FORMAT_*` value for translations.
+    pub translation_format: u32,
+    /// `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_VECTOR_FORMAT_*` value for scales.
+    pub scale_format: u32,
+    /// An `ANIMCOMP_DEFAULT_MODE_*` value: what unstored (default) sub-tracks equal.
+    pub default_mode: u32,
+    /// 0 or 1: drop a last sample that repeats the first and mark the blob looping.
+    pub optimize_loops: u32,
+    /// If non-zero, the precision of every joint (overrides `AnimcompRawClip::precisions`).
+    pub precision: f32,
+    /// If non-zero, the shell distance of every joint (overrides
+    /// `AnimcompRawClip::shell_distances`).
+    pub shell_distance: f32,
+    /// Must be zero.
+    pub reserved: [u32; 7],
+}
+
+/// Options of `animcomp_decompressor_init`. Initialise with `animcomp_decompress_options_default`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct AnimcompDecompressOptions {
+    /// 1 (default): verify the blob checksum; 0: skip it (only for blobs already validated with
+    /// `animcomp_validate_blob`; every offset is bounds-checked either way).
+    pub verify_checksum: u32,
+    /// Must be zero.
+    pub reserved0: u32,
+    /// Optional: bind pose, 10 floats per joint, tightly packed. Required for blobs with
+    /// `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE`; it is read during sampling, so it must
+    /// outlive the decompressor.
+    pub bind_pose: *const f32,
+    /// Must be zero.
+    pub reserved: [u64; 2],
+}
+
+/// What `animcomp_blob_info` reports about a blob.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AnimcompBlobInfo {
+    /// Blob format version.
+    pub format_version: u32,
+    /// Codec that wrote the body: `ANIMCOMP_CODEC_FIXED`, `_VBR` or `_KEYS`.
+    pub codec: u32,
+    /// `ANIMCOMP_BLOB_FLAG_*` bits.
+    pub flags: u32,
+    /// Joints.
+    pub num_joints: u32,
+    /// Samples stored.
+    pub num_samples: u32,
+    /// Samples per second.
+    pub sample_rate: f32,
+    /// Playable duration in seconds under `ANIMCOMP_LOOPING_CLAMP`: `(samples - 1) / rate`, or
+    /// `samples / rate` for a blob with `ANIMCOMP_BLOB_FLAG_LOOPING`.
+    pub duration: f32,
+    /// Zero.
+    pub reserved0: u32,
+    /// Blob size in bytes.
+    pub blob_size: u64,
+    /// Uncompressed size in bytes, `40 * joints * samples` (ACL's convention).
+    pub raw_size: u64,
+    /// Zero.
+    pub reserved: [u64; 2],
+}
+
+/// Number of 64-bit words in an `AnimcompDecompressor`.
+pub const ANIMCOMP_DECOMPRESSOR_WORDS: usize = 16;
+
+/// A decompressor: caller-owned, fixed-size, 16-byte aligned, no heap memory. Initialise it with
+/// `animcomp_decompressor_init`; it then refers to the blob (and bind pose), which must outlive it.
+/// It may be copied with `memcpy` (e.g. one copy per thread); it needs no destruction.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+pub struct AnimcompDecompressor {
+    /// Private state; do not touch.
+    pub opaque: [u64; ANIMCOMP_DECOMPRESSOR_WORDS],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{align_of, size_of};
+
+    #[test]
+    fn struct_sizes_are_the_documented_abi() {
+        #[cfg(target_pointer_width = "64")]
+        {
+            assert_eq!(size_of::<AnimcompRawClip>(), 128);
+            assert_eq!(size_of::<AnimcompDecompressOptions>(), 32);
+        }
+        assert_eq!(size_of::<AnimcompCompressSettings>(), 64);
+        assert_eq!(size_of::<AnimcompBlobInfo>(), 64);
+        assert_eq!(size_of::<AnimcompDecompressor>(), 128);
+        assert_eq!(align_of::<AnimcompDecompressor>(), 16);
+    }
+}
