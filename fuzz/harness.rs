@@ -24,7 +24,12 @@ use animcomp::{AlignedBlob, Error};
 /// Every looping policy.
 pub const LOOPINGS: [Looping; 2] = [Looping::Clamp, Looping::Wrap];
 /// Every rounding policy.
-pub const ROUNDINGS: [Rounding; 4] = [Rounding::None, Rounding::Floor, Rounding::Ceil, Rounding::Nearest];
+pub const ROUNDINGS: [Rounding; 4] = [
+    Rounding::None,
+    Rounding::Floor,
+    Rounding::Ceil,
+    Rounding::Nearest,
+];
 /// Value written into pose buffers before sampling, to detect floats a codec forgot to write.
 const SENTINEL: f32 = f32::from_bits(0x7FC0_DEAD);
 /// Floats between joints in the strided pose buffer (> 10 to check the padding stays untouched).
@@ -58,7 +63,17 @@ fn bind_pose_for(num_joints: usize) -> Vec<f32> {
 /// Times at which to sample a blob of duration `d`: the edges, inside points, outside points and
 /// up to four times read from `extra` (the fuzz input's tail), whatever they are.
 fn times_for(d: f32, extra: &[u8]) -> Vec<f32> {
-    let mut t = vec![0.0, d * 0.37, d * 0.5, d, d * 1.5 + 0.1, -0.25, -d - 3.0, 1.0e9, -1.0e9];
+    let mut t = vec![
+        0.0,
+        d * 0.37,
+        d * 0.5,
+        d,
+        d * 1.5 + 0.1,
+        -0.25,
+        -d - 3.0,
+        1.0e9,
+        -1.0e9,
+    ];
     for c in extra.chunks_exact(4).take(4) {
         t.push(f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
     }
@@ -73,7 +88,8 @@ pub fn decode_blob(blob: &[u8], extra: &[u8]) -> DecodeOutcome {
     let mut outcome = DecodeOutcome::default();
     // The header can be parsed cheaply before knowing whether the body is valid: size the bind pose.
     let joints_hint = if bytes.len() >= HEADER_SIZE {
-        (u32::from_le_bytes([bytes[20], bytes[21], bytes[22], bytes[23]]) as usize).min(animcomp::clip::MAX_JOINTS)
+        (u32::from_le_bytes([bytes[20], bytes[21], bytes[22], bytes[23]]) as usize)
+            .min(animcomp::clip::MAX_JOINTS)
     } else {
         0
     };
@@ -87,31 +103,56 @@ pub fn decode_blob(blob: &[u8], extra: &[u8]) -> DecodeOutcome {
         }
     }
     // A blob accepted with the checksum on must be accepted with it off.
-    assert!(!outcome.ok_with_checksum || outcome.ok_without_checksum, "checksum-off rejected a blob checksum-on accepted");
+    assert!(
+        !outcome.ok_with_checksum || outcome.ok_without_checksum,
+        "checksum-off rejected a blob checksum-on accepted"
+    );
     // Misaligned copies are always rejected.
     if !bytes.is_empty() {
         let mut shifted = vec![0u8; bytes.len() + 1];
         shifted[1..].copy_from_slice(bytes);
-        let off = if shifted.as_ptr() as usize % 16 == 15 { 0 } else { 1 };
+        let off = if shifted.as_ptr() as usize % 16 == 15 {
+            0
+        } else {
+            1
+        };
         let s = &shifted[off..off + bytes.len()];
         if s.as_ptr() as usize % 16 != 0 {
-            assert_eq!(Decompressor::new(s, &DecompressOptions::default()).err(), Some(Error::Misaligned));
+            assert_eq!(
+                Decompressor::new(s, &DecompressOptions::default()).err(),
+                Some(Error::Misaligned)
+            );
         }
     }
     outcome
 }
 
-fn decode_one(bytes: &[u8], verify: bool, bind: &[f32], extra: &[u8], outcome: &mut DecodeOutcome) -> bool {
-    let opts = DecompressOptions { verify_checksum: verify, bind_pose: Some(bind) };
+fn decode_one(
+    bytes: &[u8],
+    verify: bool,
+    bind: &[f32],
+    extra: &[u8],
+    outcome: &mut DecodeOutcome,
+) -> bool {
+    let opts = DecompressOptions {
+        verify_checksum: verify,
+        bind_pose: Some(bind),
+    };
     let validated = validate_blob(bytes, verify);
     let d = Decompressor::new(bytes, &opts);
     let mut d = match (d, validated) {
         (Ok(d), Ok((h, body))) => {
             assert_eq!(*d.header(), h);
             // Describing a valid body never fails and names sections that fit in it.
-            let desc = animcomp::codec::describe(&h, body).expect("describe failed on a validated body");
+            let desc =
+                animcomp::codec::describe(&h, body).expect("describe failed on a validated body");
             for t in &desc.tracks {
-                assert!(t.joint < h.num_joints as usize, "describe names joint {} of {}", t.joint, h.num_joints);
+                assert!(
+                    t.joint < h.num_joints as usize,
+                    "describe names joint {} of {}",
+                    t.joint,
+                    h.num_joints
+                );
             }
             d
         }
@@ -125,8 +166,14 @@ fn decode_one(bytes: &[u8], verify: bool, bind: &[f32], extra: &[u8], outcome: &
     };
     let h = *d.header();
     if h.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
-        let no_bind = DecompressOptions { verify_checksum: verify, bind_pose: None };
-        assert_eq!(Decompressor::new(bytes, &no_bind).err(), Some(Error::BindPoseRequired));
+        let no_bind = DecompressOptions {
+            verify_checksum: verify,
+            bind_pose: None,
+        };
+        assert_eq!(
+            Decompressor::new(bytes, &no_bind).err(),
+            Some(Error::BindPoseRequired)
+        );
     }
     let nj = d.num_joints();
     let mut pose = vec![SENTINEL; nj * FLOATS_PER_JOINT];
@@ -158,10 +205,19 @@ fn decode_one(bytes: &[u8], verify: bool, bind: &[f32], extra: &[u8], outcome: &
     d.seek_sample(h.num_samples - 1);
     check_pose(&d, &h, &mut wide, WIDE_STRIDE);
     // Bad arguments are errors, not panics.
-    assert!(matches!(d.sample_pose(&mut pose, 9), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        d.sample_pose(&mut pose, 9),
+        Err(Error::InvalidArgument(_))
+    ));
     let short = PoseLen::short(nj);
-    assert!(matches!(d.sample_pose(&mut pose[..short], 10), Err(Error::BufferTooSmall { .. })));
-    assert_eq!(d.sample_joint(nj as u32).err(), Some(Error::JointOutOfRange(nj as u32)));
+    assert!(matches!(
+        d.sample_pose(&mut pose[..short], 10),
+        Err(Error::BufferTooSmall { .. })
+    ));
+    assert_eq!(
+        d.sample_joint(nj as u32).err(),
+        Some(Error::JointOutOfRange(nj as u32))
+    );
     true
 }
 
@@ -175,17 +231,32 @@ impl PoseLen {
 /// Samples the current key into `buf` (pre-filled with the sentinel) and checks it.
 fn check_pose(d: &Decompressor, h: &Header, buf: &mut [f32], stride: usize) {
     buf.fill(SENTINEL);
-    d.sample_pose(buf, stride).expect("sample_pose on a valid blob with a big enough buffer");
+    d.sample_pose(buf, stride)
+        .expect("sample_pose on a valid blob with a big enough buffer");
     let nj = d.num_joints();
     for j in 0..nj {
         let o = j * stride;
         let v = &buf[o..o + FLOATS_PER_JOINT];
         for (k, x) in v.iter().enumerate() {
-            assert!(x.to_bits() != SENTINEL.to_bits(), "joint {j} float {k} not written ({:?} codec)", h.codec);
-            assert!(x.is_finite(), "joint {j} float {k} is {x} ({:?} codec, key {:?})", h.codec, d.key());
+            assert!(
+                x.to_bits() != SENTINEL.to_bits(),
+                "joint {j} float {k} not written ({:?} codec)",
+                h.codec
+            );
+            assert!(
+                x.is_finite(),
+                "joint {j} float {k} is {x} ({:?} codec, key {:?})",
+                h.codec,
+                d.key()
+            );
         }
         if stride > FLOATS_PER_JOINT && j + 1 < nj {
-            assert!(buf[o + FLOATS_PER_JOINT..o + stride].iter().all(|x| x.to_bits() == SENTINEL.to_bits()), "padding written");
+            assert!(
+                buf[o + FLOATS_PER_JOINT..o + stride]
+                    .iter()
+                    .all(|x| x.to_bits() == SENTINEL.to_bits()),
+                "padding written"
+            );
         }
         let t = d.sample_joint(j as u32).expect("sample_joint in range");
         let mut one = [0.0f32; FLOATS_PER_JOINT];
@@ -237,7 +308,12 @@ impl<'a> Bytes<'a> {
 }
 
 /// The codec choices compress is tried with (unbuilt codecs return `Unsupported`).
-pub const CODECS: [CodecChoice; 4] = [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys, CodecChoice::Auto];
+pub const CODECS: [CodecChoice; 4] = [
+    CodecChoice::Fixed,
+    CodecChoice::Vbr,
+    CodecChoice::Keys,
+    CodecChoice::Auto,
+];
 
 /// Settings number `k`: a codec and, for `fixed`, a rotation/translation/scale format combination.
 pub fn settings_from(k: u8) -> CompressSettings {
@@ -250,7 +326,11 @@ pub fn settings_from(k: u8) -> CompressSettings {
         rotation_format: rot,
         translation_format: vec,
         scale_format: VectorFormat::ALL[((k / 8) % 3) as usize],
-        default_mode: if k & 0x80 != 0 { DefaultMode::BindPose } else { DefaultMode::Identity },
+        default_mode: if k & 0x80 != 0 {
+            DefaultMode::BindPose
+        } else {
+            DefaultMode::Identity
+        },
         optimize_loops: k & 0x40 != 0,
     }
 }
@@ -290,7 +370,12 @@ fn value(b: &mut Bytes, scale: f32) -> f32 {
 /// off unit length, zero-length, or with special components.
 fn rotation(b: &mut Bytes) -> Quat {
     let sel = b.u8();
-    let axis = Vec3::new(b.u8() as f32 - 127.5, b.u8() as f32 - 127.5, b.u8() as f32 + 0.5).normalize();
+    let axis = Vec3::new(
+        b.u8() as f32 - 127.5,
+        b.u8() as f32 - 127.5,
+        b.u8() as f32 + 0.5,
+    )
+    .normalize();
     let angle = (b.u16() as f32 / 65535.0) * std::f32::consts::TAU * 2.0 - std::f32::consts::TAU;
     let q = Quat::from_axis_angle(axis, angle);
     match sel {
@@ -343,7 +428,11 @@ pub fn clip_from_bytes(data: &[u8]) -> (RawClip, CompressSettings) {
         (0..nj)
             .map(|_| Transform {
                 rotation: rotation(&mut b),
-                translation: Vec3::new(value(&mut b, 50.0), value(&mut b, 50.0), value(&mut b, 50.0)),
+                translation: Vec3::new(
+                    value(&mut b, 50.0),
+                    value(&mut b, 50.0),
+                    value(&mut b, 50.0),
+                ),
                 scale: Vec3::ONE,
             })
             .collect()
@@ -351,13 +440,25 @@ pub fn clip_from_bytes(data: &[u8]) -> (RawClip, CompressSettings) {
     let mut tracks = Vec::with_capacity(nj);
     for _ in 0..nj {
         let mut t = Track::default();
-        let first = (rotation(&mut b), Vec3::new(value(&mut b, 50.0), value(&mut b, 50.0), value(&mut b, 50.0)));
+        let first = (
+            rotation(&mut b),
+            Vec3::new(
+                value(&mut b, 50.0),
+                value(&mut b, 50.0),
+                value(&mut b, 50.0),
+            ),
+        );
         let scale_kind = b.u8();
         for i in 0..n {
             let moving = !static_clip && i > 0 && !b.exhausted();
-            t.rotations.push(if moving { rotation(&mut b) } else { first.0 });
+            t.rotations
+                .push(if moving { rotation(&mut b) } else { first.0 });
             t.translations.push(if moving {
-                Vec3::new(value(&mut b, 50.0), value(&mut b, 50.0), value(&mut b, 50.0))
+                Vec3::new(
+                    value(&mut b, 50.0),
+                    value(&mut b, 50.0),
+                    value(&mut b, 50.0),
+                )
             } else {
                 first.1
             });
@@ -393,7 +494,11 @@ pub fn compress_and_decode(clip: &RawClip, settings: &CompressSettings) -> Resul
     let r = animcomp::compress(clip, settings);
     match (&valid, &r) {
         // Compared through Debug: errors may carry a NaN (InvalidSampleRate(NaN)).
-        (Err(e), Err(e2)) => assert_eq!(format!("{e:?}"), format!("{e2:?}"), "compress must report the validation error"),
+        (Err(e), Err(e2)) => assert_eq!(
+            format!("{e:?}"),
+            format!("{e2:?}"),
+            "compress must report the validation error"
+        ),
         (Err(e), Ok(_)) => panic!("compress accepted a clip validate rejected: {e}"),
         _ => {}
     }
@@ -410,11 +515,18 @@ pub fn compress_and_decode(clip: &RawClip, settings: &CompressSettings) -> Resul
         }
         None => bind_pose_for(clip.num_joints()),
     };
-    let opts = DecompressOptions { verify_checksum: true, bind_pose: Some(&bind) };
-    let mut d = Decompressor::new(aligned.as_bytes(), &opts).expect("a freshly compressed blob must validate");
+    let opts = DecompressOptions {
+        verify_checksum: true,
+        bind_pose: Some(&bind),
+    };
+    let mut d = Decompressor::new(aligned.as_bytes(), &opts)
+        .expect("a freshly compressed blob must validate");
     let h = *d.header();
     assert_eq!(h.num_joints as usize, clip.num_joints());
-    assert!(h.num_samples as usize == clip.num_samples || h.num_samples as usize + 1 == clip.num_samples);
+    assert!(
+        h.num_samples as usize == clip.num_samples
+            || h.num_samples as usize + 1 == clip.num_samples
+    );
     assert_eq!(h.sample_rate.to_bits(), validated.sample_rate.to_bits());
     let mut pose = vec![SENTINEL; clip.num_joints() * FLOATS_PER_JOINT];
     for i in 0..h.num_samples {
@@ -429,12 +541,42 @@ pub fn compress_and_decode(clip: &RawClip, settings: &CompressSettings) -> Resul
 /// Clip shapes the mutation harness starts from (small, so that each case is fast).
 pub fn base_clip(kind: u8) -> RawClip {
     let o = match kind % 6 {
-        0 => GenerateOptions { joints: 6, samples: 12, ..Default::default() },
-        1 => GenerateOptions { joints: 5, samples: 9, scale: true, ..Default::default() },
-        2 => GenerateOptions { joints: 1, samples: 7, animated_translation: true, ..Default::default() },
-        3 => GenerateOptions { joints: 4, samples: 1, ..Default::default() },
-        4 => GenerateOptions { joints: 8, samples: 10, looping: true, animated_translation: true, ..Default::default() },
-        _ => GenerateOptions { joints: 3, samples: 5, scale: true, seed: 7, ..Default::default() },
+        0 => GenerateOptions {
+            joints: 6,
+            samples: 12,
+            ..Default::default()
+        },
+        1 => GenerateOptions {
+            joints: 5,
+            samples: 9,
+            scale: true,
+            ..Default::default()
+        },
+        2 => GenerateOptions {
+            joints: 1,
+            samples: 7,
+            animated_translation: true,
+            ..Default::default()
+        },
+        3 => GenerateOptions {
+            joints: 4,
+            samples: 1,
+            ..Default::default()
+        },
+        4 => GenerateOptions {
+            joints: 8,
+            samples: 10,
+            looping: true,
+            animated_translation: true,
+            ..Default::default()
+        },
+        _ => GenerateOptions {
+            joints: 3,
+            samples: 5,
+            scale: true,
+            seed: 7,
+            ..Default::default()
+        },
     };
     generate_clip(&o)
 }
@@ -446,7 +588,11 @@ pub fn reseal(blob: &mut [u8]) {
         return;
     }
     let total = u32::from_le_bytes([blob[8], blob[9], blob[10], blob[11]]) as usize;
-    let end = if (16..=blob.len()).contains(&total) { total } else { blob.len() };
+    let end = if (16..=blob.len()).contains(&total) {
+        total
+    } else {
+        blob.len()
+    };
     let c = blob_checksum(&blob[..end]);
     blob[12..16].copy_from_slice(&c.to_le_bytes());
 }

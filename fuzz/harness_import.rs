@@ -15,10 +15,19 @@ use animcomp::{AlignedBlob, CodecChoice, CompressSettings, RawClip};
 
 fn check_clip(clip: &RawClip) {
     let nj = clip.num_joints();
-    assert_eq!(clip.tracks.len(), nj, "importer produced {} tracks for {nj} joints", clip.tracks.len());
+    assert_eq!(
+        clip.tracks.len(),
+        nj,
+        "importer produced {} tracks for {nj} joints",
+        clip.tracks.len()
+    );
     for (j, t) in clip.tracks.iter().enumerate() {
         assert_eq!(t.rotations.len(), clip.num_samples, "joint {j} rotations");
-        assert_eq!(t.translations.len(), clip.num_samples, "joint {j} translations");
+        assert_eq!(
+            t.translations.len(),
+            clip.num_samples,
+            "joint {j} translations"
+        );
         assert_eq!(t.scales.len(), clip.num_samples, "joint {j} scales");
     }
     if let Some(b) = &clip.skeleton.bind_pose {
@@ -27,13 +36,20 @@ fn check_clip(clip: &RawClip) {
     let _ = animcomp_import::guess_units(clip);
     let mut v = clip.clone();
     if v.validate().is_ok() && nj * clip.num_samples <= 2048 {
-        let s = CompressSettings { codec: CodecChoice::Fixed, ..Default::default() };
+        let s = CompressSettings {
+            codec: CodecChoice::Fixed,
+            ..Default::default()
+        };
         if let Ok(blob) = animcomp::compress(&v, &s) {
             let blob = AlignedBlob::from_bytes(&blob);
-            let d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).expect("fresh blob");
+            let d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default())
+                .expect("fresh blob");
             let mut pose = vec![0.0f32; nj * FLOATS_PER_JOINT];
             d.sample_pose(&mut pose, FLOATS_PER_JOINT).unwrap();
-            assert!(pose.iter().all(|x| x.is_finite()), "non-finite pose from an imported clip");
+            assert!(
+                pose.iter().all(|x| x.is_finite()),
+                "non-finite pose from an imported clip"
+            );
         }
     }
 }

@@ -96,8 +96,16 @@ fn write_seeds() {
     };
     for kind in 0..6u8 {
         for sid in [0u8, 0x1C, 0x64, 0xC0, 1, 2, 3, 0x81] {
-            if let Ok(b) = animcomp::compress(&harness::base_clip(kind), &harness::settings_from(sid)) {
-                write(format!("{}_clip{kind}_s{sid:02x}", harness::settings_from(sid).codec.name()), &b);
+            if let Ok(b) =
+                animcomp::compress(&harness::base_clip(kind), &harness::settings_from(sid))
+            {
+                write(
+                    format!(
+                        "{}_clip{kind}_s{sid:02x}",
+                        harness::settings_from(sid).codec.name()
+                    ),
+                    &b,
+                );
             }
         }
     }

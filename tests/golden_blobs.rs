@@ -23,7 +23,9 @@ use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 use std::path::{Path, PathBuf};
 
 fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("golden")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("golden")
 }
 
 /// The clip every golden blob is made from: 9 joints in two chains, 25 samples at 30 Hz,
@@ -50,10 +52,20 @@ fn golden_clip_looping(looping: bool) -> RawClip {
 /// The variants written per codec: (variant name, settings). The `bind-loop` variant is made
 /// from the looping twin of the clip, so the loop optimisation really drops the last sample.
 fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
-    let base = CompressSettings { codec, ..Default::default() };
+    let base = CompressSettings {
+        codec,
+        ..Default::default()
+    };
     let mut v = vec![
         ("default".to_string(), base),
-        ("bind-loop".to_string(), CompressSettings { default_mode: DefaultMode::BindPose, optimize_loops: true, ..base }),
+        (
+            "bind-loop".to_string(),
+            CompressSettings {
+                default_mode: DefaultMode::BindPose,
+                optimize_loops: true,
+                ..base
+            },
+        ),
     ];
     if codec == CodecChoice::Fixed {
         // Every rotation format once; vector formats cycled.
@@ -62,7 +74,12 @@ fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
             let s = VectorFormat::ALL[(i + 1) % 3];
             v.push((
                 format!("{}-{}-{}", r.name(), t.name(), s.name()),
-                CompressSettings { rotation_format: *r, translation_format: t, scale_format: s, ..base },
+                CompressSettings {
+                    rotation_format: *r,
+                    translation_format: t,
+                    scale_format: s,
+                    ..base
+                },
             ));
         }
     }
@@ -72,7 +89,15 @@ fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
 /// (time, looping, rounding) entries sampled for a blob of this duration.
 fn entries(duration: f32) -> Vec<(f32, Looping, Rounding)> {
     let mut e = Vec::new();
-    for t in [0.0, 0.013, 0.25, duration * 0.5 + 0.0071, duration, duration + 0.3, -0.05] {
+    for t in [
+        0.0,
+        0.013,
+        0.25,
+        duration * 0.5 + 0.0071,
+        duration,
+        duration + 0.3,
+        -0.05,
+    ] {
         e.push((t, Looping::Clamp, Rounding::None));
         e.push((t, Looping::Wrap, Rounding::None));
     }
@@ -86,15 +111,32 @@ fn bind_floats(clip: &RawClip) -> Vec<f32> {
     let mut c = clip.clone();
     c.validate().unwrap();
     let mut v = vec![0.0f32; c.num_joints() * FLOATS_PER_JOINT];
-    for (t, o) in c.skeleton.bind_pose.as_ref().unwrap().iter().zip(v.chunks_exact_mut(FLOATS_PER_JOINT)) {
+    for (t, o) in c
+        .skeleton
+        .bind_pose
+        .as_ref()
+        .unwrap()
+        .iter()
+        .zip(v.chunks_exact_mut(FLOATS_PER_JOINT))
+    {
         t.write_to(o);
     }
     v
 }
 
 /// Decodes `blob` at `entries`; returns the poses flattened.
-fn decode(blob: &[u8], bind: &[f32], entries: &[(f32, Looping, Rounding)]) -> Result<(Header, Vec<f32>), Error> {
-    let mut d = Decompressor::new(blob, &DecompressOptions { verify_checksum: true, bind_pose: Some(bind) })?;
+fn decode(
+    blob: &[u8],
+    bind: &[f32],
+    entries: &[(f32, Looping, Rounding)],
+) -> Result<(Header, Vec<f32>), Error> {
+    let mut d = Decompressor::new(
+        blob,
+        &DecompressOptions {
+            verify_checksum: true,
+            bind_pose: Some(bind),
+        },
+    )?;
     let nj = d.num_joints();
     let mut out = Vec::new();
     let mut pose = vec![0.0f32; nj * FLOATS_PER_JOINT];
@@ -148,7 +190,11 @@ fn parse_name(file: &str) -> Option<(String, String, u32)> {
     let stem = file.strip_suffix(".blob")?;
     let (rest, version) = stem.rsplit_once("_v")?;
     let (codec, variant) = rest.split_once('_')?;
-    Some((codec.to_string(), variant.to_string(), version.parse().ok()?))
+    Some((
+        codec.to_string(),
+        variant.to_string(),
+        version.parse().ok()?,
+    ))
 }
 
 #[test]
@@ -164,13 +210,18 @@ fn golden_blobs_decode_to_their_poses() {
     files.sort();
     assert!(!files.is_empty(), "no golden blobs in {}", dir.display());
     for file in &files {
-        let (codec, variant, version) = parse_name(file).unwrap_or_else(|| panic!("bad golden name {file}"));
+        let (codec, variant, version) =
+            parse_name(file).unwrap_or_else(|| panic!("bad golden name {file}"));
         let bytes = std::fs::read(dir.join(file)).unwrap();
         let blob = AlignedBlob::from_bytes(&bytes);
         let (nj, entries, expected) = read_poses(&dir.join(file.replace(".blob", ".poses")));
-        let (h, got) = decode(blob.as_bytes(), &bind, &entries)
-            .unwrap_or_else(|e| panic!("golden {file} no longer decodes: {e} (format version {FORMAT_VERSION})"));
-        assert_eq!(h.version as u32, version, "{file}: the blob's format version differs from its file name");
+        let (h, got) = decode(blob.as_bytes(), &bind, &entries).unwrap_or_else(|e| {
+            panic!("golden {file} no longer decodes: {e} (format version {FORMAT_VERSION})")
+        });
+        assert_eq!(
+            h.version as u32, version,
+            "{file}: the blob's format version differs from its file name"
+        );
         assert_eq!(h.codec.name(), codec, "{file}: codec id");
         assert_eq!(h.num_joints as usize, nj, "{file}: joints");
         assert_eq!(got.len(), expected.len());
@@ -194,11 +245,23 @@ fn golden_blobs_decode_to_their_poses() {
 fn built_codecs_have_goldens() {
     let clip = golden_clip();
     for codec in [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys] {
-        let built = !matches!(compress(&clip, &CompressSettings { codec, ..Default::default() }), Err(Error::Unsupported(_)));
+        let built = !matches!(
+            compress(
+                &clip,
+                &CompressSettings {
+                    codec,
+                    ..Default::default()
+                }
+            ),
+            Err(Error::Unsupported(_))
+        );
         let name = format!("{}_default_v{FORMAT_VERSION}.blob", codec.name());
         let present = golden_dir().join(&name).exists();
         if built && !present {
-            println!("WARNING: codec {} has no golden {name}: run ANIMCOMP_REGENERATE_GOLDEN=1", codec.name());
+            println!(
+                "WARNING: codec {} has no golden {name}: run ANIMCOMP_REGENERATE_GOLDEN=1",
+                codec.name()
+            );
         }
     }
 }
@@ -216,7 +279,11 @@ fn regenerate() {
     for codec in [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys] {
         for (variant, s) in variants(codec) {
             let clip = golden_clip_looping(variant == "bind-loop");
-            assert_eq!(bind_floats(&clip), bind, "the looping twin must share the bind pose");
+            assert_eq!(
+                bind_floats(&clip),
+                bind,
+                "the looping twin must share the bind pose"
+            );
             let mut valid = clip.clone();
             valid.validate().unwrap();
             let metric = Metric::new(&valid);
@@ -236,21 +303,40 @@ fn regenerate() {
             }
             let blob = AlignedBlob::from_bytes(&bytes);
             // Sanity of what is being frozen: the blob reproduces the clip within a loose bound.
-            let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions { verify_checksum: true, bind_pose: Some(&bind) })
-                .unwrap();
+            let mut d = Decompressor::new(
+                blob.as_bytes(),
+                &DecompressOptions {
+                    verify_checksum: true,
+                    bind_pose: Some(&bind),
+                },
+            )
+            .unwrap();
             let n = d.header().num_samples as usize;
             let mut local = vec![Transform::IDENTITY; valid.num_joints()];
             let stats = metric.measure(|i, out| {
                 d.pose_at_sample((i % n) as u32, &mut local).unwrap();
                 out.copy_from_slice(&local);
             });
-            assert!(stats.max_error < 1.0, "{name}: max error {} too large to freeze", stats.max_error);
+            assert!(
+                stats.max_error < 1.0,
+                "{name}: max error {} too large to freeze",
+                stats.max_error
+            );
             let h = Header::parse(blob.as_bytes()).unwrap();
             let e = entries(animcomp::decompress::clip_duration(&h) as f32);
             let (_, poses) = decode(blob.as_bytes(), &bind, &e).unwrap();
             std::fs::write(&blob_path, &bytes).unwrap();
-            write_poses(&dir.join(format!("{name}.poses")), valid.num_joints(), &e, &poses);
-            println!("wrote {name} ({} bytes, max error {:.5})", bytes.len(), stats.max_error);
+            write_poses(
+                &dir.join(format!("{name}.poses")),
+                valid.num_joints(),
+                &e,
+                &poses,
+            );
+            println!(
+                "wrote {name} ({} bytes, max error {:.5})",
+                bytes.len(),
+                stats.max_error
+            );
         }
     }
 }

@@ -3,19 +3,28 @@
 //! `docs/robustness.md` lists the same cases.
 
 use animcomp::clip::{
-    generate_clip, GenerateOptions, Joint, RawClip, Skeleton, Track, MAX_ABS_VALUE, MAX_JOINTS, MAX_SAMPLES,
-    MAX_SAMPLE_RATE, MIN_SAMPLE_RATE,
+    generate_clip, GenerateOptions, Joint, RawClip, Skeleton, Track, MAX_ABS_VALUE, MAX_JOINTS,
+    MAX_SAMPLES, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE,
 };
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 
 /// The codecs every case is compressed with.
-const CODECS: [CodecChoice; 4] = [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys, CodecChoice::Auto];
+const CODECS: [CodecChoice; 4] = [
+    CodecChoice::Fixed,
+    CodecChoice::Vbr,
+    CodecChoice::Keys,
+    CodecChoice::Auto,
+];
 
 /// Whether `codec` is built in this tree (unbuilt codecs answer `Unsupported` to any clip).
 fn built(codec: CodecChoice) -> bool {
-    let clip = generate_clip(&GenerateOptions { joints: 3, samples: 4, ..Default::default() });
+    let clip = generate_clip(&GenerateOptions {
+        joints: 3,
+        samples: 4,
+        ..Default::default()
+    });
     match compress(&clip, &settings(codec)) {
         Ok(_) => true,
         Err(Error::Unsupported(m)) => {
@@ -27,7 +36,10 @@ fn built(codec: CodecChoice) -> bool {
 }
 
 fn settings(codec: CodecChoice) -> CompressSettings {
-    CompressSettings { codec, ..Default::default() }
+    CompressSettings {
+        codec,
+        ..Default::default()
+    }
 }
 
 /// What a case must produce.
@@ -44,10 +56,16 @@ fn check(name: &str, clip: &RawClip, expect: Expect) {
         let r = std::panic::catch_unwind(|| compress(clip, &settings(codec)));
         let r = r.unwrap_or_else(|_| panic!("{name}: compress panicked ({})", codec.name()));
         match (&expect, r) {
-            (Expect::Reject(what, pred), Err(e)) => assert!(pred(&e), "{name}: expected {what}, got {e:?}"),
-            (Expect::Reject(what, _), Ok(_)) => panic!("{name}: expected {what}, {} accepted it", codec.name()),
+            (Expect::Reject(what, pred), Err(e)) => {
+                assert!(pred(&e), "{name}: expected {what}, got {e:?}")
+            }
+            (Expect::Reject(what, _), Ok(_)) => {
+                panic!("{name}: expected {what}, {} accepted it", codec.name())
+            }
             (Expect::Accept, Err(Error::Unsupported(m))) if m.contains("not built") => {}
-            (Expect::Accept, Err(e)) => panic!("{name}: {} rejected a valid clip: {e:?}", codec.name()),
+            (Expect::Accept, Err(e)) => {
+                panic!("{name}: {} rejected a valid clip: {e:?}", codec.name())
+            }
             (Expect::Accept, Ok(blob)) => decode_all(name, codec, clip, &blob),
         }
     }
@@ -63,7 +81,10 @@ fn decode_all(name: &str, codec: CodecChoice, clip: &RawClip, blob: &[u8]) {
             t.normalize_rotation().write_to(c);
         }
     }
-    let opts = DecompressOptions { verify_checksum: true, bind_pose: Some(&bind) };
+    let opts = DecompressOptions {
+        verify_checksum: true,
+        bind_pose: Some(&bind),
+    };
     let mut d = Decompressor::new(blob.as_bytes(), &opts)
         .unwrap_or_else(|e| panic!("{name}: fresh {} blob rejected: {e}", codec.name()));
     assert_eq!(d.num_joints(), nj);
@@ -76,7 +97,12 @@ fn decode_all(name: &str, codec: CodecChoice, clip: &RawClip, blob: &[u8]) {
         pose.fill(f32::NAN);
         d.sample_pose(&mut pose, FLOATS_PER_JOINT).unwrap();
         if let Some(k) = pose.iter().position(|x| !x.is_finite()) {
-            panic!("{name}: {} decoded non-finite float {} at sample {i} joint {}", codec.name(), pose[k], k / 10);
+            panic!(
+                "{name}: {} decoded non-finite float {} at sample {i} joint {}",
+                codec.name(),
+                pose[k],
+                k / 10
+            );
         }
         i += step;
     }
@@ -87,19 +113,29 @@ trait NormalizeRotation {
 }
 impl NormalizeRotation for Transform {
     fn normalize_rotation(&self) -> Transform {
-        Transform { rotation: self.rotation.normalize(), ..*self }
+        Transform {
+            rotation: self.rotation.normalize(),
+            ..*self
+        }
     }
 }
 
 fn base(joints: usize, samples: usize) -> RawClip {
-    generate_clip(&GenerateOptions { joints, samples, scale: true, animated_translation: true, ..Default::default() })
+    generate_clip(&GenerateOptions {
+        joints,
+        samples,
+        scale: true,
+        animated_translation: true,
+        ..Default::default()
+    })
 }
 
 /// A clip of `joints` joints in one chain-less fan (every joint a child of the root), `samples`
 /// samples, identity-ish data. Cheap to build at any size.
 fn flat(joints: usize, samples: usize) -> RawClip {
-    let joints_v: Vec<Joint> =
-        (0..joints).map(|j| Joint::new("", if j == 0 { None } else { Some(0) })).collect();
+    let joints_v: Vec<Joint> = (0..joints)
+        .map(|j| Joint::new("", if j == 0 { None } else { Some(0) }))
+        .collect();
     let tracks = (0..joints)
         .map(|j| {
             let mut t = Track::default();
@@ -114,7 +150,10 @@ fn flat(joints: usize, samples: usize) -> RawClip {
         .collect();
     RawClip {
         name: "flat".into(),
-        skeleton: Skeleton { joints: joints_v, bind_pose: None },
+        skeleton: Skeleton {
+            joints: joints_v,
+            bind_pose: None,
+        },
         sample_rate: 30.0,
         num_samples: samples,
         tracks,
@@ -123,34 +162,82 @@ fn flat(joints: usize, samples: usize) -> RawClip {
 
 fn non_finite(channel: &'static str) -> fn(&Error) -> bool {
     match channel {
-        "rotation" => |e| matches!(e, Error::NonFiniteValue { channel: "rotation", .. }),
-        "translation" => |e| matches!(e, Error::NonFiniteValue { channel: "translation", .. }),
-        "scale" => |e| matches!(e, Error::NonFiniteValue { channel: "scale", .. }),
+        "rotation" => |e| {
+            matches!(
+                e,
+                Error::NonFiniteValue {
+                    channel: "rotation",
+                    ..
+                }
+            )
+        },
+        "translation" => |e| {
+            matches!(
+                e,
+                Error::NonFiniteValue {
+                    channel: "translation",
+                    ..
+                }
+            )
+        },
+        "scale" => |e| {
+            matches!(
+                e,
+                Error::NonFiniteValue {
+                    channel: "scale",
+                    ..
+                }
+            )
+        },
         _ => |e| matches!(e, Error::NonFiniteValue { .. }),
     }
 }
 
 #[test]
 fn codecs_under_test() {
-    let built: Vec<_> = CODECS.iter().filter(|c| built(**c)).map(|c| c.name()).collect();
+    let built: Vec<_> = CODECS
+        .iter()
+        .filter(|c| built(**c))
+        .map(|c| c.name())
+        .collect();
     println!("built codecs: {built:?}");
 }
 
 #[test]
 fn non_finite_values_are_rejected() {
-    for (what, v) in [("nan", f32::NAN), ("+inf", f32::INFINITY), ("-inf", f32::NEG_INFINITY)] {
+    for (what, v) in [
+        ("nan", f32::NAN),
+        ("+inf", f32::INFINITY),
+        ("-inf", f32::NEG_INFINITY),
+    ] {
         let mut c = base(4, 6);
         c.tracks[2].rotations[3] = Quat::from_xyzw(v, 0.0, 0.0, 1.0);
-        check(&format!("rotation {what}"), &c, Expect::Reject("NonFiniteValue(rotation)", non_finite("rotation")));
+        check(
+            &format!("rotation {what}"),
+            &c,
+            Expect::Reject("NonFiniteValue(rotation)", non_finite("rotation")),
+        );
         let mut c = base(4, 6);
         c.tracks[1].translations[5].y = v;
-        check(&format!("translation {what}"), &c, Expect::Reject("NonFiniteValue(translation)", non_finite("translation")));
+        check(
+            &format!("translation {what}"),
+            &c,
+            Expect::Reject("NonFiniteValue(translation)", non_finite("translation")),
+        );
         let mut c = base(4, 6);
         c.tracks[3].scales[0].z = v;
-        check(&format!("scale {what}"), &c, Expect::Reject("NonFiniteValue(scale)", non_finite("scale")));
+        check(
+            &format!("scale {what}"),
+            &c,
+            Expect::Reject("NonFiniteValue(scale)", non_finite("scale")),
+        );
         let mut c = base(4, 6);
         c.skeleton.bind_pose.as_mut().unwrap()[1].translation.x = v;
-        check(&format!("bind pose {what}"), &c, Expect::Reject("NonFiniteValue(bind)", non_finite("any")));
+        check(
+            &format!("bind pose {what}"),
+            &c,
+            Expect::Reject("NonFiniteValue(bind)", non_finite("any")),
+        );
     }
 }
 
@@ -162,7 +249,12 @@ fn denormals_and_signed_zeros_are_accepted() {
             *v = Vec3::new(1.0e-40, -1.0e-45, if i % 2 == 0 { 0.0 } else { -0.0 });
         }
         for (i, q) in t.rotations.iter_mut().enumerate() {
-            *q = Quat::from_xyzw(1.0e-40, -0.0, f32::MIN_POSITIVE / 2.0, if i % 2 == 0 { 1.0 } else { -1.0 });
+            *q = Quat::from_xyzw(
+                1.0e-40,
+                -0.0,
+                f32::MIN_POSITIVE / 2.0,
+                if i % 2 == 0 { 1.0 } else { -1.0 },
+            );
         }
         for s in &mut t.scales {
             *s = Vec3::new(1.0, 1.0 + f32::EPSILON, 1.0e-40);
@@ -178,15 +270,34 @@ fn quaternion_lengths() {
     check(
         "zero-length quaternion",
         &c,
-        Expect::Reject("NonUnitQuaternion", |e| matches!(e, Error::NonUnitQuaternion { joint: 1, sample: 2, .. })),
+        Expect::Reject("NonUnitQuaternion", |e| {
+            matches!(
+                e,
+                Error::NonUnitQuaternion {
+                    joint: 1,
+                    sample: 2,
+                    ..
+                }
+            )
+        }),
     );
     let mut c = base(3, 5);
     c.tracks[1].rotations[2] = Quat::from_xyzw(0.0, 0.0, 0.0, 1.06);
-    check("quaternion length 1.06", &c, Expect::Reject("NonUnitQuaternion", |e| matches!(e, Error::NonUnitQuaternion { .. })));
+    check(
+        "quaternion length 1.06",
+        &c,
+        Expect::Reject("NonUnitQuaternion", |e| {
+            matches!(e, Error::NonUnitQuaternion { .. })
+        }),
+    );
     let mut c = base(3, 5);
     c.tracks[1].rotations[2] = Quat::from_xyzw(0.0, 0.0, 0.0, 1.04);
     c.tracks[2].rotations[0] = Quat::from_xyzw(0.0, 0.6, 0.0, 0.77);
-    check("quaternion length 1.04 and 0.97 (normalised)", &c, Expect::Accept);
+    check(
+        "quaternion length 1.04 and 0.97 (normalised)",
+        &c,
+        Expect::Accept,
+    );
     // Alternating hemispheres: q and -q are the same rotation.
     let mut c = base(3, 9);
     for t in &mut c.tracks {
@@ -203,14 +314,26 @@ fn quaternion_lengths() {
 fn absurd_magnitudes() {
     let mut c = base(3, 5);
     c.tracks[2].scales[1] = Vec3::splat(1.0e30);
-    check("scale 1e30", &c, Expect::Reject("NonFiniteValue(scale)", non_finite("scale")));
+    check(
+        "scale 1e30",
+        &c,
+        Expect::Reject("NonFiniteValue(scale)", non_finite("scale")),
+    );
     let mut c = base(3, 5);
     c.tracks[0].translations[4].x = -1.0e30;
-    check("translation -1e30", &c, Expect::Reject("NonFiniteValue(translation)", non_finite("translation")));
+    check(
+        "translation -1e30",
+        &c,
+        Expect::Reject("NonFiniteValue(translation)", non_finite("translation")),
+    );
     let above = f32::from_bits(MAX_ABS_VALUE.to_bits() + 1);
     let mut c = base(3, 5);
     c.tracks[0].translations[4].x = above;
-    check("translation just above MAX_ABS_VALUE", &c, Expect::Reject("NonFiniteValue", non_finite("translation")));
+    check(
+        "translation just above MAX_ABS_VALUE",
+        &c,
+        Expect::Reject("NonFiniteValue", non_finite("translation")),
+    );
     let mut c = base(3, 5);
     for t in &mut c.tracks {
         t.translations[4].x = MAX_ABS_VALUE;
@@ -241,10 +364,20 @@ fn error_settings_extremes() {
     check("shell distance 1e30", &c, Expect::Accept);
     let mut c = base(4, 10);
     c.skeleton.joints[2].precision = f32::NAN;
-    check("precision NaN", &c, Expect::Reject("InvalidPrecision", |e| *e == Error::InvalidPrecision(2)));
+    check(
+        "precision NaN",
+        &c,
+        Expect::Reject("InvalidPrecision", |e| *e == Error::InvalidPrecision(2)),
+    );
     let mut c = base(4, 10);
     c.skeleton.joints[3].shell_distance = -1.0;
-    check("shell distance -1", &c, Expect::Reject("InvalidShellDistance", |e| *e == Error::InvalidShellDistance(3)));
+    check(
+        "shell distance -1",
+        &c,
+        Expect::Reject("InvalidShellDistance", |e| {
+            *e == Error::InvalidShellDistance(3)
+        }),
+    );
 }
 
 #[test]
@@ -258,20 +391,40 @@ fn parent_cycles_and_forward_references() {
     };
     let mut c = base(4, 3);
     c.skeleton.joints[2].parent = Some(2);
-    check("self parent", &c, Expect::Reject("InvalidParent(2)", bad_parent(2)));
+    check(
+        "self parent",
+        &c,
+        Expect::Reject("InvalidParent(2)", bad_parent(2)),
+    );
     let mut c = base(4, 3);
     c.skeleton.joints[1].parent = Some(3);
-    check("forward reference", &c, Expect::Reject("InvalidParent(1)", bad_parent(1)));
+    check(
+        "forward reference",
+        &c,
+        Expect::Reject("InvalidParent(1)", bad_parent(1)),
+    );
     let mut c = base(4, 3);
     c.skeleton.joints[1].parent = Some(2);
     c.skeleton.joints[2].parent = Some(1);
-    check("two-joint cycle", &c, Expect::Reject("InvalidParent(1)", bad_parent(1)));
+    check(
+        "two-joint cycle",
+        &c,
+        Expect::Reject("InvalidParent(1)", bad_parent(1)),
+    );
     let mut c = base(4, 3);
     c.skeleton.joints[1].parent = Some(u32::MAX);
-    check("parent u32::MAX", &c, Expect::Reject("InvalidParent(1)", bad_parent(1)));
+    check(
+        "parent u32::MAX",
+        &c,
+        Expect::Reject("InvalidParent(1)", bad_parent(1)),
+    );
     let mut c = base(4, 3);
     c.skeleton.joints[0].parent = Some(0);
-    check("root is its own parent", &c, Expect::Reject("InvalidParent(0)", bad_parent(0)));
+    check(
+        "root is its own parent",
+        &c,
+        Expect::Reject("InvalidParent(0)", bad_parent(0)),
+    );
     // Several roots are fine.
     let mut c = base(5, 4);
     c.skeleton.joints[3].parent = None;
@@ -283,43 +436,82 @@ fn counts_at_and_beyond_limits() {
     let mut c = base(3, 4);
     c.skeleton.joints.clear();
     c.tracks.clear();
-    check("0 joints", &c, Expect::Reject("NoJoints", |e| *e == Error::NoJoints));
+    check(
+        "0 joints",
+        &c,
+        Expect::Reject("NoJoints", |e| *e == Error::NoJoints),
+    );
     let mut c = base(3, 4);
     c.num_samples = 0;
     for t in &mut c.tracks {
         *t = Track::default();
     }
-    check("0 samples", &c, Expect::Reject("NoSamples", |e| *e == Error::NoSamples));
+    check(
+        "0 samples",
+        &c,
+        Expect::Reject("NoSamples", |e| *e == Error::NoSamples),
+    );
     check("1 sample", &base(5, 1), Expect::Accept);
     check("1 joint", &base(1, 20), Expect::Accept);
     check("1 joint 1 sample", &base(1, 1), Expect::Accept);
     check("2 samples", &base(4, 2), Expect::Accept);
     let mut c = base(3, 4);
     c.tracks[1].translations.pop();
-    check("short track", &c, Expect::Reject("InconsistentClip", |e| matches!(e, Error::InconsistentClip(_))));
+    check(
+        "short track",
+        &c,
+        Expect::Reject("InconsistentClip", |e| {
+            matches!(e, Error::InconsistentClip(_))
+        }),
+    );
     let mut c = base(3, 4);
     c.tracks.push(Track::constant(&Transform::IDENTITY, 4));
-    check("extra track", &c, Expect::Reject("InconsistentClip", |e| matches!(e, Error::InconsistentClip(_))));
+    check(
+        "extra track",
+        &c,
+        Expect::Reject("InconsistentClip", |e| {
+            matches!(e, Error::InconsistentClip(_))
+        }),
+    );
     // MAX_SAMPLES + 1: rejected on the count alone (the tracks are never read).
     let mut c = base(1, 1);
     c.num_samples = MAX_SAMPLES + 1;
-    check("MAX_SAMPLES + 1", &c, Expect::Reject("TooManySamples", |e| matches!(e, Error::TooManySamples(_))));
+    check(
+        "MAX_SAMPLES + 1",
+        &c,
+        Expect::Reject("TooManySamples", |e| matches!(e, Error::TooManySamples(_))),
+    );
 }
 
 #[test]
 fn max_joints_both_sides() {
-    check("MAX_JOINTS joints x 2 samples", &flat(MAX_JOINTS, 2), Expect::Accept);
-    check("MAX_JOINTS joints x 1 sample", &flat(MAX_JOINTS, 1), Expect::Accept);
+    check(
+        "MAX_JOINTS joints x 2 samples",
+        &flat(MAX_JOINTS, 2),
+        Expect::Accept,
+    );
+    check(
+        "MAX_JOINTS joints x 1 sample",
+        &flat(MAX_JOINTS, 1),
+        Expect::Accept,
+    );
     check(
         "MAX_JOINTS + 1 joints",
         &flat(MAX_JOINTS + 1, 1),
-        Expect::Reject("TooManyJoints", |e| *e == Error::TooManyJoints(MAX_JOINTS + 1)),
+        Expect::Reject("TooManyJoints", |e| {
+            *e == Error::TooManyJoints(MAX_JOINTS + 1)
+        }),
     );
 }
 
 #[test]
 fn very_long_clip() {
-    let c = generate_clip(&GenerateOptions { joints: 2, samples: 100_000, sample_rate: 120.0, ..Default::default() });
+    let c = generate_clip(&GenerateOptions {
+        joints: 2,
+        samples: 100_000,
+        sample_rate: 120.0,
+        ..Default::default()
+    });
     check("100k samples x 2 joints", &c, Expect::Accept);
 }
 
@@ -332,13 +524,24 @@ fn sample_rates() {
         c.sample_rate = rate;
         check(&format!("sample rate {rate}"), &c, Expect::Accept);
     }
-    for rate in [down(MIN_SAMPLE_RATE), up(MAX_SAMPLE_RATE), 0.0, -0.0, -30.0, f32::NAN, f32::INFINITY, 1.0e-40] {
+    for rate in [
+        down(MIN_SAMPLE_RATE),
+        up(MAX_SAMPLE_RATE),
+        0.0,
+        -0.0,
+        -30.0,
+        f32::NAN,
+        f32::INFINITY,
+        1.0e-40,
+    ] {
         let mut c = base(3, 6);
         c.sample_rate = rate;
         check(
             &format!("sample rate {rate}"),
             &c,
-            Expect::Reject("InvalidSampleRate", |e| matches!(e, Error::InvalidSampleRate(_))),
+            Expect::Reject("InvalidSampleRate", |e| {
+                matches!(e, Error::InvalidSampleRate(_))
+            }),
         );
     }
 }

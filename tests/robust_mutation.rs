@@ -31,33 +31,90 @@ impl Rng {
 fn clips() -> Vec<(&'static str, RawClip)> {
     let g = |o: GenerateOptions| generate_clip(&o);
     vec![
-        ("plain", g(GenerateOptions { joints: 7, samples: 16, ..Default::default() })),
-        ("scale", g(GenerateOptions { joints: 6, samples: 12, scale: true, animated_translation: true, ..Default::default() })),
-        ("one-sample", g(GenerateOptions { joints: 5, samples: 1, ..Default::default() })),
-        ("one-joint", g(GenerateOptions { joints: 1, samples: 20, animated_translation: true, ..Default::default() })),
-        ("looping", g(GenerateOptions { joints: 4, samples: 13, looping: true, ..Default::default() })),
+        (
+            "plain",
+            g(GenerateOptions {
+                joints: 7,
+                samples: 16,
+                ..Default::default()
+            }),
+        ),
+        (
+            "scale",
+            g(GenerateOptions {
+                joints: 6,
+                samples: 12,
+                scale: true,
+                animated_translation: true,
+                ..Default::default()
+            }),
+        ),
+        (
+            "one-sample",
+            g(GenerateOptions {
+                joints: 5,
+                samples: 1,
+                ..Default::default()
+            }),
+        ),
+        (
+            "one-joint",
+            g(GenerateOptions {
+                joints: 1,
+                samples: 20,
+                animated_translation: true,
+                ..Default::default()
+            }),
+        ),
+        (
+            "looping",
+            g(GenerateOptions {
+                joints: 4,
+                samples: 13,
+                looping: true,
+                ..Default::default()
+            }),
+        ),
     ]
 }
 
 fn settings() -> Vec<(String, CompressSettings)> {
     let mut v = Vec::new();
-    for codec in [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys, CodecChoice::Auto] {
+    for codec in [
+        CodecChoice::Fixed,
+        CodecChoice::Vbr,
+        CodecChoice::Keys,
+        CodecChoice::Auto,
+    ] {
         for bind in [false, true] {
             let s = CompressSettings {
                 codec,
-                default_mode: if bind { DefaultMode::BindPose } else { DefaultMode::Identity },
+                default_mode: if bind {
+                    DefaultMode::BindPose
+                } else {
+                    DefaultMode::Identity
+                },
                 optimize_loops: bind,
                 ..Default::default()
             };
-            v.push((format!("{}{}", codec.name(), if bind { "+bind+loops" } else { "" }), s));
+            v.push((
+                format!("{}{}", codec.name(), if bind { "+bind+loops" } else { "" }),
+                s,
+            ));
         }
     }
     // A few more fixed format combinations: full floats (no range reduction) and the smallest.
     for (r, t) in [
         (RotationFormat::Float128, VectorFormat::Float96),
         (RotationFormat::Float96NoW, VectorFormat::RangeReduced32),
-        (RotationFormat::SmallestThree32, VectorFormat::RangeReduced32),
-        (RotationFormat::IntervalFixed32NoW, VectorFormat::RangeReduced48),
+        (
+            RotationFormat::SmallestThree32,
+            VectorFormat::RangeReduced32,
+        ),
+        (
+            RotationFormat::IntervalFixed32NoW,
+            VectorFormat::RangeReduced48,
+        ),
         (RotationFormat::Float32NoW, VectorFormat::Float96),
     ] {
         let s = CompressSettings {
@@ -135,7 +192,8 @@ fn corrupt(rng: &mut Rng, blob: &mut Vec<u8>) -> (&'static str, bool) {
 fn mutated_blobs_never_crash() {
     let started = std::time::Instant::now();
     let mut rng = Rng(0x5EED_0000_A11C_0DE5);
-    let (mut cases, mut accepted_stale, mut accepted_resealed, mut poses) = (0usize, 0usize, 0usize, 0usize);
+    let (mut cases, mut accepted_stale, mut accepted_resealed, mut poses) =
+        (0usize, 0usize, 0usize, 0usize);
     let mut sources = 0;
     for (clip_name, clip) in clips() {
         for (set_name, s) in settings() {
@@ -152,7 +210,10 @@ fn mutated_blobs_never_crash() {
             sources += 1;
             // The untouched blob decodes.
             let o = harness::decode_blob(&blob, &[]);
-            assert!(o.ok_with_checksum, "{clip_name}/{set_name}: fresh blob rejected");
+            assert!(
+                o.ok_with_checksum,
+                "{clip_name}/{set_name}: fresh blob rejected"
+            );
             let per_blob = 160;
             for case in 0..per_blob {
                 let mut m = blob.clone();
@@ -166,7 +227,10 @@ fn mutated_blobs_never_crash() {
                     panic!("{clip_name}/{set_name} case {case} ({what}, resealed {reseal}) panicked; blob {m:02x?}")
                 });
                 if single_flip && !reseal && m != blob {
-                    assert!(!o.ok_with_checksum, "{clip_name}/{set_name}: a single bit flip passed the checksum");
+                    assert!(
+                        !o.ok_with_checksum,
+                        "{clip_name}/{set_name}: a single bit flip passed the checksum"
+                    );
                 }
                 if o.ok_with_checksum || o.ok_without_checksum {
                     if reseal {
@@ -191,9 +255,20 @@ fn mutated_blobs_never_crash() {
 /// re-sealed: each must be rejected or decode cleanly; without re-sealing each must be rejected.
 #[test]
 fn every_header_bit_flip() {
-    let clip = generate_clip(&GenerateOptions { joints: 5, samples: 9, scale: true, ..Default::default() });
+    let clip = generate_clip(&GenerateOptions {
+        joints: 5,
+        samples: 9,
+        scale: true,
+        ..Default::default()
+    });
     for codec in [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys] {
-        let blob = match compress(&clip, &CompressSettings { codec, ..Default::default() }) {
+        let blob = match compress(
+            &clip,
+            &CompressSettings {
+                codec,
+                ..Default::default()
+            },
+        ) {
             Ok(b) => b,
             Err(Error::Unsupported(m)) => {
                 println!("skipping {}: {m}", codec.name());
@@ -209,13 +284,22 @@ fn every_header_bit_flip() {
                 m[byte] ^= 1 << bit;
                 let stale = std::panic::catch_unwind(|| harness::decode_blob(&m, &[]))
                     .unwrap_or_else(|_| panic!("{}: flip {byte}.{bit} panicked", codec.name()));
-                assert!(!stale.ok_with_checksum, "{}: flip {byte}.{bit} passed the checksum", codec.name());
+                assert!(
+                    !stale.ok_with_checksum,
+                    "{}: flip {byte}.{bit} passed the checksum",
+                    codec.name()
+                );
                 harness::reseal(&mut m);
-                let o = std::panic::catch_unwind(|| harness::decode_blob(&m, &[]))
-                    .unwrap_or_else(|_| panic!("{}: resealed flip {byte}.{bit} panicked", codec.name()));
+                let o = std::panic::catch_unwind(|| harness::decode_blob(&m, &[])).unwrap_or_else(
+                    |_| panic!("{}: resealed flip {byte}.{bit} panicked", codec.name()),
+                );
                 accepted += o.ok_with_checksum as usize;
             }
         }
-        println!("{}: {} resealed header/body bit flips, {accepted} still decode", codec.name(), span * 8);
+        println!(
+            "{}: {} resealed header/body bit flips, {accepted} still decode",
+            codec.name(),
+            span * 8
+        );
     }
 }

@@ -7,7 +7,12 @@ use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 use std::sync::Barrier;
 
-const CODECS: [CodecChoice; 4] = [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys, CodecChoice::Auto];
+const CODECS: [CodecChoice; 4] = [
+    CodecChoice::Fixed,
+    CodecChoice::Vbr,
+    CodecChoice::Keys,
+    CodecChoice::Auto,
+];
 
 fn clip() -> RawClip {
     generate_clip(&GenerateOptions {
@@ -21,7 +26,10 @@ fn clip() -> RawClip {
 }
 
 fn settings(codec: CodecChoice) -> CompressSettings {
-    CompressSettings { codec, ..Default::default() }
+    CompressSettings {
+        codec,
+        ..Default::default()
+    }
 }
 
 /// Every pose of the clip at `times`, as raw bits, sampled with one decompressor.
@@ -31,7 +39,11 @@ fn sample_all(blob: &[u8], times: &[f32]) -> Vec<u32> {
     let mut pose = vec![0.0f32; nj * FLOATS_PER_JOINT];
     let mut out = Vec::with_capacity(times.len() * pose.len() * 2);
     for (k, &t) in times.iter().enumerate() {
-        let looping = if k % 2 == 0 { Looping::Clamp } else { Looping::Wrap };
+        let looping = if k % 2 == 0 {
+            Looping::Clamp
+        } else {
+            Looping::Wrap
+        };
         d.seek(t, looping, Rounding::None).unwrap();
         d.sample_pose(&mut pose, FLOATS_PER_JOINT).unwrap();
         out.extend(pose.iter().map(|x| x.to_bits()));
@@ -74,10 +86,17 @@ fn eight_threads_sample_one_blob_identically() {
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().expect("sampling thread panicked")).collect()
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("sampling thread panicked"))
+                .collect()
         });
         for (t, r) in results.iter().enumerate() {
-            assert!(r == &reference, "{}: thread {t} sampled different poses", codec.name());
+            assert!(
+                r == &reference,
+                "{}: thread {t} sampled different poses",
+                codec.name()
+            );
         }
         tested += 1;
     }
@@ -87,7 +106,15 @@ fn eight_threads_sample_one_blob_identically() {
 #[test]
 fn concurrent_compressions_match_sequential_ones() {
     let clips: Vec<RawClip> = (0..2)
-        .map(|k| generate_clip(&GenerateOptions { joints: 25, samples: 90, scale: k == 1, seed: 3 + k, ..Default::default() }))
+        .map(|k| {
+            generate_clip(&GenerateOptions {
+                joints: 25,
+                samples: 90,
+                scale: k == 1,
+                seed: 3 + k,
+                ..Default::default()
+            })
+        })
         .collect();
     for codec in CODECS {
         let s = settings(codec);
@@ -110,7 +137,9 @@ fn concurrent_compressions_match_sequential_ones() {
                         })
                     })
                     .collect();
-                hs.into_iter().map(|h| h.join().expect("compress thread panicked")).collect()
+                hs.into_iter()
+                    .map(|h| h.join().expect("compress thread panicked"))
+                    .collect()
             });
             for (i, &k) in pairing.iter().enumerate() {
                 assert_eq!(

@@ -8,11 +8,22 @@ use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn sampling(c: &mut Criterion) {
-    let clip = generate_clip(&GenerateOptions { joints: 60, samples: 600, sample_rate: 60.0, ..Default::default() });
+    let clip = generate_clip(&GenerateOptions {
+        joints: 60,
+        samples: 600,
+        sample_rate: 60.0,
+        ..Default::default()
+    });
     let duration = clip.duration();
     let mut group = c.benchmark_group("sample_pose_60_joints");
     for codec in [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys] {
-        let Ok(bytes) = compress(&clip, &CompressSettings { codec, ..Default::default() }) else {
+        let Ok(bytes) = compress(
+            &clip,
+            &CompressSettings {
+                codec,
+                ..Default::default()
+            },
+        ) else {
             eprintln!("skipping {}: not built", codec.name());
             continue;
         };

@@ -17,7 +17,11 @@ pub fn current_rss_bytes() -> u64 {
     let Ok(s) = std::fs::read_to_string("/proc/self/statm") else {
         return 0;
     };
-    let pages: u64 = s.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0);
+    let pages: u64 = s
+        .split_whitespace()
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     pages * page.max(0) as u64

@@ -28,10 +28,16 @@ fn replay(target: &str, run: fn(&[u8])) -> usize {
 
 #[test]
 fn import_bvh_corpus() {
-    assert!(replay("import_bvh", harness_import::import_bvh) > 0, "import_bvh seeds missing");
+    assert!(
+        replay("import_bvh", harness_import::import_bvh) > 0,
+        "import_bvh seeds missing"
+    );
 }
 
 #[test]
 fn import_acl_corpus() {
-    assert!(replay("import_acl", harness_import::import_acl) > 0, "import_acl seeds missing");
+    assert!(
+        replay("import_acl", harness_import::import_acl) > 0,
+        "import_acl seeds missing"
+    );
 }

@@ -33,7 +33,10 @@ fn child(codec: CodecChoice) {
     let raw = clip.raw_size_bytes() as u64;
     let peak_after_clip = peak_rss_bytes();
     let baseline = current_rss_bytes();
-    let settings = CompressSettings { codec, ..Default::default() };
+    let settings = CompressSettings {
+        codec,
+        ..Default::default()
+    };
     let t = std::time::Instant::now();
     let result = compress(&clip, &settings);
     let secs = t.elapsed().as_secs_f64();
@@ -64,7 +67,9 @@ fn main() {
     let codecs: Vec<CodecChoice> = if args.is_empty() {
         vec![default, CodecChoice::Fixed]
     } else {
-        args.iter().map(|a| CodecChoice::from_name(a).unwrap_or_else(|| panic!("unknown codec {a}"))).collect()
+        args.iter()
+            .map(|a| CodecChoice::from_name(a).unwrap_or_else(|| panic!("unknown codec {a}")))
+            .collect()
     };
     let exe = std::env::current_exe().unwrap();
     println!(
@@ -74,13 +79,31 @@ fn main() {
     );
     println!(
         "{:<6} {:>9} {:>12} {:>12} {:>12} {:>14} {:>14} {:>10} {:>8}",
-        "codec", "raw MiB", "baseline MiB", "peak MiB", "extra MiB", "peak/raw", "extra/raw", "blob KiB", "secs"
+        "codec",
+        "raw MiB",
+        "baseline MiB",
+        "peak MiB",
+        "extra MiB",
+        "peak/raw",
+        "extra/raw",
+        "blob KiB",
+        "secs"
     );
     for codec in codecs {
-        let out = Command::new(&exe).args(["--child", codec.name()]).output().expect("spawn child");
+        let out = Command::new(&exe)
+            .args(["--child", codec.name()])
+            .output()
+            .expect("spawn child");
         let text = String::from_utf8_lossy(&out.stdout);
-        let Some(line) = text.lines().find(|l| l.starts_with("RESULT") || l.starts_with("FAILED")) else {
-            println!("{:<6} child failed: {}", codec.name(), String::from_utf8_lossy(&out.stderr));
+        let Some(line) = text
+            .lines()
+            .find(|l| l.starts_with("RESULT") || l.starts_with("FAILED"))
+        else {
+            println!(
+                "{:<6} child failed: {}",
+                codec.name(),
+                String::from_utf8_lossy(&out.stderr)
+            );
             continue;
         };
         if line.starts_with("FAILED") {
