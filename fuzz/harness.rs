@@ -117,7 +117,7 @@ pub fn decode_blob(blob: &[u8], extra: &[u8]) -> DecodeOutcome {
             1
         };
         let s = &shifted[off..off + bytes.len()];
-        if s.as_ptr() as usize % 16 != 0 {
+        if !(s.as_ptr() as usize).is_multiple_of(16) {
             assert_eq!(
                 Decompressor::new(s, &DecompressOptions::default()).err(),
                 Some(Error::Misaligned)
@@ -613,7 +613,7 @@ pub fn mutate(blob: &mut Vec<u8>, kind: u8, pos: u16, val: u8) {
             blob.swap(p, q);
         }
         3 => blob.truncate(p),
-        4 => blob.extend(std::iter::repeat(val).take(1 + val as usize % 32)),
+        4 => blob.extend(std::iter::repeat_n(val, 1 + val as usize % 32)),
         5 => {
             // Add a small signed amount to an aligned u32 (counts, offsets, bit widths).
             let p = p & !3;
@@ -654,7 +654,8 @@ pub fn mutate(blob: &mut Vec<u8>, kind: u8, pos: u16, val: u8) {
 fn base_blob(kind: u8, settings_id: u8) -> Option<Vec<u8>> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<(u8, u8), Option<Vec<u8>>>>> = OnceLock::new();
+    type Cache = Mutex<HashMap<(u8, u8), Option<Vec<u8>>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
     map.entry((kind % 6, settings_id))
