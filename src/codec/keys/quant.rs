@@ -1,0 +1,169 @@
+//! The 48-bit key payload: smallest-three rotations and range-reduced vectors.
+//!
+//! Rotations: the largest-magnitude component is dropped (made positive by negating the whole
+//! quaternion) and its index stored on 2 bits; the other three, each within ±1/√2, are stored on
+//! 15 bits each (47 bits used of 48). Vectors: each component is mapped into the track's
+//! `[min, min + extent]` range and stored on 16 bits.
+
+use glam::Vec4;
+
+/// Largest magnitude of a non-dropped smallest-three component.
+const S3_RANGE: f32 = std::f32::consts::FRAC_1_SQRT_2;
+const S3_MAX: f32 = ((1u32 << 15) - 1) as f32;
+const U16_MAX: f32 = u16::MAX as f32;
+
+#[inline]
+fn pack15(v: f32) -> u64 {
+    let u = (v / S3_RANGE).clamp(-1.0, 1.0) * 0.5 + 0.5;
+    ((u * S3_MAX + 0.5).floor().min(S3_MAX)) as u64
+}
+
+#[inline]
+fn unpack15(q: u64) -> f32 {
+    ((q & 0x7FFF) as f32 / S3_MAX * 2.0 - 1.0) * S3_RANGE
+}
+
+/// Packs a unit quaternion (x, y, z, w) into 47 bits.
+pub(crate) fn pack_rotation(q: Vec4) -> u64 {
+    let a = q.abs().to_array();
+    let mut largest = 0;
+    for i in 1..4 {
+        if a[i] > a[largest] {
+            largest = i;
+        }
+    }
+    let q = if q[largest] < 0.0 { -q } else { q };
+    let mut bits = largest as u64;
+    let mut shift = 2;
+    for i in 0..4 {
+        if i != largest {
+            bits |= pack15(q[i]) << shift;
+            shift += 15;
+        }
+    }
+    bits
+}
+
+/// Unpacks [`pack_rotation`]'s bits into a unit quaternion (any 48-bit input gives a finite result).
+#[inline]
+pub(crate) fn unpack_rotation(bits: u64) -> Vec4 {
+    let largest = (bits & 3) as usize;
+    let a = unpack15(bits >> 2);
+    let b = unpack15(bits >> 17);
+    let c = unpack15(bits >> 32);
+    let w = (1.0 - a * a - b * b - c * c).max(0.0).sqrt();
+    let v = match largest {
+        0 => Vec4::new(w, a, b, c),
+        1 => Vec4::new(a, w, b, c),
+        2 => Vec4::new(a, b, w, c),
+        _ => Vec4::new(a, b, c, w),
+    };
+    v * v.length_squared().sqrt().recip()
+}
+
+/// Packs a vector into three 16-bit fractions of the track range.
+pub(crate) fn pack_vector(v: Vec4, min: [f32; 3], extent: [f32; 3]) -> u64 {
+    let mut bits = 0u64;
+    for i in 0..3 {
+        let q = if extent[i] > 0.0 {
+            let u = ((v[i] - min[i]) / extent[i]).clamp(0.0, 1.0);
+            ((u * U16_MAX + 0.5).floor().min(U16_MAX)) as u64
+        } else {
+            0
+        };
+        bits |= q << (16 * i);
+    }
+    bits
+}
+
+/// Unpacks [`pack_vector`]'s bits.
+#[inline]
+pub(crate) fn unpack_vector(bits: u64, min: [f32; 3], extent: [f32; 3]) -> Vec4 {
+    let f = |i: usize| min[i] + extent[i] * (((bits >> (16 * i)) & 0xFFFF) as f32 / U16_MAX);
+    Vec4::new(f(0), f(1), f(2), 0.0)
+}
+
+/// Packs a rotation as range-reduced x, y, z of its positive-w form (w dropped), 16 bits each.
+pub(crate) fn pack_rotation_rr(q: Vec4, min: [f32; 3], extent: [f32; 3]) -> u64 {
+    let q = if q.w < 0.0 { -q } else { q };
+    pack_vector(q, min, extent)
+}
+
+/// Unpacks [`pack_rotation_rr`]'s bits (w rebuilt non-negative; any input gives a unit result).
+#[inline]
+pub(crate) fn unpack_rotation_rr(bits: u64, min: [f32; 3], extent: [f32; 3]) -> Vec4 {
+    let v = unpack_vector(bits, min, extent);
+    let w = (1.0 - v.x * v.x - v.y * v.y - v.z * v.z).max(0.0).sqrt();
+    let q = Vec4::new(v.x, v.y, v.z, w);
+    let l2 = q.length_squared();
+    if l2 > 0.0 && l2.is_finite() {
+        q * l2.sqrt().recip()
+    } else {
+        Vec4::W
+    }
+}
+
+/// Range of the positive-w form of a rotation track (for [`pack_rotation_rr`]).
+pub(crate) fn rotation_range(values: &[Vec4]) -> ([f32; 3], [f32; 3]) {
+    let pos: Vec<Vec4> = values
+        .iter()
+        .map(|q| if q.w < 0.0 { -*q } else { *q })
+        .collect();
+    vector_range(&pos)
+}
+
+/// Per-track range of a vector track: `(min, extent)` per component.
+pub(crate) fn vector_range(values: &[Vec4]) -> ([f32; 3], [f32; 3]) {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for v in values {
+        for i in 0..3 {
+            lo[i] = lo[i].min(v[i]);
+            hi[i] = hi[i].max(v[i]);
+        }
+    }
+    let mut ext = [0.0; 3];
+    for i in 0..3 {
+        ext[i] = (hi[i] - lo[i]).max(0.0);
+        if !ext[i].is_finite() {
+            ext[i] = 0.0;
+        }
+    }
+    (lo, ext)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    #[test]
+    fn rotation_roundtrip_is_close() {
+        for i in 0..200 {
+            let f = i as f32 * 0.37;
+            let q = Quat::from_euler(glam::EulerRot::XYZ, f.sin() * 3.0, f.cos() * 2.0, f * 0.1)
+                .normalize();
+            let v = Vec4::from(q);
+            let bits = pack_rotation(v);
+            assert!(bits < (1u64 << 47));
+            let r = unpack_rotation(bits);
+            let d = r.dot(v).abs();
+            assert!(d > 1.0 - 1e-8, "{v} {r} {d}");
+        }
+    }
+
+    #[test]
+    fn vector_roundtrip_within_half_step() {
+        let vals: Vec<Vec4> = (0..50)
+            .map(|i| Vec4::new(i as f32 * 0.3, -(i as f32), 5.0, 0.0))
+            .collect();
+        let (min, ext) = vector_range(&vals);
+        assert_eq!(ext[2], 0.0);
+        for v in &vals {
+            let r = unpack_vector(pack_vector(*v, min, ext), min, ext);
+            for c in 0..3 {
+                assert!((r[c] - v[c]).abs() <= ext[c] / 65535.0 * 0.5 + 1e-5);
+            }
+        }
+    }
+}
