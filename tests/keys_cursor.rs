@@ -17,7 +17,16 @@ fn blob(seed: u64, scale: bool) -> AlignedBlob {
         seed,
         ..Default::default()
     });
-    AlignedBlob::from_bytes(&compress(&clip, &CompressSettings { codec: CodecChoice::Keys, ..Default::default() }).unwrap())
+    AlignedBlob::from_bytes(
+        &compress(
+            &clip,
+            &CompressSettings {
+                codec: CodecChoice::Keys,
+                ..Default::default()
+            },
+        )
+        .unwrap(),
+    )
 }
 
 fn stateless(d: &mut Decompressor, time: f32, looping: Looping) -> Vec<f32> {
@@ -47,7 +56,10 @@ fn forward_playback_reads_stream_once_and_matches_stateless() {
         let mut t = 0.0f32;
         while t <= duration {
             let a = cursor_pose(&mut c, t, Looping::Clamp);
-            assert!(c.read_position() >= last_read, "cursor moved backwards in the stream");
+            assert!(
+                c.read_position() >= last_read,
+                "cursor moved backwards in the stream"
+            );
             last_read = c.read_position();
             assert_eq!(a, stateless(&mut d, t, Looping::Clamp), "t = {t}");
             t += 1.0 / 144.0; // not a multiple of the sample period
@@ -72,7 +84,11 @@ fn backward_and_random_sampling_match_stateless() {
     // Backward.
     let mut t = duration;
     while t >= 0.0 {
-        assert_eq!(cursor_pose(&mut c, t, Looping::Clamp), stateless(&mut d, t, Looping::Clamp), "t = {t}");
+        assert_eq!(
+            cursor_pose(&mut c, t, Looping::Clamp),
+            stateless(&mut d, t, Looping::Clamp),
+            "t = {t}"
+        );
         t -= 0.037;
     }
     // Pseudo-random, with wrapping past the end.
@@ -80,8 +96,16 @@ fn backward_and_random_sampling_match_stateless() {
     for _ in 0..200 {
         x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
         let t = (x >> 8) as f32 / (1u32 << 24) as f32 * duration * 1.3;
-        let looping = if x & 1 == 0 { Looping::Clamp } else { Looping::Wrap };
-        assert_eq!(cursor_pose(&mut c, t, looping), stateless(&mut d, t, looping), "t = {t}");
+        let looping = if x & 1 == 0 {
+            Looping::Clamp
+        } else {
+            Looping::Wrap
+        };
+        assert_eq!(
+            cursor_pose(&mut c, t, looping),
+            stateless(&mut d, t, looping),
+            "t = {t}"
+        );
     }
     assert!(c.rebuilds() > 0);
 }

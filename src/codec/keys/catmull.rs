@@ -89,7 +89,13 @@ mod tests {
         };
         for split in [Split::Middle, Split::Worst] {
             let keys = fit(&inp, split);
-            assert!(keys.len() < 40, "{} keys", keys.len());
+            let linear = crate::codec::keys::reduce::linear_keys(&inp);
+            assert!(
+                keys.len() * 2 < linear.len(),
+                "{} keys vs {} linear",
+                keys.len(),
+                linear.len()
+            );
             assert!(inp.max_error(&keys, Interp::CatmullRom) <= 0.005);
             for k in 0..keys.len() - 1 {
                 let s = keys[k] as usize;

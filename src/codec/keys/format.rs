@@ -274,12 +274,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             }
             continue;
         }
-        if slot.count == 0
-            || slot
-                .first
-                .checked_add(slot.count)
-                .is_none_or(|e| e > keys)
-        {
+        if slot.count == 0 || slot.first.checked_add(slot.count).is_none_or(|e| e > keys) {
             return Err(Error::CorruptBlob(
                 "keys body: key index range out of bounds",
             ));

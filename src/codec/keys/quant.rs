@@ -147,8 +147,8 @@ mod tests {
             let bits = pack_rotation(v);
             assert!(bits < (1u64 << 47));
             let r = unpack_rotation(bits);
-            let d = r.dot(v).abs();
-            assert!(d > 1.0 - 1e-8, "{v} {r} {d}");
+            let e = crate::codec::keys::tolerance::half_angle_sin(v, r);
+            assert!(e < 6e-5, "{v} {r} {e}");
         }
     }
 
