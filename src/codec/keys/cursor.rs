@@ -323,12 +323,14 @@ impl<'a> KeyCursor<'a> {
             let w = x + 4 - r;
             let lo_w = self.state[base + 1 + 2 * w] as u64;
             let hi_w = self.state[base + 2 + 2 * w];
-            ts[i] = (hi_w >> 16) as f32;
+            let time = (hi_w >> 16) as u16;
+            ts[i] = time as f32;
             vs[i] = decode_value(
                 &self.lay,
                 self.body,
                 slot,
                 channel,
+                time,
                 lo_w | ((hi_w & 0xFFFF) as u64) << 32,
             );
         }

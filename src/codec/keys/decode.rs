@@ -9,37 +9,41 @@ use crate::blob::Header;
 use crate::codec::{Defaults, PoseOut, SampleKey};
 use crate::math::{Quat, Transform, Vec3};
 
-use super::format::{channels, Kind, Layout, Slot, CH_ROTATION, CH_TRANSLATION};
+use super::format::{
+    channels, range_stride, Kind, Layout, Slot, CH_ROTATION, CH_TRANSLATION, SEGMENT_LEN,
+};
 use super::interp::eval;
-use super::quant::{unpack_rotation, unpack_rotation_rr, unpack_vector};
+use super::quant::{range_ext, range_min, unpack_rotation, unpack_rotation_rr, unpack_vector};
 
-/// Decodes a payload for a slot.
+/// Decodes the payload of a key at sample `time` for a slot.
 #[inline]
 pub(crate) fn decode_value(
     lay: &Layout,
     body: &[u8],
     slot: &Slot,
     channel: usize,
+    time: u16,
     payload: u64,
 ) -> Vec4 {
     if channel == CH_ROTATION && !slot.ranged {
         return unpack_rotation(payload);
     }
-    let p = slot.pool;
-    let min = [
-        lay.pool_f32(body, p),
-        lay.pool_f32(body, p + 1),
-        lay.pool_f32(body, p + 2),
-    ];
-    let ext = [
-        lay.pool_f32(body, p + 3),
-        lay.pool_f32(body, p + 4),
-        lay.pool_f32(body, p + 5),
-    ];
-    if channel == CH_ROTATION {
-        unpack_rotation_rr(payload, min, ext)
+    // Validation guarantees every key time is below the sample count, so the segment's range
+    // is inside the slot's pool entries.
+    let stride = range_stride(channel);
+    let p = if slot.segmented {
+        slot.pool + stride * (time as usize / SEGMENT_LEN)
     } else {
-        unpack_vector(payload, min, ext)
+        slot.pool
+    };
+    let mut r = [0.0f32; 7];
+    for (i, v) in r.iter_mut().enumerate().take(stride) {
+        *v = lay.pool_f32(body, p + i);
+    }
+    if channel == CH_ROTATION {
+        unpack_rotation_rr(payload, &r)
+    } else {
+        unpack_vector(payload, range_min(&r), range_ext(&r))
     }
 }
 
@@ -86,8 +90,9 @@ pub(crate) fn eval_slot_stateless(
     for (i, d) in [-1isize, 0, 1, 2].iter().enumerate() {
         let key = (k as isize + d).clamp(0, n as isize - 1) as usize;
         let e = lay.index_at(body, slot.first + key);
-        ts[i] = lay.entry_time(body, e) as f32;
-        vs[i] = decode_value(lay, body, slot, channel, lay.entry_payload(body, e));
+        let time = lay.entry_time(body, e);
+        ts[i] = time as f32;
+        vs[i] = decode_value(lay, body, slot, channel, time, lay.entry_payload(body, e));
     }
     eval(slot.interp, ts, vs, t, channel == CH_ROTATION)
 }

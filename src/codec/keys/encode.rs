@@ -18,11 +18,11 @@ use crate::math::{positive_w, Transform};
 
 use super::catmull::{self, Split};
 use super::decode;
-use super::format::{CH_ROTATION, CH_TRANSLATION};
+use super::format::{CH_ROTATION, CH_TRANSLATION, SEGMENT_LEN};
 use super::interp::Interp;
 use super::quant::{
-    pack_rotation, pack_rotation_rr, pack_vector, rotation_range, unpack_rotation,
-    unpack_rotation_rr, unpack_vector, vector_range,
+    pack_rotation, pack_rotation_rr, pack_vector, range_ext, range_min, rotation_range,
+    unpack_rotation, unpack_rotation_rr, unpack_vector, vector_range_flat,
 };
 use super::reduce::{self, constant_fit, FitInput};
 use super::stream::{write_body, SlotPlan};
@@ -88,16 +88,84 @@ pub struct EncodeStats {
     pub default_tracks: usize,
     /// Max error measured by the final check.
     pub max_error: f32,
+    /// Joint where the final check measured `max_error`.
+    pub worst_joint: usize,
+    /// Sample where the final check measured `max_error`.
+    pub worst_sample: usize,
+}
+
+/// One way of quantising a track's samples.
+struct QuantVariant {
+    payloads: Vec<u64>,
+    quant: Vec<Vec4>,
+    ranges: Vec<f32>,
+    segmented: bool,
+    /// Largest quantisation error in unit terms (rotations: sin of the half angle; vectors:
+    /// largest component or length), see [`quant_error`].
+    worst: f32,
 }
 
 /// One channel of one joint, prepared for selection.
 struct Prepared {
     channel: usize,
     raw: Vec<Vec4>,
-    quant: Vec<Vec4>,
-    payloads: Vec<u64>,
-    range: Option<([f32; 3], [f32; 3])>,
+    /// Quantisations from cheapest to most precise.
+    variants: Vec<QuantVariant>,
     default: Vec4,
+}
+
+/// Share of a track's tolerance its quantisation may use before a finer variant is chosen.
+const QUANT_SHARE: f32 = 0.25;
+
+/// Local error of a variant's quantisation at `shell`.
+fn quant_error(channel: usize, worst: f32, shell: f32) -> f32 {
+    match channel {
+        CH_ROTATION => 2.0 * shell * worst,
+        CH_TRANSLATION => worst,
+        _ => worst * shell,
+    }
+}
+
+fn variant(
+    raw: &[Vec4],
+    channel: usize,
+    segmented: bool,
+    pack: impl Fn(Vec4, &[f32]) -> u64,
+    unpack: impl Fn(u64, &[f32]) -> Vec4,
+    range: impl Fn(&[Vec4]) -> Vec<f32>,
+) -> QuantVariant {
+    let seg = if segmented {
+        SEGMENT_LEN
+    } else {
+        raw.len().max(1)
+    };
+    let mut v = QuantVariant {
+        payloads: Vec::with_capacity(raw.len()),
+        quant: Vec::with_capacity(raw.len()),
+        ranges: Vec::new(),
+        segmented,
+        worst: 0.0,
+    };
+    for chunk in raw.chunks(seg) {
+        let r = range(chunk);
+        v.ranges.extend_from_slice(&r);
+        for x in chunk {
+            let p = pack(*x, &r);
+            let q = unpack(p, &r);
+            v.payloads.push(p);
+            v.quant.push(q);
+            v.worst = v.worst.max(unit_error(channel, *x, q));
+        }
+    }
+    v
+}
+
+fn unit_error(channel: usize, raw: Vec4, q: Vec4) -> f32 {
+    match channel {
+        CH_ROTATION => half_angle_sin(raw, q),
+        CH_TRANSLATION => (raw - q).truncate().length(),
+        _ => (raw - q).truncate().abs().max_element(),
+    }
 }
 
 fn channel_values(ctx: &EncodeContext, j: usize, c: usize) -> Vec<Vec4> {
@@ -123,48 +191,71 @@ fn default_value(d: &Transform, c: usize) -> Vec4 {
 
 fn prepare(ctx: &EncodeContext, j: usize, c: usize) -> Prepared {
     let raw = channel_values(ctx, j, c);
-    let (payloads, quant, range) = if c == CH_ROTATION {
-        // Smallest-three or range-reduced drop-w, whichever quantises this track more finely.
-        let p3: Vec<u64> = raw.iter().map(|v| pack_rotation(*v)).collect();
-        let q3: Vec<Vec4> = p3.iter().map(|b| unpack_rotation(*b)).collect();
-        let (min, ext) = rotation_range(&raw);
-        let pr: Vec<u64> = raw.iter().map(|v| pack_rotation_rr(*v, min, ext)).collect();
-        let qr: Vec<Vec4> = pr
+    let mut variants = Vec::new();
+    if c == CH_ROTATION {
+        let p: Vec<u64> = raw.iter().map(|v| pack_rotation(*v)).collect();
+        let q: Vec<Vec4> = p.iter().map(|b| unpack_rotation(*b)).collect();
+        let worst = raw
             .iter()
-            .map(|b| unpack_rotation_rr(*b, min, ext))
-            .collect();
-        let worst = |q: &[Vec4]| {
-            raw.iter()
-                .zip(q)
-                .map(|(a, b)| half_angle_sin(*a, *b))
-                .fold(0.0f32, f32::max)
+            .zip(&q)
+            .map(|(a, b)| half_angle_sin(*a, *b))
+            .fold(0.0f32, f32::max);
+        let s3 = QuantVariant {
+            payloads: p,
+            quant: q,
+            ranges: Vec::new(),
+            segmented: false,
+            worst,
         };
-        if worst(&qr) < worst(&q3) {
-            (pr, qr, Some((min, ext)))
-        } else {
-            (p3, q3, None)
-        }
+        let global = variant(
+            &raw,
+            c,
+            false,
+            pack_rotation_rr,
+            unpack_rotation_rr,
+            rotation_range,
+        );
+        // Cheapest first: smallest-three (no range), one range, one range per segment.
+        variants.push(s3);
+        variants.push(global);
+        variants.push(variant(
+            &raw,
+            c,
+            true,
+            pack_rotation_rr,
+            unpack_rotation_rr,
+            rotation_range,
+        ));
     } else {
-        let (min, ext) = vector_range(&raw);
-        let p: Vec<u64> = raw.iter().map(|v| pack_vector(*v, min, ext)).collect();
-        let q = p.iter().map(|b| unpack_vector(*b, min, ext)).collect();
-        (p, q, Some((min, ext)))
-    };
+        let pack = |v: Vec4, r: &[f32]| pack_vector(v, range_min(r), range_ext(r));
+        let unpack = |b: u64, r: &[f32]| unpack_vector(b, range_min(r), range_ext(r));
+        for segmented in [false, true] {
+            variants.push(variant(&raw, c, segmented, pack, unpack, vector_range_flat));
+        }
+    }
     Prepared {
         channel: c,
         raw,
-        quant,
-        payloads,
-        range,
+        variants,
         default: default_value(&ctx.defaults[j], c),
     }
 }
 
 /// Chooses keys for one prepared channel under tolerance `tol` measured at `shell`.
 fn plan_slot(p: &Prepared, shell: f32, tol: f32, opts: &KeysOptions) -> SlotPlan {
+    let qv = p
+        .variants
+        .iter()
+        .find(|v| quant_error(p.channel, v.worst, shell) <= QUANT_SHARE * tol)
+        .unwrap_or_else(|| {
+            p.variants
+                .iter()
+                .min_by(|a, b| a.worst.total_cmp(&b.worst))
+                .expect("variants")
+        });
     let inp = FitInput {
         raw: &p.raw,
-        quant: &p.quant,
+        quant: &qv.quant,
         channel: p.channel,
         shell,
         tol,
@@ -204,8 +295,9 @@ fn plan_slot(p: &Prepared, shell: f32, tol: f32, opts: &KeysOptions) -> SlotPlan
     let (interp, keys) = best.expect("at least one selector runs");
     SlotPlan::Animated {
         interp,
-        range: p.range,
-        payloads: keys.iter().map(|&s| p.payloads[s as usize]).collect(),
+        ranges: qv.ranges.clone(),
+        segmented: qv.segmented,
+        payloads: keys.iter().map(|&s| qv.payloads[s as usize]).collect(),
         times: keys,
     }
 }
@@ -284,6 +376,7 @@ pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBo
         debug_assert!(super::format::validate(&h, &body).is_ok());
         // Final check through the real sampler.
         let mut worst = 0.0f32;
+        let mut worst_at = (0usize, 0usize);
         for s in 0..n {
             let key = SampleKey {
                 i0: s as u32,
@@ -300,7 +393,10 @@ pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBo
                 } else {
                     errors[j]
                 };
-                worst = worst.max(e);
+                if e > worst {
+                    worst = e;
+                    worst_at = (j, s);
+                }
                 if e > clip.skeleton.joints[j].precision && !dirty[j] {
                     // Tighten the joint and every ancestor (each once per round).
                     let mut a = Some(j);
@@ -316,6 +412,7 @@ pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBo
         }
         stats.rounds = round;
         stats.max_error = worst;
+        (stats.worst_joint, stats.worst_sample) = worst_at;
         if !dirty.iter().any(|&d| d) {
             for p in &plans {
                 match p {
@@ -348,4 +445,39 @@ pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBo
     Err(Error::Unsupported(
         "keys codec: the clip's precision cannot be met even with every sample kept as a key (16-bit quantisation is too coarse for it)",
     ))
+}
+
+/// Compresses a clip with the keys codec and explicit options (measurement and tuning; the
+/// normal entry point is [`crate::compress`] with [`crate::CodecChoice::Keys`]). Mirrors
+/// `compress` except that it never drops a repeated last sample. Returns the blob and the
+/// encoder's statistics.
+pub fn compress_with(
+    clip: &crate::RawClip,
+    settings: &crate::CompressSettings,
+    opts: &KeysOptions,
+) -> Result<(Vec<u8>, EncodeStats)> {
+    let mut clip = clip.clone();
+    clip.validate()?;
+    let metric = crate::metric::Metric::new(&clip);
+    let has_scale = clip.has_scale(crate::metric::SCALE_TOLERANCE);
+    let mut flags = if has_scale { BlobFlags::HAS_SCALE } else { 0 };
+    let defaults = match (settings.default_mode, &clip.skeleton.bind_pose) {
+        (crate::codec::DefaultMode::BindPose, Some(bind)) => {
+            flags |= BlobFlags::DEFAULTS_ARE_BIND_POSE;
+            bind.clone()
+        }
+        _ => vec![Transform::IDENTITY; clip.num_joints()],
+    };
+    let ctx = EncodeContext {
+        clip: &clip,
+        settings,
+        metric: &metric,
+        has_scale,
+        defaults,
+        flags,
+    };
+    let (body, stats) = encode_with(&ctx, opts)?;
+    let blob =
+        crate::blob::assemble_blob(&body, clip.num_joints(), clip.num_samples, clip.sample_rate)?;
+    Ok((blob, stats))
 }

@@ -9,12 +9,15 @@
 //! 16            12 x S          slot table, slot = joint * channels + channel:
 //!                                 u32 bits 0-1 kind (0 default, 1 constant, 2 animated),
 //!                                     bit 2 interpolation (0 linear, 1 Catmull-Rom),
-//!                                     bit 3 rotation keys range-reduced (drop w, 16/16/16)
-//!                                           instead of smallest-three,
-//!                                     bits 4-31 pool offset (constant value / key range)
+//!                                     bit 3 rotation keys range-reduced (one component
+//!                                           dropped per range, 16/16/16) not smallest-three,
+//!                                     bit 4 one range per segment of SEGMENT_LEN samples
+//!                                           (a key uses the segment of its time),
+//!                                     bits 5-31 pool offset (constant value / key ranges)
 //!                                 u32 first entry in the key index, u32 key count
 //! ...           4 x P           pool of f32 (constant rotation 4, constant vector 3,
-//!                               animated vector or range-reduced rotation min[3] + extent[3],
+//!                               animated vector min[3] + extent[3], range-reduced rotation
+//!                               min[3] + extent[3] + dropped component, once or per segment;
 //!                               smallest-three rotation none)
 //! ...           4 x K           key index: per slot, the stream position of each of its keys
 //! ...           10 x K          key stream, sorted by the time playback first needs each key:
@@ -37,6 +40,25 @@ pub const BODY_HEADER: usize = 16;
 pub const SLOT_SIZE: usize = 12;
 /// Bytes per key-stream entry.
 pub const ENTRY_SIZE: usize = 10;
+/// Samples per range segment of segmented slots.
+pub const SEGMENT_LEN: usize = 32;
+
+/// Range segments of a clip of `num_samples` samples.
+#[inline]
+pub fn segments(num_samples: usize) -> usize {
+    num_samples.div_ceil(SEGMENT_LEN).max(1)
+}
+
+/// Pool floats per key range: 7 for rotations (min, extent, dropped component), 6 for vectors.
+#[inline]
+pub fn range_stride(channel: usize) -> usize {
+    if channel == CH_ROTATION {
+        7
+    } else {
+        6
+    }
+}
+
 /// Channel numbers as stored in the top two bits of an entry's joint field.
 pub const CH_ROTATION: usize = 0;
 /// Translation channel.
@@ -65,15 +87,16 @@ pub fn channels(h: &Header) -> usize {
     }
 }
 
-/// Pool floats a slot uses.
+/// Pool floats a slot uses (`segs` = [`segments`] of the clip).
 #[inline]
-pub fn pool_need(kind: Kind, channel: usize, ranged: bool) -> usize {
-    match (kind, channel) {
+pub fn pool_need(slot: &Slot, channel: usize, segs: usize) -> usize {
+    match (slot.kind, channel) {
         (Kind::Default, _) => 0,
         (Kind::Constant, CH_ROTATION) => 4,
         (Kind::Constant, _) => 3,
-        (Kind::Animated, CH_ROTATION) if !ranged => 0,
-        (Kind::Animated, _) => 6,
+        (Kind::Animated, CH_ROTATION) if !slot.ranged => 0,
+        (Kind::Animated, c) if slot.segmented => range_stride(c) * segs,
+        (Kind::Animated, c) => range_stride(c),
     }
 }
 
@@ -86,6 +109,8 @@ pub struct Slot {
     pub interp: Interp,
     /// Rotation keys are range-reduced (drop w) rather than smallest-three.
     pub ranged: bool,
+    /// One key range per segment (else one for the track).
+    pub segmented: bool,
     /// First pool float.
     pub pool: usize,
     /// First entry in the key index.
@@ -170,7 +195,8 @@ impl Layout {
             kind,
             interp,
             ranged: w0 & 8 != 0,
-            pool: (w0 >> 4) as usize,
+            segmented: w0 & 16 != 0,
+            pool: (w0 >> 5) as usize,
             first: read_u32(body, o + 4) as usize,
             count: read_u32(body, o + 8) as usize,
         }
@@ -255,14 +281,24 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         }
         let slot = lay.slot(body, s);
         let (joint, channel) = (s / nch, s % nch);
-        let need = pool_need(slot.kind, channel, slot.ranged);
+        let need = pool_need(&slot, channel, segments(h.num_samples as usize));
         if slot.pool.checked_add(need).is_none_or(|e| e > pool_len) {
             return Err(Error::CorruptBlob("keys body: pool offset out of range"));
         }
-        if slot.kind == Kind::Animated && need == 6 {
-            for c in 0..3 {
-                if lay.pool_f32(body, slot.pool + 3 + c) < 0.0 {
-                    return Err(Error::CorruptBlob("keys body: negative range extent"));
+        if slot.kind == Kind::Animated {
+            let stride = range_stride(channel);
+            for r in (0..need).step_by(stride) {
+                for c in 0..3 {
+                    if lay.pool_f32(body, slot.pool + r + 3 + c) < 0.0 {
+                        return Err(Error::CorruptBlob("keys body: negative range extent"));
+                    }
+                }
+                if stride == 7
+                    && !matches!(lay.pool_f32(body, slot.pool + r + 6), 0.0 | 1.0 | 2.0 | 3.0)
+                {
+                    return Err(Error::CorruptBlob(
+                        "keys body: bad dropped rotation component",
+                    ));
                 }
             }
         }

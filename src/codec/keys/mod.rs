@@ -25,7 +25,7 @@ pub mod tolerance;
 
 pub use catmull::Split;
 pub use cursor::{cursor_state_size, KeyCursor};
-pub use encode::{encode_with, EncodeStats, InterpChoice, KeysOptions};
+pub use encode::{compress_with, encode_with, EncodeStats, InterpChoice, KeysOptions};
 pub use interp::Interp;
 pub use tolerance::ToleranceMode;
 

@@ -83,18 +83,42 @@ pub(crate) fn unpack_vector(bits: u64, min: [f32; 3], extent: [f32; 3]) -> Vec4 
     Vec4::new(f(0), f(1), f(2), 0.0)
 }
 
-/// Packs a rotation as range-reduced x, y, z of its positive-w form (w dropped), 16 bits each.
-pub(crate) fn pack_rotation_rr(q: Vec4, min: [f32; 3], extent: [f32; 3]) -> u64 {
-    let q = if q.w < 0.0 { -q } else { q };
-    pack_vector(q, min, extent)
+/// The three stored components of a rotation whose component `drop` is dropped, after making
+/// that component non-negative.
+#[inline]
+fn kept(q: Vec4, drop: usize) -> Vec4 {
+    let q = if q[drop] < 0.0 { -q } else { q };
+    let a = q.to_array();
+    let mut k = [0.0f32; 3];
+    let mut n = 0;
+    for (i, v) in a.iter().enumerate() {
+        if i != drop {
+            k[n] = *v;
+            n += 1;
+        }
+    }
+    Vec4::new(k[0], k[1], k[2], 0.0)
 }
 
-/// Unpacks [`pack_rotation_rr`]'s bits (w rebuilt non-negative; any input gives a unit result).
+/// Packs a rotation range-reduced: the range's dropped component (`range[6]`) is rebuilt from
+/// the other three, each stored on 16 bits within `range[0..3]` + `range[3..6]` (min, extent).
+pub(crate) fn pack_rotation_rr(q: Vec4, range: &[f32]) -> u64 {
+    let drop = range[6] as usize & 3;
+    pack_vector(kept(q, drop), range_min(range), range_ext(range))
+}
+
+/// Unpacks [`pack_rotation_rr`]'s bits (any input gives a unit quaternion).
 #[inline]
-pub(crate) fn unpack_rotation_rr(bits: u64, min: [f32; 3], extent: [f32; 3]) -> Vec4 {
-    let v = unpack_vector(bits, min, extent);
-    let w = (1.0 - v.x * v.x - v.y * v.y - v.z * v.z).max(0.0).sqrt();
-    let q = Vec4::new(v.x, v.y, v.z, w);
+pub(crate) fn unpack_rotation_rr(bits: u64, range: &[f32]) -> Vec4 {
+    let drop = range[6] as usize & 3;
+    let v = unpack_vector(bits, range_min(range), range_ext(range));
+    let d = (1.0 - v.x * v.x - v.y * v.y - v.z * v.z).max(0.0).sqrt();
+    let q = match drop {
+        0 => Vec4::new(d, v.x, v.y, v.z),
+        1 => Vec4::new(v.x, d, v.y, v.z),
+        2 => Vec4::new(v.x, v.y, d, v.z),
+        _ => Vec4::new(v.x, v.y, v.z, d),
+    };
     let l2 = q.length_squared();
     if l2 > 0.0 && l2.is_finite() {
         q * l2.sqrt().recip()
@@ -103,13 +127,43 @@ pub(crate) fn unpack_rotation_rr(bits: u64, min: [f32; 3], extent: [f32; 3]) -> 
     }
 }
 
-/// Range of the positive-w form of a rotation track (for [`pack_rotation_rr`]).
-pub(crate) fn rotation_range(values: &[Vec4]) -> ([f32; 3], [f32; 3]) {
-    let pos: Vec<Vec4> = values
-        .iter()
-        .map(|q| if q.w < 0.0 { -*q } else { *q })
-        .collect();
-    vector_range(&pos)
+/// Range of a rotation track (7 floats: min, extent, dropped component), dropping the component
+/// whose smallest magnitude over the samples is largest (best conditioned reconstruction).
+pub(crate) fn rotation_range(values: &[Vec4]) -> Vec<f32> {
+    let mut best = (3usize, -1.0f32);
+    for c in 0..4 {
+        let m = values
+            .iter()
+            .map(|q| q[c].abs())
+            .fold(f32::INFINITY, f32::min);
+        if m > best.1 {
+            best = (c, m);
+        }
+    }
+    let k: Vec<Vec4> = values.iter().map(|q| kept(*q, best.0)).collect();
+    let mut r = vector_range_flat(&k);
+    r.push(best.0 as f32);
+    r
+}
+
+/// [`vector_range`] as 6 floats (min, extent).
+pub(crate) fn vector_range_flat(values: &[Vec4]) -> Vec<f32> {
+    let (min, ext) = vector_range(values);
+    let mut r = min.to_vec();
+    r.extend_from_slice(&ext);
+    r
+}
+
+/// Minimum of a flat range.
+#[inline]
+pub(crate) fn range_min(r: &[f32]) -> [f32; 3] {
+    [r[0], r[1], r[2]]
+}
+
+/// Extent of a flat range.
+#[inline]
+pub(crate) fn range_ext(r: &[f32]) -> [f32; 3] {
+    [r[3], r[4], r[5]]
 }
 
 /// Per-track range of a vector track: `(min, extent)` per component.

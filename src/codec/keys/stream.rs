@@ -24,9 +24,12 @@ pub enum SlotPlan {
     Animated {
         /// Interpolation.
         interp: Interp,
-        /// Key range `(min, extent)` of vectors and range-reduced rotations; `None` for
-        /// smallest-three rotations.
-        range: Option<([f32; 3], [f32; 3])>,
+        /// Key ranges of vectors (min, extent) and range-reduced rotations (min, extent,
+        /// dropped component), flattened: one for the track, or one per segment when
+        /// `segmented`; empty for smallest-three rotations.
+        ranges: Vec<f32>,
+        /// One range per segment of [`super::format::SEGMENT_LEN`] samples.
+        segmented: bool,
         /// Key sample times, strictly increasing.
         times: Vec<u32>,
         /// 48-bit payload of each key.
@@ -86,17 +89,22 @@ pub fn write_body(plans: &[SlotPlan], channels: usize) -> Vec<u8> {
         let pool_at = pool.len() as u32;
         match p {
             SlotPlan::Constant(v) => pool.extend_from_slice(&v.to_array()[..count]),
-            SlotPlan::Animated {
-                range: Some((min, ext)),
-                ..
-            } => {
-                pool.extend_from_slice(min);
-                pool.extend_from_slice(ext);
-            }
+            SlotPlan::Animated { ranges, .. } => pool.extend_from_slice(ranges),
             _ => {}
         }
-        let ranged = channel == 0 && matches!(p, SlotPlan::Animated { range: Some(_), .. });
-        w.u32(kind as u32 | (interp as u32) << 2 | (ranged as u32) << 3 | pool_at << 4);
+        let (ranged, segmented) = match p {
+            SlotPlan::Animated {
+                ranges, segmented, ..
+            } => (channel == 0 && !ranges.is_empty(), *segmented),
+            _ => (false, false),
+        };
+        w.u32(
+            kind as u32
+                | (interp as u32) << 2
+                | (ranged as u32) << 3
+                | (segmented as u32) << 4
+                | pool_at << 5,
+        );
         let animated = kind == Kind::Animated;
         w.u32(if animated { first[s] as u32 } else { 0 });
         w.u32(if animated { count as u32 } else { 0 });
