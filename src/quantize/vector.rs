@@ -14,8 +14,11 @@ pub enum VectorFormat {
 
 impl VectorFormat {
     /// Every format, in id order.
-    pub const ALL: [VectorFormat; 3] =
-        [VectorFormat::Float96, VectorFormat::RangeReduced48, VectorFormat::RangeReduced32];
+    pub const ALL: [VectorFormat; 3] = [
+        VectorFormat::Float96,
+        VectorFormat::RangeReduced48,
+        VectorFormat::RangeReduced32,
+    ];
 
     /// Format from its integer id.
     pub fn from_u32(v: u32) -> Option<Self> {

@@ -1,0 +1,297 @@
+//! Decoding: whole poses and single joints from a validated body, without allocation.
+//!
+//! A [`Cursor`] walks one sample of one segment: it resolves the keyframe mask (a dropped sample
+//! is the linear blend of its stored neighbours, computed on the stored components), then yields
+//! each animated sub-track's three components in joint order. A pose between two samples uses two
+//! cursors (the samples may lie in different segments) and blends the results: `nlerp` on the
+//! shortest arc for rotations, `lerp` for vectors.
+
+use super::bitrate::{dequantize, rate_bits, ClipRange, RATE_FIELD_BITS};
+use super::layout::{
+    constant_bytes, kind, View, KIND_ANIMATED, KIND_CONSTANT, RANGE_BYTES, SEGMENT_HEADER,
+};
+use super::rotation::from_stored;
+use crate::blob::bytes::{read_f32, read_u16, read_u32};
+use crate::blob::{BlobFlags, Header};
+use crate::codec::{Defaults, PoseOut, SampleKey};
+use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
+use crate::quantize::bits::read_bits;
+
+/// Linear blend used for dropped keyframes (encoder and decoder share it bit for bit).
+#[inline(always)]
+pub fn lerp(a: f32, b: f32, t: f32) -> f32 {
+    a + (b - a) * t
+}
+
+/// Where a dropped local sample sits between its stored neighbours: (stored index of the
+/// previous stored sample, blend weight towards the next). A stored sample gives weight 0.
+#[inline(always)]
+pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
+    let below = mask & ((1u32 << local) - 1);
+    if mask & (1u32 << local) != 0 {
+        return (below.count_ones(), 0.0);
+    }
+    // Validation guarantees bit 0 and the last bit are set, so both neighbours exist.
+    let prev = 31 - below.leading_zeros();
+    let above = mask >> (local + 1);
+    let next = local + 1 + above.trailing_zeros();
+    let idx = below.count_ones() - 1;
+    (idx, (local - prev) as f32 / (next - prev) as f32)
+}
+
+/// Reading position in one segment for one sample.
+#[derive(Clone, Copy)]
+struct Cursor {
+    rates_bit: usize,
+    fields: usize,
+    a_bit: usize,
+    frame_bits: usize,
+    t: f32,
+    k: usize,
+}
+
+impl Cursor {
+    #[inline(always)]
+    fn new(body: &[u8], v: &View, sample: u32) -> Cursor {
+        let seg = sample / v.seg_len;
+        let local = sample - seg * v.seg_len;
+        let off = v.segment_offset(body, seg);
+        let mask = read_u32(body, off);
+        let frame_bits = read_u32(body, off + 4) as usize;
+        let rates = off + SEGMENT_HEADER;
+        let fields = rates + v.rate_bytes();
+        let data_bit = (fields + v.num_animated as usize * 6) * 8;
+        let (idx, t) = keyframe_position(mask, local);
+        Cursor {
+            rates_bit: rates * 8,
+            fields,
+            a_bit: data_bit + idx as usize * frame_bits,
+            frame_bits,
+            t,
+            k: 0,
+        }
+    }
+
+    /// Skips `count` animated sub-tracks.
+    #[inline]
+    fn skip(&mut self, body: &[u8], count: usize) {
+        for _ in 0..count {
+            let rate = read_bits(
+                body,
+                self.rates_bit + self.k * RATE_FIELD_BITS as usize,
+                RATE_FIELD_BITS,
+            );
+            self.a_bit += 3 * rate_bits(rate as u8) as usize;
+            self.k += 1;
+        }
+    }
+
+    /// The next animated sub-track's three components.
+    #[inline(always)]
+    fn next(&mut self, body: &[u8], v: &View) -> [f32; 3] {
+        let k = self.k;
+        let rate = read_bits(
+            body,
+            self.rates_bit + k * RATE_FIELD_BITS as usize,
+            RATE_FIELD_BITS,
+        ) as u8;
+        let bits = rate_bits(rate);
+        let rg = v.ranges + k * RANGE_BYTES;
+        let mut out = [0.0f32; 3];
+        for (c, o) in out.iter_mut().enumerate() {
+            let field = read_u16(body, self.fields + 6 * k + 2 * c);
+            let range = ClipRange {
+                min: read_f32(body, rg + 8 * c),
+                extent: read_f32(body, rg + 8 * c + 4),
+            };
+            let bit = self.a_bit + c * bits as usize;
+            let a = dequantize(read_bits(body, bit, bits), rate, field, &range);
+            *o = if self.t > 0.0 {
+                let b = dequantize(
+                    read_bits(body, bit + self.frame_bits, bits),
+                    rate,
+                    field,
+                    &range,
+                );
+                lerp(a, b, self.t)
+            } else {
+                a
+            };
+        }
+        self.a_bit += 3 * bits as usize;
+        self.k += 1;
+        out
+    }
+}
+
+#[inline(always)]
+fn read_quat(body: &[u8], o: usize) -> Quat {
+    Quat::from_xyzw(
+        read_f32(body, o),
+        read_f32(body, o + 4),
+        read_f32(body, o + 8),
+        read_f32(body, o + 12),
+    )
+}
+
+#[inline(always)]
+fn read_vec(body: &[u8], o: usize) -> Vec3 {
+    Vec3::new(
+        read_f32(body, o),
+        read_f32(body, o + 4),
+        read_f32(body, o + 8),
+    )
+}
+
+/// Decodes joint `j`'s transform given its track byte; advances the constant position and the
+/// cursors.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn decode_joint(
+    body: &[u8],
+    v: &View,
+    byte: u8,
+    j: usize,
+    has_scale: bool,
+    cpos: &mut usize,
+    c0: &mut Cursor,
+    c1: Option<&mut Cursor>,
+    alpha: f32,
+    d: &Defaults,
+) -> Transform {
+    let needs_default =
+        kind(byte, 0) == 0 || kind(byte, 1) == 0 || (has_scale && kind(byte, 2) == 0);
+    let def = if needs_default {
+        d.get(j)
+    } else {
+        Transform::IDENTITY
+    };
+    let mut c1 = c1;
+    let dropped = byte >> 6;
+    let rotation = match kind(byte, 0) {
+        KIND_CONSTANT => {
+            let q = read_quat(body, *cpos);
+            *cpos += constant_bytes(0);
+            q
+        }
+        KIND_ANIMATED => {
+            let q0 = from_stored(c0.next(body, v), dropped);
+            match c1.as_deref_mut() {
+                Some(c1) => nlerp_shortest(q0, from_stored(c1.next(body, v), dropped), alpha),
+                None => q0,
+            }
+        }
+        _ => def.rotation,
+    };
+    let mut vector =
+        |ch: u32, default: Vec3, c0: &mut Cursor, c1: Option<&mut Cursor>| match kind(byte, ch) {
+            KIND_CONSTANT => {
+                let x = read_vec(body, *cpos);
+                *cpos += constant_bytes(ch);
+                x
+            }
+            KIND_ANIMATED => {
+                let a = Vec3::from_array(c0.next(body, v));
+                match c1 {
+                    Some(c1) => a.lerp(Vec3::from_array(c1.next(body, v)), alpha),
+                    None => a,
+                }
+            }
+            _ => default,
+        };
+    let translation = vector(1, def.translation, c0, c1.as_deref_mut());
+    let scale = if has_scale {
+        vector(2, def.scale, c0, c1.as_deref_mut())
+    } else {
+        Vec3::ONE
+    };
+    Transform {
+        rotation,
+        translation,
+        scale,
+    }
+}
+
+/// Samples every joint.
+pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut) {
+    let v = View::read(body);
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let nj = h.num_joints as usize;
+    let table = &body[v.tracks..v.tracks + nj];
+    let mut cpos = v.constants;
+    let mut c0 = Cursor::new(body, &v, key.i0);
+    let two = key.i1 != key.i0 && key.alpha > 0.0;
+    let mut c1 = Cursor::new(body, &v, if two { key.i1 } else { key.i0 });
+    for (j, &byte) in table.iter().enumerate() {
+        let t = decode_joint(
+            body,
+            &v,
+            byte,
+            j,
+            has_scale,
+            &mut cpos,
+            &mut c0,
+            if two { Some(&mut c1) } else { None },
+            key.alpha,
+            d,
+        );
+        out.write(j, &t);
+    }
+}
+
+/// Samples one joint.
+pub fn sample_joint(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    joint: usize,
+    d: &Defaults,
+) -> Transform {
+    let v = View::read(body);
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let (mut cpos, mut skip) = (v.constants, 0usize);
+    for &b in &table[..joint] {
+        for ch in 0..3 {
+            match kind(b, ch) {
+                KIND_CONSTANT => cpos += constant_bytes(ch),
+                KIND_ANIMATED => skip += 1,
+                _ => {}
+            }
+        }
+    }
+    let mut c0 = Cursor::new(body, &v, key.i0);
+    c0.skip(body, skip);
+    let two = key.i1 != key.i0 && key.alpha > 0.0;
+    let mut c1 = Cursor::new(body, &v, if two { key.i1 } else { key.i0 });
+    if two {
+        c1.skip(body, skip);
+    }
+    decode_joint(
+        body,
+        &v,
+        table[joint],
+        joint,
+        has_scale,
+        &mut cpos,
+        &mut c0,
+        if two { Some(&mut c1) } else { None },
+        key.alpha,
+        d,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keyframe_positions() {
+        let mask = 0b1000_1001u32;
+        assert_eq!(keyframe_position(mask, 0), (0, 0.0));
+        assert_eq!(keyframe_position(mask, 3), (1, 0.0));
+        assert_eq!(keyframe_position(mask, 1), (0, 1.0 / 3.0));
+        assert_eq!(keyframe_position(mask, 5), (1, 0.5));
+        assert_eq!(keyframe_position(mask, 7), (2, 0.0));
+    }
+}

@@ -1,0 +1,481 @@
+//! The per-segment bit-rate search.
+//!
+//! 1. Local pass: each animated sub-track gets the lowest rate whose error, measured in local
+//!    space at the joint's dominant shell with every other channel exact, is within the joint's
+//!    dominant precision.
+//! 2. Raise pass (object space): joints in parent-first order; while a joint's error exceeds its
+//!    precision at some sample of the segment, raise by one step the sub-track on its chain
+//!    (itself or an ancestor) that lowers that error most per added bit.
+//! 3. Lower pass (levels Default and Best): visit sub-tracks from the most to the least
+//!    expensive, and lower each one step at a time while every joint below it stays within
+//!    precision (or, if it already exceeded it, does not get worse).
+//! 4. Keyframe pass (level Best and Default): drop interior samples of the segment that linear
+//!    interpolation of their stored neighbours recovers within precision.
+//!
+//! Every error is the metric's [`vertex_error`] on object-space transforms composed from the
+//! decoded values (the same arithmetic as the decoder), so a parent's actual quantisation error
+//! is what its children are judged with.
+
+use super::bitrate::{
+    constant_field, encode_value, rate_bits, segment_field, RATE_CONSTANT, RATE_RAW,
+};
+use super::decode::{keyframe_position, lerp};
+use super::rotation::from_stored;
+use super::tracks::{Plan, SubTrack};
+use crate::clip::RawClip;
+use crate::math::{Transform, Vec3};
+use crate::metric::{vertex_error, Metric};
+
+/// How much searching to do.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Effort {
+    /// Run the lowering pass.
+    pub lower: bool,
+    /// Run the keyframe-dropping pass.
+    pub drop_keys: bool,
+    /// Share of the dominant precision the local pass aims for.
+    pub local_fraction: f32,
+}
+
+/// The chosen storage of one segment.
+#[derive(Debug, Clone)]
+pub struct SegmentChoice {
+    /// Keyframe mask.
+    pub mask: u32,
+    /// Rate index per animated sub-track.
+    pub rates: Vec<u8>,
+    /// Segment range field per animated sub-track and component (as stored for its rate).
+    pub fields: Vec<[u16; 3]>,
+}
+
+/// Shared, per-clip data for the search.
+pub struct Searcher<'a> {
+    clip: &'a RawClip,
+    metric: &'a Metric<'a>,
+    plan: &'a Plan,
+    has_scale: bool,
+    subtree: Vec<Vec<u32>>,
+    parents: Vec<Option<usize>>,
+    anim_of_joint: Vec<Vec<usize>>,
+    inv_precision: Vec<f32>,
+    shell: Vec<f32>,
+}
+
+impl<'a> Searcher<'a> {
+    /// Prepares the search for a clip.
+    pub fn new(clip: &'a RawClip, metric: &'a Metric<'a>, plan: &'a Plan, has_scale: bool) -> Self {
+        let nj = clip.num_joints();
+        let parents: Vec<Option<usize>> = (0..nj).map(|j| clip.skeleton.parent(j)).collect();
+        let mut subtree: Vec<Vec<u32>> = (0..nj).map(|j| vec![j as u32]).collect();
+        for k in 0..nj {
+            let mut a = parents[k];
+            while let Some(p) = a {
+                subtree[p].push(k as u32);
+                a = parents[p];
+            }
+        }
+        let mut anim_of_joint = vec![Vec::new(); nj];
+        for (t, st) in plan.animated.iter().enumerate() {
+            anim_of_joint[st.joint].push(t);
+        }
+        let inv_precision = clip
+            .skeleton
+            .joints
+            .iter()
+            .map(|j| 1.0 / j.precision)
+            .collect();
+        let shell = clip
+            .skeleton
+            .joints
+            .iter()
+            .map(|j| j.shell_distance)
+            .collect();
+        Searcher {
+            clip,
+            metric,
+            plan,
+            has_scale,
+            subtree,
+            parents,
+            anim_of_joint,
+            inv_precision,
+            shell,
+        }
+    }
+
+    /// Searches the storage of the segment covering samples `start..start + count`.
+    pub fn search(&self, start: usize, count: usize, effort: &Effort) -> SegmentChoice {
+        let mut s = State::new(self, start, count);
+        s.local_pass(effort.local_fraction);
+        s.full_update();
+        s.raise_pass();
+        if effort.lower {
+            s.lower_pass();
+        }
+        if effort.drop_keys && count > 2 {
+            s.keyframe_pass();
+            if effort.lower {
+                s.lower_pass();
+            }
+        }
+        let fields = (0..self.plan.animated.len())
+            .map(|t| match s.rates[t] {
+                RATE_RAW => [0; 3],
+                RATE_CONSTANT => s.const_fields[t],
+                _ => s.range_fields[t],
+            })
+            .collect();
+        SegmentChoice {
+            mask: s.mask,
+            rates: s.rates,
+            fields,
+        }
+    }
+}
+
+/// Per-segment working state.
+struct State<'s, 'a> {
+    x: &'s Searcher<'a>,
+    start: usize,
+    m: usize,
+    nj: usize,
+    mask: u32,
+    rates: Vec<u8>,
+    range_fields: Vec<[u16; 3]>,
+    const_fields: Vec<[u16; 3]>,
+    local: Vec<Transform>,
+    obj: Vec<Transform>,
+    /// Error / precision per sample and joint.
+    err: Vec<f32>,
+    comps: Vec<[f32; 3]>,
+}
+
+impl<'s, 'a> State<'s, 'a> {
+    fn new(x: &'s Searcher<'a>, start: usize, m: usize) -> Self {
+        let nj = x.clip.num_joints();
+        let mut local = vec![Transform::IDENTITY; m * nj];
+        for s in 0..m {
+            for j in 0..nj {
+                let raw = x.clip.tracks[j].get(start + s);
+                let f = &x.plan.fixed[j];
+                let k = x.plan.kinds[j];
+                local[s * nj + j] = Transform {
+                    rotation: if k[0] == super::layout::KIND_ANIMATED {
+                        raw.rotation
+                    } else {
+                        f.rotation
+                    },
+                    translation: if k[1] == super::layout::KIND_ANIMATED {
+                        raw.translation
+                    } else {
+                        f.translation
+                    },
+                    scale: if !x.has_scale {
+                        Vec3::ONE
+                    } else if k[2] == super::layout::KIND_ANIMATED {
+                        raw.scale
+                    } else {
+                        f.scale
+                    },
+                };
+            }
+        }
+        let na = x.plan.animated.len();
+        let mut range_fields = vec![[0u16; 3]; na];
+        let mut const_fields = vec![[0u16; 3]; na];
+        for (t, st) in x.plan.animated.iter().enumerate() {
+            for c in 0..3 {
+                let (mut lo, mut hi) = (1.0f32, 0.0f32);
+                for v in &st.values[start..start + m] {
+                    let n = st.ranges[c].normalize(v[c]);
+                    lo = lo.min(n);
+                    hi = hi.max(n);
+                }
+                range_fields[t][c] = segment_field(lo, hi);
+                const_fields[t][c] = constant_field((lo + hi) * 0.5);
+            }
+        }
+        let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
+        State {
+            x,
+            start,
+            m,
+            nj,
+            mask,
+            rates: vec![RATE_RAW; na],
+            range_fields,
+            const_fields,
+            obj: local.clone(),
+            local,
+            err: vec![0.0; m * nj],
+            comps: vec![[0.0; 3]; m],
+        }
+    }
+
+    /// Decodes sub-track `t` at `rate` into `self.comps` for every sample of the segment.
+    fn decode(&mut self, t: usize, rate: u8) {
+        let st: &SubTrack = &self.x.plan.animated[t];
+        let fields = if rate == RATE_CONSTANT {
+            self.const_fields[t]
+        } else {
+            self.range_fields[t]
+        };
+        for s in 0..self.m {
+            if self.mask & (1 << s) != 0 {
+                let v = &st.values[self.start + s];
+                for c in 0..3 {
+                    self.comps[s][c] = encode_value(v[c], rate, fields[c], &st.ranges[c]).1;
+                }
+            }
+        }
+        if self.mask.count_ones() as usize != self.m {
+            for s in 0..self.m {
+                if self.mask & (1 << s) == 0 {
+                    let (_, w) = keyframe_position(self.mask, s as u32);
+                    let prev = 31 - (self.mask & ((1u32 << s) - 1)).leading_zeros() as usize;
+                    let next = s + 1 + (self.mask >> (s + 1)).trailing_zeros() as usize;
+                    let (a, b) = (self.comps[prev], self.comps[next]);
+                    self.comps[s] = [0, 1, 2].map(|c| lerp(a[c], b[c], w));
+                }
+            }
+        }
+    }
+
+    /// Decodes sub-track `t` at `rate` into the lossy local pose.
+    fn apply(&mut self, t: usize, rate: u8) {
+        self.rates[t] = rate;
+        self.decode(t, rate);
+        let st = &self.x.plan.animated[t];
+        let (j, nj) = (st.joint, self.nj);
+        for s in 0..self.m {
+            let v = self.comps[s];
+            let l = &mut self.local[s * nj + j];
+            match st.channel {
+                0 => l.rotation = from_stored(v, st.dropped),
+                1 => l.translation = Vec3::from_array(v),
+                _ => l.scale = Vec3::from_array(v),
+            }
+        }
+    }
+
+    fn local_pass(&mut self, fraction: f32) {
+        let x = self.x;
+        for t in 0..x.plan.animated.len() {
+            let st = &x.plan.animated[t];
+            let j = st.joint;
+            let shell = x.plan.shells[j];
+            let limit = shell.precision * fraction;
+            let mut chosen = RATE_RAW;
+            for rate in 0..RATE_RAW {
+                self.decode(t, rate);
+                let mut ok = true;
+                for s in 0..self.m {
+                    let raw = x.clip.tracks[j].get(self.start + s);
+                    let mut l = raw;
+                    let v = self.comps[s];
+                    match st.channel {
+                        0 => l.rotation = from_stored(v, st.dropped),
+                        1 => l.translation = Vec3::from_array(v),
+                        _ => l.scale = Vec3::from_array(v),
+                    }
+                    if vertex_error(&raw, &l, shell.shell_distance, x.has_scale) > limit {
+                        ok = false;
+                        break;
+                    }
+                }
+                if ok {
+                    chosen = rate;
+                    break;
+                }
+            }
+            self.apply(t, chosen);
+        }
+    }
+
+    #[inline]
+    fn joint_error(&self, s: usize, k: usize, o: &Transform) -> f32 {
+        let raw = &self.x.metric.raw_object_pose(self.start + s)[k];
+        vertex_error(raw, o, self.x.shell[k], self.x.has_scale) * self.x.inv_precision[k]
+    }
+
+    fn full_update(&mut self) {
+        let nj = self.nj;
+        for s in 0..self.m {
+            for k in 0..nj {
+                let o = match self.x.parents[k] {
+                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.local[s * nj + k]),
+                    None => self.local[s * nj + k],
+                };
+                self.obj[s * nj + k] = o;
+                self.err[s * nj + k] = self.joint_error(s, k, &o);
+            }
+        }
+    }
+
+    /// Recomputes the subtree of `j` at the samples in `samples`. Returns false when some joint
+    /// got worse than both its old error and its precision.
+    fn update_subtree(&mut self, j: usize, samples: std::ops::Range<usize>) -> bool {
+        let nj = self.nj;
+        let mut ok = true;
+        for &k in &self.x.subtree[j] {
+            let k = k as usize;
+            let parent = self.x.parents[k];
+            for s in samples.clone() {
+                let o = match parent {
+                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.local[s * nj + k]),
+                    None => self.local[s * nj + k],
+                };
+                self.obj[s * nj + k] = o;
+                let e = self.joint_error(s, k, &o);
+                let old = &mut self.err[s * nj + k];
+                if e > 1.0 && e > *old {
+                    ok = false;
+                }
+                *old = e;
+            }
+        }
+        ok
+    }
+
+    fn max_err(&self, k: usize) -> f32 {
+        (0..self.m)
+            .map(|s| self.err[s * self.nj + k])
+            .fold(0.0, f32::max)
+    }
+
+    /// Error of joint `j` (max over samples) with the chain from `a` down to `j` recomputed.
+    fn chain_error(&self, a: usize, j: usize, path: &mut Vec<usize>) -> f32 {
+        path.clear();
+        let mut k = j;
+        loop {
+            path.push(k);
+            if k == a {
+                break;
+            }
+            k = self.x.parents[k].expect("a is an ancestor of j");
+        }
+        let nj = self.nj;
+        let mut worst = 0.0f32;
+        for s in 0..self.m {
+            let mut cur: Option<Transform> = self.x.parents[a].map(|p| self.obj[s * nj + p]);
+            for &k in path.iter().rev() {
+                let l = &self.local[s * nj + k];
+                cur = Some(match cur {
+                    Some(c) => Transform::mul(&c, l),
+                    None => *l,
+                });
+            }
+            worst = worst.max(self.joint_error(s, j, &cur.expect("path is not empty")));
+        }
+        worst
+    }
+
+    /// Runs [`Self::raise_once`] until no joint exceeds its precision (raising one sub-track can,
+    /// rarely, move another joint's quantisation error up).
+    fn raise_pass(&mut self) {
+        for _ in 0..8 {
+            if !self.raise_once() {
+                break;
+            }
+        }
+    }
+
+    /// One parent-first raise sweep. Returns whether anything was raised.
+    fn raise_once(&mut self) -> bool {
+        let mut path = Vec::new();
+        let mut cands = Vec::new();
+        let mut raised = false;
+        for j in 0..self.nj {
+            let mut guard = 0;
+            while self.max_err(j) > 1.0 && guard < 256 {
+                guard += 1;
+                cands.clear();
+                let mut a = Some(j);
+                while let Some(k) = a {
+                    for &t in &self.x.anim_of_joint[k] {
+                        if self.rates[t] < RATE_RAW {
+                            cands.push(t);
+                        }
+                    }
+                    a = self.x.parents[k];
+                }
+                if cands.is_empty() {
+                    break;
+                }
+                let before = self.max_err(j);
+                let mut best: Option<(f32, usize)> = None;
+                for &t in &cands {
+                    let r = self.rates[t];
+                    let a = self.x.plan.animated[t].joint;
+                    self.apply(t, r + 1);
+                    let e = self.chain_error(a, j, &mut path);
+                    self.apply(t, r);
+                    let cost = (rate_bits(r + 1) - rate_bits(r)) as f32;
+                    let score = (before - e) / cost;
+                    if best.is_none_or(|(b, _)| score > b) {
+                        best = Some((score, t));
+                    }
+                }
+                let (score, mut t) = best.expect("candidates exist");
+                if score <= 0.0 {
+                    // No single step helps: raise the cheapest sub-track on the chain.
+                    t = *cands.iter().min_by_key(|&&t| (self.rates[t], t)).unwrap();
+                }
+                let r = self.rates[t];
+                self.apply(t, r + 1);
+                let a = self.x.plan.animated[t].joint;
+                self.update_subtree(a, 0..self.m);
+                raised = true;
+            }
+        }
+        raised
+    }
+
+    fn lower_pass(&mut self) {
+        let na = self.rates.len();
+        let mut order: Vec<usize> = (0..na).collect();
+        order.sort_by_key(|&t| (std::cmp::Reverse(self.rates[t]), t));
+        for t in order {
+            let j = self.x.plan.animated[t].joint;
+            while self.rates[t] > 0 {
+                let r = self.rates[t];
+                self.apply(t, r - 1);
+                if !self.update_subtree(j, 0..self.m) {
+                    self.apply(t, r);
+                    self.update_subtree(j, 0..self.m);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn keyframe_pass(&mut self) {
+        let na = self.rates.len();
+        for s in 1..self.m - 1 {
+            let old = self.mask;
+            self.mask &= !(1 << s);
+            let prev = 31 - (self.mask & ((1u32 << s) - 1)).leading_zeros() as usize;
+            let next = s + 1 + (self.mask >> (s + 1)).trailing_zeros() as usize;
+            for t in 0..na {
+                self.apply(t, self.rates[t]);
+            }
+            let mut ok = true;
+            for root in 0..self.nj {
+                if self.x.parents[root].is_none() && !self.update_subtree(root, prev + 1..next) {
+                    ok = false;
+                }
+            }
+            if !ok {
+                self.mask = old;
+                for t in 0..na {
+                    self.apply(t, self.rates[t]);
+                }
+                for root in 0..self.nj {
+                    if self.x.parents[root].is_none() {
+                        self.update_subtree(root, prev + 1..next);
+                    }
+                }
+            }
+        }
+    }
+}
