@@ -8,9 +8,10 @@
 
 use super::bitrate::{dequantize, rate_bits, ClipRange, RATE_FIELD_BITS};
 use super::layout::{
-    constant_bytes, kind, View, KIND_ANIMATED, KIND_CONSTANT, RANGE_BYTES, SEGMENT_HEADER,
+    constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
+    KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
 };
-use super::rotation::from_stored;
+use super::rotation::{from_stored, slot_component};
 use crate::blob::bytes::{read_f32, read_u16, read_u32};
 use crate::blob::{BlobFlags, Header};
 use crate::codec::{Defaults, PoseOut, SampleKey};
@@ -43,11 +44,13 @@ pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
 #[derive(Clone, Copy)]
 struct Cursor {
     rates_bit: usize,
+    drops_bit: usize,
     fields: usize,
     a_bit: usize,
     frame_bits: usize,
     t: f32,
     k: usize,
+    p: usize,
 }
 
 impl Cursor {
@@ -64,17 +67,19 @@ impl Cursor {
         let (idx, t) = keyframe_position(mask, local);
         Cursor {
             rates_bit: rates * 8,
+            drops_bit: rates * 8 + v.num_animated as usize * RATE_FIELD_BITS as usize,
             fields,
             a_bit: data_bit + idx as usize * frame_bits,
             frame_bits,
             t,
             k: 0,
+            p: 0,
         }
     }
 
-    /// Skips `count` animated sub-tracks.
+    /// Skips `count` animated sub-tracks, `per_segment` of which have per-segment drops.
     #[inline]
-    fn skip(&mut self, body: &[u8], count: usize) {
+    fn skip(&mut self, body: &[u8], count: usize, per_segment: usize) {
         for _ in 0..count {
             let rate = read_bits(
                 body,
@@ -84,11 +89,21 @@ impl Cursor {
             self.a_bit += 3 * rate_bits(rate as u8) as usize;
             self.k += 1;
         }
+        self.p += per_segment;
     }
 
-    /// The next animated sub-track's three components.
+    /// The dropped component of the next per-segment rotation.
     #[inline(always)]
-    fn next(&mut self, body: &[u8], v: &View) -> [f32; 3] {
+    fn next_drop(&mut self, body: &[u8]) -> u8 {
+        let c = read_bits(body, self.drops_bit + 2 * self.p, 2) as u8;
+        self.p += 1;
+        c
+    }
+
+    /// The next animated sub-track's three components; `slot_range(i)` is the byte offset of the
+    /// clip range of stored slot `i`.
+    #[inline(always)]
+    fn next(&mut self, body: &[u8], slot_range: impl Fn(usize) -> usize) -> [f32; 3] {
         let k = self.k;
         let rate = read_bits(
             body,
@@ -96,13 +111,13 @@ impl Cursor {
             RATE_FIELD_BITS,
         ) as u8;
         let bits = rate_bits(rate);
-        let rg = v.ranges + k * RANGE_BYTES;
         let mut out = [0.0f32; 3];
         for (c, o) in out.iter_mut().enumerate() {
             let field = read_u16(body, self.fields + 6 * k + 2 * c);
+            let rg = slot_range(c);
             let range = ClipRange {
-                min: read_f32(body, rg + 8 * c),
-                extent: read_f32(body, rg + 8 * c + 4),
+                min: read_f32(body, rg),
+                extent: read_f32(body, rg + 4),
             };
             let bit = self.a_bit + c * bits as usize;
             let a = dequantize(read_bits(body, bit, bits), rate, field, &range);
@@ -121,6 +136,17 @@ impl Cursor {
         self.a_bit += 3 * bits as usize;
         self.k += 1;
         out
+    }
+
+    /// The next animated rotation.
+    #[inline(always)]
+    fn rotation(&mut self, body: &[u8], rg: usize, per_segment: bool, track_drop: u8) -> Quat {
+        let c = if per_segment {
+            self.next_drop(body)
+        } else {
+            track_drop
+        };
+        from_stored(self.next(body, |i| rg + 8 * slot_component(i, c)), c)
     }
 }
 
@@ -143,17 +169,21 @@ fn read_vec(body: &[u8], o: usize) -> Vec3 {
     )
 }
 
-/// Decodes joint `j`'s transform given its track byte; advances the constant position and the
-/// cursors.
+/// Running byte positions in the constants and clip ranges.
+struct Positions {
+    constants: usize,
+    ranges: usize,
+}
+
+/// Decodes joint `j`'s transform given its track byte; advances the positions and the cursors.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn decode_joint(
     body: &[u8],
-    v: &View,
     byte: u8,
     j: usize,
     has_scale: bool,
-    cpos: &mut usize,
+    pos: &mut Positions,
     c0: &mut Cursor,
     c1: Option<&mut Cursor>,
     alpha: f32,
@@ -167,33 +197,39 @@ fn decode_joint(
         Transform::IDENTITY
     };
     let mut c1 = c1;
-    let dropped = byte >> 6;
     let rotation = match kind(byte, 0) {
         KIND_CONSTANT => {
-            let q = read_quat(body, *cpos);
-            *cpos += constant_bytes(0);
+            let q = read_quat(body, pos.constants);
+            pos.constants += constant_bytes(0);
             q
         }
-        KIND_ANIMATED => {
-            let q0 = from_stored(c0.next(body, v), dropped);
+        KIND_DEFAULT => def.rotation,
+        k => {
+            let per_segment = k == KIND_ANIMATED_PER_SEGMENT;
+            let rg = pos.ranges;
+            pos.ranges += ROTATION_RANGE_BYTES;
+            let q0 = c0.rotation(body, rg, per_segment, byte >> 6);
             match c1.as_deref_mut() {
-                Some(c1) => nlerp_shortest(q0, from_stored(c1.next(body, v), dropped), alpha),
+                Some(c1) => {
+                    nlerp_shortest(q0, c1.rotation(body, rg, per_segment, byte >> 6), alpha)
+                }
                 None => q0,
             }
         }
-        _ => def.rotation,
     };
     let mut vector =
         |ch: u32, default: Vec3, c0: &mut Cursor, c1: Option<&mut Cursor>| match kind(byte, ch) {
             KIND_CONSTANT => {
-                let x = read_vec(body, *cpos);
-                *cpos += constant_bytes(ch);
+                let x = read_vec(body, pos.constants);
+                pos.constants += constant_bytes(ch);
                 x
             }
             KIND_ANIMATED => {
-                let a = Vec3::from_array(c0.next(body, v));
+                let rg = pos.ranges;
+                pos.ranges += VECTOR_RANGE_BYTES;
+                let a = Vec3::from_array(c0.next(body, |i| rg + 8 * i));
                 match c1 {
-                    Some(c1) => a.lerp(Vec3::from_array(c1.next(body, v)), alpha),
+                    Some(c1) => a.lerp(Vec3::from_array(c1.next(body, |i| rg + 8 * i)), alpha),
                     None => a,
                 }
             }
@@ -218,22 +254,17 @@ pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: 
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let nj = h.num_joints as usize;
     let table = &body[v.tracks..v.tracks + nj];
-    let mut cpos = v.constants;
+    let mut pos = Positions {
+        constants: v.constants,
+        ranges: v.ranges,
+    };
     let mut c0 = Cursor::new(body, &v, key.i0);
     let two = key.i1 != key.i0 && key.alpha > 0.0;
     let mut c1 = Cursor::new(body, &v, if two { key.i1 } else { key.i0 });
     for (j, &byte) in table.iter().enumerate() {
+        let c1 = if two { Some(&mut c1) } else { None };
         let t = decode_joint(
-            body,
-            &v,
-            byte,
-            j,
-            has_scale,
-            &mut cpos,
-            &mut c0,
-            if two { Some(&mut c1) } else { None },
-            key.alpha,
-            d,
+            body, byte, j, has_scale, &mut pos, &mut c0, c1, key.alpha, d,
         );
         out.write(j, &t);
     }
@@ -250,32 +281,40 @@ pub fn sample_joint(
     let v = View::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
-    let (mut cpos, mut skip) = (v.constants, 0usize);
+    let mut pos = Positions {
+        constants: v.constants,
+        ranges: v.ranges,
+    };
+    let (mut skip, mut per_segment) = (0usize, 0usize);
     for &b in &table[..joint] {
         for ch in 0..3 {
             match kind(b, ch) {
-                KIND_CONSTANT => cpos += constant_bytes(ch),
-                KIND_ANIMATED => skip += 1,
-                _ => {}
+                KIND_CONSTANT => pos.constants += constant_bytes(ch),
+                KIND_DEFAULT => {}
+                k => {
+                    skip += 1;
+                    per_segment += (k == KIND_ANIMATED_PER_SEGMENT) as usize;
+                    pos.ranges += range_bytes_of(ch);
+                }
             }
         }
     }
     let mut c0 = Cursor::new(body, &v, key.i0);
-    c0.skip(body, skip);
+    c0.skip(body, skip, per_segment);
     let two = key.i1 != key.i0 && key.alpha > 0.0;
     let mut c1 = Cursor::new(body, &v, if two { key.i1 } else { key.i0 });
     if two {
-        c1.skip(body, skip);
+        c1.skip(body, skip, per_segment);
     }
+    let c1 = if two { Some(&mut c1) } else { None };
     decode_joint(
         body,
-        &v,
         table[joint],
         joint,
         has_scale,
-        &mut cpos,
+        &mut pos,
         &mut c0,
-        if two { Some(&mut c1) } else { None },
+        c1,
         key.alpha,
         d,
     )

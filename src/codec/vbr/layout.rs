@@ -11,13 +11,16 @@
 //!  16  u32  constants offset     (rotation: 4 x f32, translation/scale: 3 x f32, joint order)
 //!  20  u32  clip ranges offset   (A x 3 x (min f32, extent f32))
 //!  24  u32  segment table offset (segment count x u32 segment offsets)
-//!  28  u32  reserved (0)
+//!  28  u32  per-segment-drop rotation count P
 //! track table byte of joint j: bits 0-1 rotation kind, 2-3 translation kind, 4-5 scale kind
-//!   (0 default, 1 constant, 2 animated), bits 6-7 the dropped rotation component
+//!   (0 default, 1 constant, 2 animated, 3 animated rotation whose dropped component is stored
+//!   per segment), bits 6-7 the dropped rotation component (kind 2)
+//! clip ranges: per animated sub-track in joint order, rotations 4 x (min, extent) (one per
+//!   quaternion component x y z w), translations and scales 3 x (min, extent)
 //! segment at its offset:
 //!   u32 keyframe mask (bit s: local sample s is stored; first and last always set)
 //!   u32 frame bits F (bits of one stored sample: sum over animated sub-tracks of 3 x rate bits)
-//!   A x 5-bit rate indices, padded to a byte
+//!   A x 5-bit rate indices then P x 2-bit dropped components, padded to a byte
 //!   A x 3 x u16 segment range fields
 //!   stored samples x F bits (sample-major, sub-tracks in joint order, components x y z)
 //! ```
@@ -43,8 +46,12 @@ pub const KIND_DEFAULT: u8 = 0;
 pub const KIND_CONSTANT: u8 = 1;
 /// Stored per segment.
 pub const KIND_ANIMATED: u8 = 2;
-/// Bytes of one animated sub-track's clip ranges.
-pub const RANGE_BYTES: usize = 24;
+/// Animated rotation whose dropped component is chosen per segment.
+pub const KIND_ANIMATED_PER_SEGMENT: u8 = 3;
+/// Bytes of one animated rotation's clip ranges.
+pub const ROTATION_RANGE_BYTES: usize = 32;
+/// Bytes of one animated translation's or scale's clip ranges.
+pub const VECTOR_RANGE_BYTES: usize = 24;
 /// Bytes of a segment's fixed header (mask and frame bits).
 pub const SEGMENT_HEADER: usize = 8;
 
@@ -57,6 +64,8 @@ pub struct View {
     pub num_segments: u32,
     /// Animated sub-track count.
     pub num_animated: u32,
+    /// Rotations with a per-segment dropped component.
+    pub num_per_segment: u32,
     /// Track table offset.
     pub tracks: usize,
     /// Constants offset.
@@ -75,6 +84,7 @@ impl View {
             seg_len: body[1] as u32,
             num_segments: read_u32(body, 4),
             num_animated: read_u32(body, 8),
+            num_per_segment: read_u32(body, 28),
             tracks: read_u32(body, 12) as usize,
             constants: read_u32(body, 16) as usize,
             ranges: read_u32(body, 20) as usize,
@@ -88,10 +98,11 @@ impl View {
         read_u32(body, self.segments + 4 * s as usize) as usize
     }
 
-    /// Bytes of a segment's rate indices.
+    /// Bytes of a segment's rate indices and dropped components.
     #[inline(always)]
     pub fn rate_bytes(&self) -> usize {
-        (self.num_animated as usize * RATE_FIELD_BITS as usize).div_ceil(8)
+        (self.num_animated as usize * RATE_FIELD_BITS as usize + 2 * self.num_per_segment as usize)
+            .div_ceil(8)
     }
 }
 
@@ -108,6 +119,16 @@ pub fn constant_bytes(channel: u32) -> usize {
         16
     } else {
         12
+    }
+}
+
+/// Bytes of an animated channel's clip ranges.
+#[inline(always)]
+pub fn range_bytes_of(channel: u32) -> usize {
+    if channel == 0 {
+        ROTATION_RANGE_BYTES
+    } else {
+        VECTOR_RANGE_BYTES
     }
 }
 
@@ -139,19 +160,26 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     let constants = r.u32()? as usize;
     let ranges = r.u32()? as usize;
     let segments = r.u32()? as usize;
-    if r.u32()? != 0 {
-        return Err(bad("vbr: reserved field not zero"));
-    }
+    let num_per_segment = r.u32()? as usize;
     // Track table.
     let table = ByteReader::at(body, tracks)?.take(nj)?;
     let has_scale = h.has(BlobFlags::HAS_SCALE);
-    let (mut animated, mut const_bytes) = (0usize, 0usize);
+    let (mut animated, mut const_bytes, mut per_segment, mut range_bytes) =
+        (0usize, 0usize, 0usize, 0usize);
     for &b in table {
         for ch in 0..3 {
             match kind(b, ch) {
                 KIND_DEFAULT => {}
                 KIND_CONSTANT => const_bytes += constant_bytes(ch),
-                KIND_ANIMATED => animated += 1,
+                KIND_ANIMATED => {
+                    animated += 1;
+                    range_bytes += range_bytes_of(ch);
+                }
+                _ if ch == 0 => {
+                    animated += 1;
+                    per_segment += 1;
+                    range_bytes += ROTATION_RANGE_BYTES;
+                }
                 _ => return Err(bad("vbr: invalid sub-track kind")),
             }
             if ch == 2 && !has_scale && kind(b, ch) != KIND_DEFAULT {
@@ -159,7 +187,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             }
         }
     }
-    if animated != num_animated {
+    if animated != num_animated || per_segment != num_per_segment {
         return Err(bad("vbr: animated sub-track count mismatch"));
     }
     let consts = ByteReader::at(body, constants)?.take(const_bytes)?;
@@ -168,7 +196,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             return Err(bad("vbr: non-finite constant"));
         }
     }
-    let rg = ByteReader::at(body, ranges)?.take(num_animated * RANGE_BYTES)?;
+    let rg = ByteReader::at(body, ranges)?.take(range_bytes)?;
     for c in rg.chunks_exact(4) {
         if !f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite() {
             return Err(bad("vbr: non-finite clip range"));

@@ -46,14 +46,14 @@ pub fn effort(level: Level) -> optimize::Effort {
 
 /// Compresses the clip of `ctx`.
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
-    let plan = tracks::plan(ctx, false);
+    let plan = tracks::plan(ctx, false, SEGMENT_LEN);
     let searcher = optimize::Searcher::new(ctx.clip, ctx.metric, &plan, ctx.has_scale);
     let n = ctx.clip.num_samples;
     let e = effort(ctx.settings.level);
     let segments: Vec<optimize::SegmentChoice> = (0..n.div_ceil(SEGMENT_LEN))
         .map(|s| {
             let start = s * SEGMENT_LEN;
-            searcher.search(start, (n - start).min(SEGMENT_LEN), &e)
+            searcher.search(start, (n - start).min(SEGMENT_LEN), SEGMENT_LEN, &e)
         })
         .collect();
     let body = write::body(ctx.clip, &plan, &segments, SEGMENT_LEN)?;

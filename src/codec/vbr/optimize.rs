@@ -104,8 +104,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// Searches the storage of the segment covering samples `start..start + count`.
-    pub fn search(&self, start: usize, count: usize, effort: &Effort) -> SegmentChoice {
-        let mut s = State::new(self, start, count);
+    pub fn search(
+        &self,
+        start: usize,
+        count: usize,
+        seg_len: usize,
+        effort: &Effort,
+    ) -> SegmentChoice {
+        let mut s = State::new(self, start, count, seg_len);
         s.local_pass(effort.local_fraction);
         s.full_update();
         s.raise_pass();
@@ -136,6 +142,7 @@ impl<'a> Searcher<'a> {
 /// Per-segment working state.
 struct State<'s, 'a> {
     x: &'s Searcher<'a>,
+    seg: usize,
     start: usize,
     m: usize,
     nj: usize,
@@ -151,7 +158,7 @@ struct State<'s, 'a> {
 }
 
 impl<'s, 'a> State<'s, 'a> {
-    fn new(x: &'s Searcher<'a>, start: usize, m: usize) -> Self {
+    fn new(x: &'s Searcher<'a>, start: usize, m: usize, seg_len: usize) -> Self {
         let nj = x.clip.num_joints();
         let mut local = vec![Transform::IDENTITY; m * nj];
         for s in 0..m {
@@ -160,7 +167,7 @@ impl<'s, 'a> State<'s, 'a> {
                 let f = &x.plan.fixed[j];
                 let k = x.plan.kinds[j];
                 local[s * nj + j] = Transform {
-                    rotation: if k[0] == super::layout::KIND_ANIMATED {
+                    rotation: if k[0] >= super::layout::KIND_ANIMATED {
                         raw.rotation
                     } else {
                         f.rotation
@@ -186,8 +193,9 @@ impl<'s, 'a> State<'s, 'a> {
         for (t, st) in x.plan.animated.iter().enumerate() {
             for c in 0..3 {
                 let (mut lo, mut hi) = (1.0f32, 0.0f32);
+                let range = st.slot_range(c, st.drop_in(start / seg_len));
                 for v in &st.values[start..start + m] {
-                    let n = st.ranges[c].normalize(v[c]);
+                    let n = range.normalize(v[c]);
                     lo = lo.min(n);
                     hi = hi.max(n);
                 }
@@ -198,6 +206,7 @@ impl<'s, 'a> State<'s, 'a> {
         let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
         State {
             x,
+            seg: start / seg_len,
             start,
             m,
             nj,
@@ -220,11 +229,13 @@ impl<'s, 'a> State<'s, 'a> {
         } else {
             self.range_fields[t]
         };
+        let drop = st.drop_in(self.seg);
         for s in 0..self.m {
             if self.mask & (1 << s) != 0 {
                 let v = &st.values[self.start + s];
                 for c in 0..3 {
-                    self.comps[s][c] = encode_value(v[c], rate, fields[c], &st.ranges[c]).1;
+                    self.comps[s][c] =
+                        encode_value(v[c], rate, fields[c], st.slot_range(c, drop)).1;
                 }
             }
         }
@@ -251,7 +262,7 @@ impl<'s, 'a> State<'s, 'a> {
             let v = self.comps[s];
             let l = &mut self.local[s * nj + j];
             match st.channel {
-                0 => l.rotation = from_stored(v, st.dropped),
+                0 => l.rotation = from_stored(v, st.drop_in(self.seg)),
                 1 => l.translation = Vec3::from_array(v),
                 _ => l.scale = Vec3::from_array(v),
             }
@@ -274,7 +285,7 @@ impl<'s, 'a> State<'s, 'a> {
                     let mut l = raw;
                     let v = self.comps[s];
                     match st.channel {
-                        0 => l.rotation = from_stored(v, st.dropped),
+                        0 => l.rotation = from_stored(v, st.drop_in(self.seg)),
                         1 => l.translation = Vec3::from_array(v),
                         _ => l.scale = Vec3::from_array(v),
                     }

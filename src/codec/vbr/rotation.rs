@@ -42,6 +42,26 @@ pub fn choose_dropped(rotations: &[Quat], force_w: bool) -> u8 {
     best as u8
 }
 
+/// Quaternion component (0 = x .. 3 = w) held in stored slot `slot` (0..3) when `dropped` is
+/// reconstructed.
+#[inline(always)]
+pub fn slot_component(slot: usize, dropped: u8) -> usize {
+    slot + (slot >= dropped as usize) as usize
+}
+
+/// Smallest magnitude of the best droppable component over `rotations`: below
+/// [`PER_SEGMENT_THRESHOLD`] a track switches to a per-segment dropped index.
+pub fn conditioning(rotations: &[Quat], dropped: u8) -> f32 {
+    rotations
+        .iter()
+        .map(|q| comp(*q, dropped as usize).abs())
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// Tracks whose dropped component gets smaller than this somewhere choose the dropped component
+/// per segment instead (the reconstruction error grows as 1 / |dropped component|).
+pub const PER_SEGMENT_THRESHOLD: f32 = 0.4;
+
 /// The three stored components of `q` when component `dropped` is reconstructed.
 #[inline]
 pub fn to_stored(q: Quat, dropped: u8) -> [f32; 3] {

@@ -8,8 +8,10 @@
 //! [`CONSTANT_BUDGET`] of the precision. The rest of the precision is left to quantisation.
 
 use super::bitrate::ClipRange;
-use super::layout::{KIND_ANIMATED, KIND_CONSTANT, KIND_DEFAULT};
-use super::rotation::{choose_dropped, to_stored};
+use super::layout::{KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT, KIND_DEFAULT};
+use super::rotation::{
+    choose_dropped, conditioning, slot_component, to_stored, PER_SEGMENT_THRESHOLD,
+};
 use crate::codec::EncodeContext;
 use crate::math::{make_continuous, Quat, Transform, Vec3};
 use crate::metric::{dominant_shells, vertex_error, DominantShell};
@@ -25,12 +27,36 @@ pub struct SubTrack {
     pub joint: usize,
     /// 0 rotation, 1 translation, 2 scale.
     pub channel: u32,
-    /// Dropped rotation component (rotations only).
+    /// Dropped rotation component (rotations with one drop per track).
     pub dropped: u8,
+    /// Dropped rotation component of each segment (rotations with per-segment drops), else empty.
+    pub segment_drops: Vec<u8>,
     /// The three stored components of every sample of the clip.
     pub values: Vec<[f32; 3]>,
-    /// Clip range of each component.
-    pub ranges: [ClipRange; 3],
+    /// Clip ranges: per quaternion component x y z w for rotations, per slot for vectors.
+    pub ranges: [ClipRange; 4],
+}
+
+impl SubTrack {
+    /// The dropped component in segment `seg`.
+    #[inline]
+    pub fn drop_in(&self, seg: usize) -> u8 {
+        if self.segment_drops.is_empty() {
+            self.dropped
+        } else {
+            self.segment_drops[seg]
+        }
+    }
+
+    /// The clip range of stored slot `slot` when `dropped` is the dropped component.
+    #[inline]
+    pub fn slot_range(&self, slot: usize, dropped: u8) -> &ClipRange {
+        if self.channel == 0 {
+            &self.ranges[slot_component(slot, dropped)]
+        } else {
+            &self.ranges[slot]
+        }
+    }
 }
 
 /// What the encoder stores for each joint.
@@ -85,7 +111,7 @@ fn mid(v: &[Vec3]) -> Vec3 {
 }
 
 /// Classifies every channel and prepares the animated sub-tracks.
-pub fn plan(ctx: &EncodeContext, force_drop_w: bool) -> Plan {
+pub fn plan(ctx: &EncodeContext, force_drop_w: bool, seg_len: usize) -> Plan {
     let clip = ctx.clip;
     let nj = clip.num_joints();
     let n = clip.num_samples;
@@ -133,13 +159,30 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool) -> Plan {
                 continue;
             }
             kinds[j][ch as usize] = KIND_ANIMATED;
+            let mut segment_drops = Vec::new();
             let (drop, values): (u8, Vec<[f32; 3]>) = match ch {
                 0 => {
                     let d = choose_dropped(&track.rotations, force_drop_w);
-                    (
-                        d,
-                        track.rotations.iter().map(|q| to_stored(*q, d)).collect(),
-                    )
+                    if !force_drop_w && conditioning(&track.rotations, d) < PER_SEGMENT_THRESHOLD {
+                        kinds[j][0] = KIND_ANIMATED_PER_SEGMENT;
+                        segment_drops = track
+                            .rotations
+                            .chunks(seg_len)
+                            .map(|seg| choose_dropped(seg, false))
+                            .collect();
+                        let values = track
+                            .rotations
+                            .iter()
+                            .enumerate()
+                            .map(|(i, q)| to_stored(*q, segment_drops[i / seg_len]))
+                            .collect();
+                        (d, values)
+                    } else {
+                        (
+                            d,
+                            track.rotations.iter().map(|q| to_stored(*q, d)).collect(),
+                        )
+                    }
                 }
                 1 => (0, track.translations.iter().map(|v| v.to_array()).collect()),
                 _ => (0, track.scales.iter().map(|v| v.to_array()).collect()),
@@ -147,11 +190,29 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool) -> Plan {
             if ch == 0 {
                 dropped[j] = drop;
             }
-            let ranges = [0, 1, 2].map(|c| ClipRange::of(values.iter().map(|v| v[c])));
+            let mut ranges = [ClipRange::default(); 4];
+            if ch == 0 {
+                // Per quaternion component, over the samples where it is stored.
+                for (c, r) in ranges.iter_mut().enumerate() {
+                    *r = ClipRange::of(values.iter().enumerate().filter_map(|(i, v)| {
+                        let dr = if segment_drops.is_empty() {
+                            drop
+                        } else {
+                            segment_drops[i / seg_len]
+                        };
+                        (c != dr as usize).then(|| v[c - (c > dr as usize) as usize])
+                    }));
+                }
+            } else {
+                for (c, r) in ranges.iter_mut().enumerate().take(3) {
+                    *r = ClipRange::of(values.iter().map(|v| v[c]));
+                }
+            }
             animated.push(SubTrack {
                 joint: j,
                 channel: ch,
                 dropped: drop,
+                segment_drops,
                 values,
                 ranges,
             });
@@ -167,7 +228,7 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool) -> Plan {
     }
 }
 
-/// True when a track byte's kinds are all known.
+/// The track table byte of a joint.
 pub fn kinds_byte(kinds: [u8; 3], dropped: u8) -> u8 {
     debug_assert!(kinds
         .iter()

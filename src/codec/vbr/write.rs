@@ -46,7 +46,7 @@ pub fn body(
     }
     let ranges_off = w.len();
     for st in &plan.animated {
-        for r in &st.ranges {
+        for r in &st.ranges[..if st.channel == 0 { 4 } else { 3 }] {
             w.f32(r.min);
             w.f32(r.extent);
         }
@@ -62,6 +62,13 @@ pub fn body(
         let mut rates = BitWriter::new();
         for &r in &seg.rates {
             rates.write(r as u32, RATE_FIELD_BITS);
+        }
+        for st in plan
+            .animated
+            .iter()
+            .filter(|st| !st.segment_drops.is_empty())
+        {
+            rates.write(st.segment_drops[si] as u32, 2);
         }
         w.raw(&rates.finish_unpadded());
         for f in &seg.fields {
@@ -80,7 +87,12 @@ pub fn body(
                 }
                 let v = &st.values[start + s];
                 for c in 0..3 {
-                    let (q, _) = encode_value(v[c], rate, seg.fields[t][c], &st.ranges[c]);
+                    let (q, _) = encode_value(
+                        v[c],
+                        rate,
+                        seg.fields[t][c],
+                        st.slot_range(c, st.drop_in(si)),
+                    );
                     data.write(q, rate_bits(rate));
                 }
             }
@@ -99,6 +111,10 @@ pub fn body(
         constants_off,
         ranges_off,
         table_off,
+        plan.animated
+            .iter()
+            .filter(|st| !st.segment_drops.is_empty())
+            .count(),
     ];
     for (i, v) in header.iter().enumerate() {
         b[4 + 4 * i..8 + 4 * i].copy_from_slice(&to_u32(*v)?.to_le_bytes());
@@ -141,7 +157,7 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
         for (ch, name) in ["rotation", "translation", "scale"].into_iter().enumerate() {
             let (storage, bps) = match kind(byte, ch as u32) {
                 KIND_CONSTANT => ("constant".to_string(), 0.0),
-                KIND_ANIMATED => {
+                KIND_ANIMATED | layout::KIND_ANIMATED_PER_SEGMENT => {
                     let bps = bits[k] as f32 / n as f32;
                     let s = format!(
                         "variable ({bps:.1} bits/sample, {} constant and {} raw segments of {}{})",
