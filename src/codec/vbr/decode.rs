@@ -49,7 +49,11 @@ struct Cursor {
     a_bit: usize,
     frame_bits: usize,
     t: f32,
+    /// Rate index (component) position.
     k: usize,
+    /// Animated sub-track position.
+    f: usize,
+    /// Per-segment-drop rotation position.
     p: usize,
 }
 
@@ -67,12 +71,13 @@ impl Cursor {
         let (idx, t) = keyframe_position(mask, local);
         Cursor {
             rates_bit: rates * 8,
-            drops_bit: rates * 8 + v.num_animated as usize * RATE_FIELD_BITS as usize,
+            drops_bit: rates * 8 + 3 * v.num_animated as usize * RATE_FIELD_BITS as usize,
             fields,
             a_bit: data_bit + idx as usize * frame_bits,
             frame_bits,
             t,
             k: 0,
+            f: 0,
             p: 0,
         }
     }
@@ -80,15 +85,16 @@ impl Cursor {
     /// Skips `count` animated sub-tracks, `per_segment` of which have per-segment drops.
     #[inline]
     fn skip(&mut self, body: &[u8], count: usize, per_segment: usize) {
-        for _ in 0..count {
+        for _ in 0..3 * count {
             let rate = read_bits(
                 body,
                 self.rates_bit + self.k * RATE_FIELD_BITS as usize,
                 RATE_FIELD_BITS,
             );
-            self.a_bit += 3 * rate_bits(rate as u8) as usize;
+            self.a_bit += rate_bits(rate as u8) as usize;
             self.k += 1;
         }
+        self.f += count;
         self.p += per_segment;
     }
 
@@ -104,22 +110,21 @@ impl Cursor {
     /// clip range of stored slot `i`.
     #[inline(always)]
     fn next(&mut self, body: &[u8], slot_range: impl Fn(usize) -> usize) -> [f32; 3] {
-        let k = self.k;
-        let rate = read_bits(
-            body,
-            self.rates_bit + k * RATE_FIELD_BITS as usize,
-            RATE_FIELD_BITS,
-        ) as u8;
-        let bits = rate_bits(rate);
         let mut out = [0.0f32; 3];
         for (c, o) in out.iter_mut().enumerate() {
-            let field = read_u16(body, self.fields + 6 * k + 2 * c);
+            let rate = read_bits(
+                body,
+                self.rates_bit + self.k * RATE_FIELD_BITS as usize,
+                RATE_FIELD_BITS,
+            ) as u8;
+            let bits = rate_bits(rate);
+            let field = read_u16(body, self.fields + 6 * self.f + 2 * c);
             let rg = slot_range(c);
             let range = ClipRange {
                 min: read_f32(body, rg),
                 extent: read_f32(body, rg + 4),
             };
-            let bit = self.a_bit + c * bits as usize;
+            let bit = self.a_bit;
             let a = dequantize(read_bits(body, bit, bits), rate, field, &range);
             *o = if self.t > 0.0 {
                 let b = dequantize(
@@ -132,9 +137,10 @@ impl Cursor {
             } else {
                 a
             };
+            self.a_bit += bits as usize;
+            self.k += 1;
         }
-        self.a_bit += 3 * bits as usize;
-        self.k += 1;
+        self.f += 1;
         out
     }
 

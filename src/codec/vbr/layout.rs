@@ -19,8 +19,8 @@
 //!   quaternion component x y z w), translations and scales 3 x (min, extent)
 //! segment at its offset:
 //!   u32 keyframe mask (bit s: local sample s is stored; first and last always set)
-//!   u32 frame bits F (bits of one stored sample: sum over animated sub-tracks of 3 x rate bits)
-//!   A x 5-bit rate indices then P x 2-bit dropped components, padded to a byte
+//!   u32 frame bits F (bits of one stored sample: sum of the rate bits of every component)
+//!   3A x 5-bit rate indices (one per component) then P x 2-bit dropped components, padded to a byte
 //!   A x 3 x u16 segment range fields
 //!   stored samples x F bits (sample-major, sub-tracks in joint order, components x y z)
 //! ```
@@ -101,7 +101,8 @@ impl View {
     /// Bytes of a segment's rate indices and dropped components.
     #[inline(always)]
     pub fn rate_bytes(&self) -> usize {
-        (self.num_animated as usize * RATE_FIELD_BITS as usize + 2 * self.num_per_segment as usize)
+        (3 * self.num_animated as usize * RATE_FIELD_BITS as usize
+            + 2 * self.num_per_segment as usize)
             .div_ceil(8)
     }
 }
@@ -221,12 +222,12 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         }
         let rates = sr.take(rate_bytes)?;
         let mut bits = 0u64;
-        for k in 0..num_animated {
+        for k in 0..3 * num_animated {
             let rate = read_bits(rates, k * RATE_FIELD_BITS as usize, RATE_FIELD_BITS);
             if rate as usize >= NUM_RATES {
                 return Err(bad("vbr: invalid bit rate"));
             }
-            bits += 3 * rate_bits(rate as u8) as u64;
+            bits += rate_bits(rate as u8) as u64;
         }
         if bits != frame_bits {
             return Err(bad("vbr: frame size does not match the bit rates"));

@@ -46,17 +46,21 @@ pub fn effort(level: Level) -> optimize::Effort {
 
 /// Compresses the clip of `ctx`.
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
-    let plan = tracks::plan(ctx, false, SEGMENT_LEN);
+    let seg_len: usize = std::env::var("VBR_SEG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(SEGMENT_LEN);
+    let plan = tracks::plan(ctx, false, seg_len);
     let searcher = optimize::Searcher::new(ctx.clip, ctx.metric, &plan, ctx.has_scale);
     let n = ctx.clip.num_samples;
     let e = effort(ctx.settings.level);
-    let segments: Vec<optimize::SegmentChoice> = (0..n.div_ceil(SEGMENT_LEN))
+    let segments: Vec<optimize::SegmentChoice> = (0..n.div_ceil(seg_len))
         .map(|s| {
-            let start = s * SEGMENT_LEN;
-            searcher.search(start, (n - start).min(SEGMENT_LEN), SEGMENT_LEN, &e)
+            let start = s * seg_len;
+            searcher.search(start, (n - start).min(seg_len), seg_len, &e)
         })
         .collect();
-    let body = write::body(ctx.clip, &plan, &segments, SEGMENT_LEN)?;
+    let body = write::body(ctx.clip, &plan, &segments, seg_len)?;
     Ok(EncodedBody {
         codec: CodecId::Vbr,
         flags: ctx.flags,

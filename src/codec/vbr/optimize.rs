@@ -42,8 +42,8 @@ pub struct Effort {
 pub struct SegmentChoice {
     /// Keyframe mask.
     pub mask: u32,
-    /// Rate index per animated sub-track.
-    pub rates: Vec<u8>,
+    /// Rate index per animated sub-track and component.
+    pub rates: Vec<[u8; 3]>,
     /// Segment range field per animated sub-track and component (as stored for its rate).
     pub fields: Vec<[u16; 3]>,
 }
@@ -125,10 +125,12 @@ impl<'a> Searcher<'a> {
             }
         }
         let fields = (0..self.plan.animated.len())
-            .map(|t| match s.rates[t] {
-                RATE_RAW => [0; 3],
-                RATE_CONSTANT => s.const_fields[t],
-                _ => s.range_fields[t],
+            .map(|t| {
+                [0, 1, 2].map(|c| match s.rates[t][c] {
+                    RATE_RAW => 0,
+                    RATE_CONSTANT => s.const_fields[t][c],
+                    _ => s.range_fields[t][c],
+                })
             })
             .collect();
         SegmentChoice {
@@ -147,7 +149,7 @@ struct State<'s, 'a> {
     m: usize,
     nj: usize,
     mask: u32,
-    rates: Vec<u8>,
+    rates: Vec<[u8; 3]>,
     range_fields: Vec<[u16; 3]>,
     const_fields: Vec<[u16; 3]>,
     local: Vec<Transform>,
@@ -211,7 +213,7 @@ impl<'s, 'a> State<'s, 'a> {
             m,
             nj,
             mask,
-            rates: vec![RATE_RAW; na],
+            rates: vec![[RATE_RAW; 3]; na],
             range_fields,
             const_fields,
             obj: local.clone(),
@@ -221,21 +223,23 @@ impl<'s, 'a> State<'s, 'a> {
         }
     }
 
-    /// Decodes sub-track `t` at `rate` into `self.comps` for every sample of the segment.
-    fn decode(&mut self, t: usize, rate: u8) {
+    /// Decodes sub-track `t` at `rates` into `self.comps` for every sample of the segment.
+    fn decode(&mut self, t: usize, rates: [u8; 3]) {
         let st: &SubTrack = &self.x.plan.animated[t];
-        let fields = if rate == RATE_CONSTANT {
-            self.const_fields[t]
-        } else {
-            self.range_fields[t]
-        };
+        let fields = [0, 1, 2].map(|c| {
+            if rates[c] == RATE_CONSTANT {
+                self.const_fields[t][c]
+            } else {
+                self.range_fields[t][c]
+            }
+        });
         let drop = st.drop_in(self.seg);
         for s in 0..self.m {
             if self.mask & (1 << s) != 0 {
                 let v = &st.values[self.start + s];
                 for c in 0..3 {
                     self.comps[s][c] =
-                        encode_value(v[c], rate, fields[c], st.slot_range(c, drop)).1;
+                        encode_value(v[c], rates[c], fields[c], st.slot_range(c, drop)).1;
                 }
             }
         }
@@ -253,9 +257,9 @@ impl<'s, 'a> State<'s, 'a> {
     }
 
     /// Decodes sub-track `t` at `rate` into the lossy local pose.
-    fn apply(&mut self, t: usize, rate: u8) {
-        self.rates[t] = rate;
-        self.decode(t, rate);
+    fn apply(&mut self, t: usize, rates: [u8; 3]) {
+        self.rates[t] = rates;
+        self.decode(t, rates);
         let st = &self.x.plan.animated[t];
         let (j, nj) = (st.joint, self.nj);
         for s in 0..self.m {
@@ -278,7 +282,7 @@ impl<'s, 'a> State<'s, 'a> {
             let limit = shell.precision * fraction;
             let mut chosen = RATE_RAW;
             for rate in 0..RATE_RAW {
-                self.decode(t, rate);
+                self.decode(t, [rate; 3]);
                 let mut ok = true;
                 for s in 0..self.m {
                     let raw = x.clip.tracks[j].get(self.start + s);
@@ -299,7 +303,7 @@ impl<'s, 'a> State<'s, 'a> {
                     break;
                 }
             }
-            self.apply(t, chosen);
+            self.apply(t, [chosen; 3]);
         }
     }
 
@@ -404,8 +408,10 @@ impl<'s, 'a> State<'s, 'a> {
                 let mut a = Some(j);
                 while let Some(k) = a {
                     for &t in &self.x.anim_of_joint[k] {
-                        if self.rates[t] < RATE_RAW {
-                            cands.push(t);
+                        for c in 0..3 {
+                            if self.rates[t][c] < RATE_RAW {
+                                cands.push((t, c));
+                            }
                         }
                     }
                     a = self.x.parents[k];
@@ -414,26 +420,33 @@ impl<'s, 'a> State<'s, 'a> {
                     break;
                 }
                 let before = self.max_err(j);
-                let mut best: Option<(f32, usize)> = None;
-                for &t in &cands {
+                let mut best: Option<(f32, (usize, usize))> = None;
+                for &(t, c) in &cands {
                     let r = self.rates[t];
+                    let mut up = r;
+                    up[c] += 1;
                     let a = self.x.plan.animated[t].joint;
-                    self.apply(t, r + 1);
+                    self.apply(t, up);
                     let e = self.chain_error(a, j, &mut path);
                     self.apply(t, r);
-                    let cost = (rate_bits(r + 1) - rate_bits(r)) as f32;
+                    let cost = (rate_bits(up[c]) - rate_bits(r[c])) as f32;
                     let score = (before - e) / cost;
                     if best.is_none_or(|(b, _)| score > b) {
-                        best = Some((score, t));
+                        best = Some((score, (t, c)));
                     }
                 }
-                let (score, mut t) = best.expect("candidates exist");
+                let (score, mut unit) = best.expect("candidates exist");
                 if score <= 0.0 {
-                    // No single step helps: raise the cheapest sub-track on the chain.
-                    t = *cands.iter().min_by_key(|&&t| (self.rates[t], t)).unwrap();
+                    // No single step helps: raise the cheapest component on the chain.
+                    unit = *cands
+                        .iter()
+                        .min_by_key(|&&(t, c)| (self.rates[t][c], t, c))
+                        .unwrap();
                 }
-                let r = self.rates[t];
-                self.apply(t, r + 1);
+                let (t, c) = unit;
+                let mut r = self.rates[t];
+                r[c] += 1;
+                self.apply(t, r);
                 let a = self.x.plan.animated[t].joint;
                 self.update_subtree(a, 0..self.m);
                 raised = true;
@@ -444,13 +457,16 @@ impl<'s, 'a> State<'s, 'a> {
 
     fn lower_pass(&mut self) {
         let na = self.rates.len();
-        let mut order: Vec<usize> = (0..na).collect();
-        order.sort_by_key(|&t| (std::cmp::Reverse(self.rates[t]), t));
-        for t in order {
+        let mut order: Vec<(usize, usize)> =
+            (0..na).flat_map(|t| (0..3).map(move |c| (t, c))).collect();
+        order.sort_by_key(|&(t, c)| (std::cmp::Reverse(self.rates[t][c]), t, c));
+        for (t, c) in order {
             let j = self.x.plan.animated[t].joint;
-            while self.rates[t] > 0 {
+            while self.rates[t][c] > 0 {
                 let r = self.rates[t];
-                self.apply(t, r - 1);
+                let mut down = r;
+                down[c] -= 1;
+                self.apply(t, down);
                 if !self.update_subtree(j, 0..self.m) {
                     self.apply(t, r);
                     self.update_subtree(j, 0..self.m);

@@ -56,11 +56,11 @@ pub fn body(
     for (si, seg) in segments.iter().enumerate() {
         let off = to_u32(w.len())?;
         w.patch_u32(table_off + 4 * si, off);
-        let frame_bits: u32 = seg.rates.iter().map(|&r| 3 * rate_bits(r)).sum();
+        let frame_bits: u32 = seg.rates.iter().flatten().map(|&r| rate_bits(r)).sum();
         w.u32(seg.mask);
         w.u32(frame_bits);
         let mut rates = BitWriter::new();
-        for &r in &seg.rates {
+        for &r in seg.rates.iter().flatten() {
             rates.write(r as u32, RATE_FIELD_BITS);
         }
         for st in plan
@@ -81,12 +81,12 @@ pub fn body(
                 continue;
             }
             for (t, st) in plan.animated.iter().enumerate() {
-                let rate = seg.rates[t];
-                if rate == RATE_CONSTANT {
-                    continue;
-                }
                 let v = &st.values[start + s];
                 for c in 0..3 {
+                    let rate = seg.rates[t][c];
+                    if rate == RATE_CONSTANT {
+                        continue;
+                    }
                     let (q, _) = encode_value(
                         v[c],
                         rate,
@@ -141,10 +141,16 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
         let frame_bits = read_u32(body, off + 4) as usize;
         let rates = &body[off + SEGMENT_HEADER..];
         for (k, b) in bits.iter_mut().enumerate() {
-            let r = read_bits(rates, k * RATE_FIELD_BITS as usize, RATE_FIELD_BITS) as u8;
-            *b += 3 * rate_bits(r) as u64 * mask.count_ones() as u64;
-            const_segments[k] += (r == RATE_CONSTANT) as u32;
-            raw_segments[k] += (r == RATE_RAW) as u32;
+            for c in 0..3 {
+                let r = read_bits(
+                    rates,
+                    (3 * k + c) * RATE_FIELD_BITS as usize,
+                    RATE_FIELD_BITS,
+                ) as u8;
+                *b += rate_bits(r) as u64 * mask.count_ones() as u64;
+                const_segments[k] += (r == RATE_CONSTANT) as u32;
+                raw_segments[k] += (r == RATE_RAW) as u32;
+            }
         }
         seg_bytes += SEGMENT_HEADER
             + v.rate_bytes()
@@ -160,7 +166,7 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
                 KIND_ANIMATED | layout::KIND_ANIMATED_PER_SEGMENT => {
                     let bps = bits[k] as f32 / n as f32;
                     let s = format!(
-                        "variable ({bps:.1} bits/sample, {} constant and {} raw segments of {}{})",
+                        "variable ({bps:.1} bits/sample, {} constant and {} raw component-segments of {}{})",
                         const_segments[k],
                         raw_segments[k],
                         v.num_segments,
