@@ -107,8 +107,9 @@ pub fn quantize(n: f32, field: u16, bits: u32) -> u32 {
     } else {
         0.0
     };
-    let m = max_q(bits);
-    (t * m + 0.5).floor().min(m) as u32
+        let m = max_q(bits);
+    // t * m + 0.5 is non-negative, so truncation is the floor.
+    ((t * m + 0.5) as u32).min(m as u32)
 }
 
 /// Decodes a stored component. `q` is the stored field (ignored for [`RATE_CONSTANT`], the `f32`

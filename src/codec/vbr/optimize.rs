@@ -154,9 +154,16 @@ struct State<'s, 'a> {
     const_fields: Vec<[u16; 3]>,
     local: Vec<Transform>,
     obj: Vec<Transform>,
-    /// Error / precision per sample and joint.
+        /// Error / precision per sample and joint.
     err: Vec<f32>,
+    /// Scratch: decoded components of one sub-track.
     comps: Vec<[f32; 3]>,
+    /// Current decoded components per sub-track and sample (`t * m + s`).
+    cur: Vec<[f32; 3]>,
+    /// Raw object-space virtual vertices per sample and joint.
+    raw_vertices: Vec<[Vec3; 3]>,
+    /// Snapshot of (object transform, error) for [`Self::try_subtree`].
+    snapshot: Vec<(Transform, f32)>,
 }
 
 impl<'s, 'a> State<'s, 'a> {
@@ -205,7 +212,16 @@ impl<'s, 'a> State<'s, 'a> {
                 const_fields[t][c] = constant_field((lo + hi) * 0.5);
             }
         }
-        let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
+                let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
+        let mut raw_vertices = vec![[Vec3::ZERO; 3]; m * nj];
+        for s in 0..m {
+            let raw = x.metric.raw_object_pose(start + s);
+            for k in 0..nj {
+                let d = x.shell[k];
+                raw_vertices[s * nj + k] = [Vec3::new(d, 0.0, 0.0), Vec3::new(0.0, d, 0.0), Vec3::new(0.0, 0.0, d)]
+                    .map(|v| raw[k].transform_point(v));
+            }
+        }
         State {
             x,
             seg: start / seg_len,
@@ -216,10 +232,13 @@ impl<'s, 'a> State<'s, 'a> {
             rates: vec![[RATE_RAW; 3]; na],
             range_fields,
             const_fields,
-            obj: local.clone(),
+                        obj: local.clone(),
             local,
             err: vec![0.0; m * nj],
             comps: vec![[0.0; 3]; m],
+            cur: vec![[0.0; 3]; m * na],
+            raw_vertices,
+            snapshot: Vec::new(),
         }
     }
 
@@ -256,17 +275,51 @@ impl<'s, 'a> State<'s, 'a> {
         }
     }
 
-    /// Decodes sub-track `t` at `rate` into the lossy local pose.
+        /// Decodes sub-track `t` at `rates` into the lossy local pose.
     fn apply(&mut self, t: usize, rates: [u8; 3]) {
         self.rates[t] = rates;
         self.decode(t, rates);
+        let m = self.m;
+        self.cur[t * m..(t + 1) * m].copy_from_slice(&self.comps);
+        self.rebuild(t);
+    }
+
+    /// Changes component `c` of sub-track `t` to `rate` (the other components keep theirs).
+    fn apply_comp(&mut self, t: usize, c: usize, rate: u8) {
+        self.rates[t][c] = rate;
+        let st: &SubTrack = &self.x.plan.animated[t];
+        let field = if rate == RATE_CONSTANT { self.const_fields[t][c] } else { self.range_fields[t][c] };
+        let range = st.slot_range(c, st.drop_in(self.seg));
+        let (m, mask) = (self.m, self.mask);
+        let cur = &mut self.cur[t * m..(t + 1) * m];
+        for s in 0..m {
+            if mask & (1 << s) != 0 {
+                cur[s][c] = encode_value(st.values[self.start + s][c], rate, field, range).1;
+            }
+        }
+        if mask.count_ones() as usize != m {
+            for s in 0..m {
+                if mask & (1 << s) == 0 {
+                    let (_, w) = keyframe_position(mask, s as u32);
+                    let prev = 31 - (mask & ((1u32 << s) - 1)).leading_zeros() as usize;
+                    let next = s + 1 + (mask >> (s + 1)).trailing_zeros() as usize;
+                    cur[s][c] = lerp(cur[prev][c], cur[next][c], w);
+                }
+            }
+        }
+        self.rebuild(t);
+    }
+
+    /// Writes sub-track `t`'s current components into the lossy local pose.
+    fn rebuild(&mut self, t: usize) {
         let st = &self.x.plan.animated[t];
-        let (j, nj) = (st.joint, self.nj);
-        for s in 0..self.m {
-            let v = self.comps[s];
+        let (j, nj, m) = (st.joint, self.nj, self.m);
+        let drop = st.drop_in(self.seg);
+        for s in 0..m {
+            let v = self.cur[t * m + s];
             let l = &mut self.local[s * nj + j];
             match st.channel {
-                0 => l.rotation = from_stored(v, st.drop_in(self.seg)),
+                                0 => l.rotation = from_stored(v, drop),
                 1 => l.translation = Vec3::from_array(v),
                 _ => l.scale = Vec3::from_array(v),
             }
@@ -308,9 +361,59 @@ impl<'s, 'a> State<'s, 'a> {
     }
 
     #[inline]
-    fn joint_error(&self, s: usize, k: usize, o: &Transform) -> f32 {
-        let raw = &self.x.metric.raw_object_pose(self.start + s)[k];
-        vertex_error(raw, o, self.x.shell[k], self.x.has_scale) * self.x.inv_precision[k]
+        fn joint_error(&self, s: usize, k: usize, o: &Transform) -> f32 {
+        // Same arithmetic as `metric::vertex_error`, with the raw vertices computed once.
+        let raw = &self.raw_vertices[s * self.nj + k];
+        let d = self.x.shell[k];
+        let ex = (raw[0] - o.transform_point(Vec3::new(d, 0.0, 0.0))).length_squared();
+        let ey = (raw[1] - o.transform_point(Vec3::new(0.0, d, 0.0))).length_squared();
+        let mut e = ex.max(ey);
+        if self.x.has_scale {
+            e = e.max((raw[2] - o.transform_point(Vec3::new(0.0, 0.0, d))).length_squared());
+        }
+        e.sqrt() * self.x.inv_precision[k]
+    }
+
+    /// Like [`Self::update_subtree`] over every sample, but stops at the first joint that gets
+    /// worse than both its old error and its precision, restores the subtree's object transforms
+    /// and errors, and returns false (the caller restores the local pose).
+    fn try_subtree(&mut self, j: usize) -> bool {
+        let (nj, m) = (self.nj, self.m);
+        self.snapshot.clear();
+        let x = self.x;
+        for &k in &x.subtree[j] {
+            let k = k as usize;
+            let parent = x.parents[k];
+            for s in 0..m {
+                let i = s * nj + k;
+                self.snapshot.push((self.obj[i], self.err[i]));
+                let o = match parent {
+                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.local[i]),
+                    None => self.local[i],
+                };
+                let e = self.joint_error(s, k, &o);
+                if e > 1.0 && e > self.err[i] {
+                    // Restore everything written so far.
+                    let mut it = self.snapshot.iter();
+                    'outer: for &k2 in &x.subtree[j] {
+                        let k2 = k2 as usize;
+                        for s2 in 0..m {
+                            match it.next() {
+                                Some(&(o2, e2)) => {
+                                    self.obj[s2 * nj + k2] = o2;
+                                    self.err[s2 * nj + k2] = e2;
+                                }
+                                None => break 'outer,
+                            }
+                        }
+                    }
+                    return false;
+                }
+                self.obj[i] = o;
+                self.err[i] = e;
+            }
+        }
+        true
     }
 
     fn full_update(&mut self) {
@@ -422,14 +525,12 @@ impl<'s, 'a> State<'s, 'a> {
                 let before = self.max_err(j);
                 let mut best: Option<(f32, (usize, usize))> = None;
                 for &(t, c) in &cands {
-                    let r = self.rates[t];
-                    let mut up = r;
-                    up[c] += 1;
+                                        let r = self.rates[t][c];
                     let a = self.x.plan.animated[t].joint;
-                    self.apply(t, up);
+                    self.apply_comp(t, c, r + 1);
                     let e = self.chain_error(a, j, &mut path);
-                    self.apply(t, r);
-                    let cost = (rate_bits(up[c]) - rate_bits(r[c])) as f32;
+                    self.apply_comp(t, c, r);
+                    let cost = (rate_bits(r + 1) - rate_bits(r)) as f32;
                     let score = (before - e) / cost;
                     if best.is_none_or(|(b, _)| score > b) {
                         best = Some((score, (t, c)));
@@ -443,10 +544,8 @@ impl<'s, 'a> State<'s, 'a> {
                         .min_by_key(|&&(t, c)| (self.rates[t][c], t, c))
                         .unwrap();
                 }
-                let (t, c) = unit;
-                let mut r = self.rates[t];
-                r[c] += 1;
-                self.apply(t, r);
+                                let (t, c) = unit;
+                self.apply_comp(t, c, self.rates[t][c] + 1);
                 let a = self.x.plan.animated[t].joint;
                 self.update_subtree(a, 0..self.m);
                 raised = true;
@@ -462,14 +561,11 @@ impl<'s, 'a> State<'s, 'a> {
         order.sort_by_key(|&(t, c)| (std::cmp::Reverse(self.rates[t][c]), t, c));
         for (t, c) in order {
             let j = self.x.plan.animated[t].joint;
-            while self.rates[t][c] > 0 {
-                let r = self.rates[t];
-                let mut down = r;
-                down[c] -= 1;
-                self.apply(t, down);
-                if !self.update_subtree(j, 0..self.m) {
-                    self.apply(t, r);
-                    self.update_subtree(j, 0..self.m);
+                        while self.rates[t][c] > 0 {
+                let r = self.rates[t][c];
+                self.apply_comp(t, c, r - 1);
+                if !self.try_subtree(j) {
+                    self.apply_comp(t, c, r);
                     break;
                 }
             }
