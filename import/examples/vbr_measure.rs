@@ -26,8 +26,16 @@ struct Totals {
     failures: usize,
 }
 
+/// CPU time of this thread in seconds (Linux `schedstat`), so a loaded machine does not inflate
+/// compression times; falls back to wall time elsewhere.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(s.split_whitespace().next()?.parse::<f64>().ok()? * 1e-9)
+}
+
 fn measure(clip: &RawClip, s: &CompressSettings, t: &mut Totals, per_clip: bool) {
-    let t0 = Instant::now();
+        let t0 = Instant::now();
+    let c0 = thread_cpu_seconds();
     let blob = match compress(clip, s) {
         Ok(b) => b,
         Err(e) => {
@@ -36,7 +44,10 @@ fn measure(clip: &RawClip, s: &CompressSettings, t: &mut Totals, per_clip: bool)
             return;
         }
     };
-    let secs = t0.elapsed().as_secs_f64();
+        let secs = match (c0, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => t0.elapsed().as_secs_f64(),
+    };
     let aligned = AlignedBlob::from_bytes(&blob);
     let mut d =
         Decompressor::new(aligned.as_bytes(), &DecompressOptions::default()).expect("valid blob");

@@ -53,7 +53,10 @@ pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     let plan = tracks::plan(ctx, false, seg_len);
     let searcher = optimize::Searcher::new(ctx.clip, ctx.metric, &plan, ctx.has_scale);
     let n = ctx.clip.num_samples;
-    let e = effort(ctx.settings.level);
+        let mut e = effort(ctx.settings.level);
+    if let Some(f) = std::env::var("VBR_LF").ok().and_then(|v| v.parse().ok()) {
+        e.local_fraction = f;
+    }
     let segments: Vec<optimize::SegmentChoice> = (0..n.div_ceil(seg_len))
         .map(|s| {
             let start = s * seg_len;
