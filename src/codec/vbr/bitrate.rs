@@ -33,6 +33,17 @@ fn max_q(bits: u32) -> f32 {
     ((1u32 << bits) - 1) as f32
 }
 
+/// `1 / max_q(bits)` per rate index (0 for the constant and raw rates), so decoding multiplies.
+const INV_MAX_Q: [f32; NUM_RATES] = {
+    let mut t = [0.0f32; NUM_RATES];
+    let mut r = 1;
+    while r < NUM_RATES - 1 {
+        t[r] = 1.0 / ((1u32 << RATE_BITS[r]) - 1) as f32;
+        r += 1;
+    }
+    t
+};
+
 /// A component's clip range: `value = norm * extent + min`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ClipRange {
@@ -107,7 +118,7 @@ pub fn quantize(n: f32, field: u16, bits: u32) -> u32 {
     } else {
         0.0
     };
-        let m = max_q(bits);
+    let m = max_q(bits);
     // t * m + 0.5 is non-negative, so truncation is the floor.
     ((t * m + 0.5) as u32).min(m as u32)
 }
@@ -121,9 +132,8 @@ pub fn dequantize(q: u32, rate: u8, field: u16, range: &ClipRange) -> f32 {
     } else if rate == RATE_RAW {
         f32::from_bits(q)
     } else {
-        let bits = rate_bits(rate);
         let (smin, sext) = segment_min_extent(field);
-        range.denormalize((q as f32 / max_q(bits)) * sext + smin)
+        range.denormalize((q as f32 * INV_MAX_Q[rate as usize]) * sext + smin)
     }
 }
 

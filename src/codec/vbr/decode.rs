@@ -40,15 +40,21 @@ pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
     (idx, (local - prev) as f32 / (next - prev) as f32)
 }
 
-/// Reading position in one segment for one sample.
+/// Reading position in one segment for one sample, or for two samples of the same segment
+/// (`pair`), which then share the rate, range and field reads.
 #[derive(Clone, Copy)]
 struct Cursor {
     rates_bit: usize,
     drops_bit: usize,
     fields: usize,
-    a_bit: usize,
     frame_bits: usize,
+    /// Bit position and keyframe blend of the first sample.
+    a_bit: usize,
     t: f32,
+    /// Bit position and keyframe blend of the second sample (when `pair`).
+    b_bit: usize,
+    tb: f32,
+    pair: bool,
     /// Rate index (component) position.
     k: usize,
     /// Animated sub-track position.
@@ -59,7 +65,7 @@ struct Cursor {
 
 impl Cursor {
     #[inline(always)]
-    fn new(body: &[u8], v: &View, sample: u32) -> Cursor {
+    fn new(body: &[u8], v: &View, sample: u32, second: Option<u32>) -> Cursor {
         let seg = sample / v.seg_len;
         let local = sample - seg * v.seg_len;
         let off = v.segment_offset(body, seg);
@@ -69,13 +75,23 @@ impl Cursor {
         let fields = rates + v.rate_bytes();
         let data_bit = (fields + v.num_animated as usize * 6) * 8;
         let (idx, t) = keyframe_position(mask, local);
+        let (b_bit, tb, pair) = match second {
+            Some(s2) => {
+                let (idx2, t2) = keyframe_position(mask, s2 - seg * v.seg_len);
+                (data_bit + idx2 as usize * frame_bits, t2, true)
+            }
+            None => (0, 0.0, false),
+        };
         Cursor {
             rates_bit: rates * 8,
             drops_bit: rates * 8 + 3 * v.num_animated as usize * RATE_FIELD_BITS as usize,
             fields,
-            a_bit: data_bit + idx as usize * frame_bits,
             frame_bits,
+            a_bit: data_bit + idx as usize * frame_bits,
             t,
+            b_bit,
+            tb,
+            pair,
             k: 0,
             f: 0,
             p: 0,
@@ -91,7 +107,9 @@ impl Cursor {
                 self.rates_bit + self.k * RATE_FIELD_BITS as usize,
                 RATE_FIELD_BITS,
             );
-            self.a_bit += rate_bits(rate as u8) as usize;
+            let bits = rate_bits(rate as u8) as usize;
+            self.a_bit += bits;
+            self.b_bit += bits;
             self.k += 1;
         }
         self.f += count;
@@ -106,12 +124,39 @@ impl Cursor {
         c
     }
 
-    /// The next animated sub-track's three components; `slot_range(i)` is the byte offset of the
-    /// clip range of stored slot `i`.
+    /// One component at `bit`, blended `t` of the way to the next stored sample.
     #[inline(always)]
-    fn next(&mut self, body: &[u8], slot_range: impl Fn(usize) -> usize) -> [f32; 3] {
+    fn value(
+        &self,
+        body: &[u8],
+        bit: usize,
+        t: f32,
+        bits: u32,
+        rate: u8,
+        field: u16,
+        range: &ClipRange,
+    ) -> f32 {
+        let a = dequantize(read_bits(body, bit, bits), rate, field, range);
+        if t > 0.0 {
+            let b = dequantize(
+                read_bits(body, bit + self.frame_bits, bits),
+                rate,
+                field,
+                range,
+            );
+            lerp(a, b, t)
+        } else {
+            a
+        }
+    }
+
+    /// The next animated sub-track's three components for the first sample, and for the second
+    /// when `pair`; `slot_range(i)` is the byte offset of the clip range of stored slot `i`.
+    #[inline(always)]
+    fn next(&mut self, body: &[u8], slot_range: impl Fn(usize) -> usize) -> ([f32; 3], [f32; 3]) {
         let mut out = [0.0f32; 3];
-        for (c, o) in out.iter_mut().enumerate() {
+        let mut out2 = [0.0f32; 3];
+        for c in 0..3 {
             let rate = read_bits(
                 body,
                 self.rates_bit + self.k * RATE_FIELD_BITS as usize,
@@ -124,35 +169,41 @@ impl Cursor {
                 min: read_f32(body, rg),
                 extent: read_f32(body, rg + 4),
             };
-            let bit = self.a_bit;
-            let a = dequantize(read_bits(body, bit, bits), rate, field, &range);
-            *o = if self.t > 0.0 {
-                let b = dequantize(
-                    read_bits(body, bit + self.frame_bits, bits),
-                    rate,
-                    field,
-                    &range,
-                );
-                lerp(a, b, self.t)
-            } else {
-                a
-            };
+            out[c] = self.value(body, self.a_bit, self.t, bits, rate, field, &range);
+            if self.pair {
+                out2[c] = self.value(body, self.b_bit, self.tb, bits, rate, field, &range);
+            }
             self.a_bit += bits as usize;
+            self.b_bit += bits as usize;
             self.k += 1;
         }
         self.f += 1;
-        out
+        (out, out2)
     }
 
-    /// The next animated rotation.
+    /// The next animated rotation (and the second sample's when `pair`).
     #[inline(always)]
-    fn rotation(&mut self, body: &[u8], rg: usize, per_segment: bool, track_drop: u8) -> Quat {
+    fn rotation(
+        &mut self,
+        body: &[u8],
+        rg: usize,
+        per_segment: bool,
+        track_drop: u8,
+    ) -> (Quat, Quat) {
         let c = if per_segment {
             self.next_drop(body)
         } else {
             track_drop
         };
-        from_stored(self.next(body, |i| rg + 8 * slot_component(i, c)), c)
+        let (a, b) = self.next(body, |i| rg + 8 * slot_component(i, c));
+        (
+            from_stored(a, c),
+            if self.pair {
+                from_stored(b, c)
+            } else {
+                Quat::IDENTITY
+            },
+        )
     }
 }
 
@@ -182,6 +233,8 @@ struct Positions {
 }
 
 /// Decodes joint `j`'s transform given its track byte; advances the positions and the cursors.
+/// `c1` is the second sample's cursor when it lies in another segment than `c0`'s (else `c0` is a
+/// pair or there is no second sample).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn decode_joint(
@@ -214,12 +267,16 @@ fn decode_joint(
             let per_segment = k == KIND_ANIMATED_PER_SEGMENT;
             let rg = pos.ranges;
             pos.ranges += ROTATION_RANGE_BYTES;
-            let q0 = c0.rotation(body, rg, per_segment, byte >> 6);
-            match c1.as_deref_mut() {
-                Some(c1) => {
-                    nlerp_shortest(q0, c1.rotation(body, rg, per_segment, byte >> 6), alpha)
+            let (q0, q1) = c0.rotation(body, rg, per_segment, byte >> 6);
+            if c0.pair {
+                nlerp_shortest(q0, q1, alpha)
+            } else {
+                match c1.as_deref_mut() {
+                    Some(c1) => {
+                        nlerp_shortest(q0, c1.rotation(body, rg, per_segment, byte >> 6).0, alpha)
+                    }
+                    None => q0,
                 }
-                None => q0,
             }
         }
     };
@@ -233,10 +290,17 @@ fn decode_joint(
             KIND_ANIMATED => {
                 let rg = pos.ranges;
                 pos.ranges += VECTOR_RANGE_BYTES;
-                let a = Vec3::from_array(c0.next(body, |i| rg + 8 * i));
-                match c1 {
-                    Some(c1) => a.lerp(Vec3::from_array(c1.next(body, |i| rg + 8 * i)), alpha),
-                    None => a,
+                let (a, b) = c0.next(body, |i| rg + 8 * i);
+                let a = Vec3::from_array(a);
+                if c0.pair {
+                    a.lerp(Vec3::from_array(b), alpha)
+                } else {
+                    match c1 {
+                        Some(c1) => {
+                            a.lerp(Vec3::from_array(c1.next(body, |i| rg + 8 * i).0), alpha)
+                        }
+                        None => a,
+                    }
                 }
             }
             _ => default,
@@ -254,6 +318,22 @@ fn decode_joint(
     }
 }
 
+/// The cursors for a key: one (possibly a pair) or two in different segments.
+#[inline(always)]
+fn cursors(body: &[u8], v: &View, key: &SampleKey) -> (Cursor, Option<Cursor>) {
+    let two = key.i1 != key.i0 && key.alpha > 0.0;
+    if !two {
+        (Cursor::new(body, v, key.i0, None), None)
+    } else if key.i0 / v.seg_len == key.i1 / v.seg_len {
+        (Cursor::new(body, v, key.i0, Some(key.i1)), None)
+    } else {
+        (
+            Cursor::new(body, v, key.i0, None),
+            Some(Cursor::new(body, v, key.i1, None)),
+        )
+    }
+}
+
 /// Samples every joint.
 pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut) {
     let v = View::read(body);
@@ -264,13 +344,18 @@ pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: 
         constants: v.constants,
         ranges: v.ranges,
     };
-    let mut c0 = Cursor::new(body, &v, key.i0);
-    let two = key.i1 != key.i0 && key.alpha > 0.0;
-    let mut c1 = Cursor::new(body, &v, if two { key.i1 } else { key.i0 });
+    let (mut c0, mut c1) = cursors(body, &v, key);
     for (j, &byte) in table.iter().enumerate() {
-        let c1 = if two { Some(&mut c1) } else { None };
         let t = decode_joint(
-            body, byte, j, has_scale, &mut pos, &mut c0, c1, key.alpha, d,
+            body,
+            byte,
+            j,
+            has_scale,
+            &mut pos,
+            &mut c0,
+            c1.as_mut(),
+            key.alpha,
+            d,
         );
         out.write(j, &t);
     }
@@ -305,14 +390,11 @@ pub fn sample_joint(
             }
         }
     }
-    let mut c0 = Cursor::new(body, &v, key.i0);
+    let (mut c0, mut c1) = cursors(body, &v, key);
     c0.skip(body, skip, per_segment);
-    let two = key.i1 != key.i0 && key.alpha > 0.0;
-    let mut c1 = Cursor::new(body, &v, if two { key.i1 } else { key.i0 });
-    if two {
+    if let Some(c1) = c1.as_mut() {
         c1.skip(body, skip, per_segment);
     }
-    let c1 = if two { Some(&mut c1) } else { None };
     decode_joint(
         body,
         table[joint],
@@ -320,7 +402,7 @@ pub fn sample_joint(
         has_scale,
         &mut pos,
         &mut c0,
-        c1,
+        c1.as_mut(),
         key.alpha,
         d,
     )

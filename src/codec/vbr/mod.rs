@@ -53,7 +53,7 @@ pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     let plan = tracks::plan(ctx, false, seg_len);
     let searcher = optimize::Searcher::new(ctx.clip, ctx.metric, &plan, ctx.has_scale);
     let n = ctx.clip.num_samples;
-        let mut e = effort(ctx.settings.level);
+    let mut e = effort(ctx.settings.level);
     if let Some(f) = std::env::var("VBR_LF").ok().and_then(|v| v.parse().ok()) {
         e.local_fraction = f;
     }

@@ -154,7 +154,7 @@ struct State<'s, 'a> {
     const_fields: Vec<[u16; 3]>,
     local: Vec<Transform>,
     obj: Vec<Transform>,
-        /// Error / precision per sample and joint.
+    /// Error / precision per sample and joint.
     err: Vec<f32>,
     /// Scratch: decoded components of one sub-track.
     comps: Vec<[f32; 3]>,
@@ -212,14 +212,18 @@ impl<'s, 'a> State<'s, 'a> {
                 const_fields[t][c] = constant_field((lo + hi) * 0.5);
             }
         }
-                let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
+        let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
         let mut raw_vertices = vec![[Vec3::ZERO; 3]; m * nj];
         for s in 0..m {
             let raw = x.metric.raw_object_pose(start + s);
             for k in 0..nj {
                 let d = x.shell[k];
-                raw_vertices[s * nj + k] = [Vec3::new(d, 0.0, 0.0), Vec3::new(0.0, d, 0.0), Vec3::new(0.0, 0.0, d)]
-                    .map(|v| raw[k].transform_point(v));
+                raw_vertices[s * nj + k] = [
+                    Vec3::new(d, 0.0, 0.0),
+                    Vec3::new(0.0, d, 0.0),
+                    Vec3::new(0.0, 0.0, d),
+                ]
+                .map(|v| raw[k].transform_point(v));
             }
         }
         State {
@@ -232,7 +236,7 @@ impl<'s, 'a> State<'s, 'a> {
             rates: vec![[RATE_RAW; 3]; na],
             range_fields,
             const_fields,
-                        obj: local.clone(),
+            obj: local.clone(),
             local,
             err: vec![0.0; m * nj],
             comps: vec![[0.0; 3]; m],
@@ -275,7 +279,7 @@ impl<'s, 'a> State<'s, 'a> {
         }
     }
 
-        /// Decodes sub-track `t` at `rates` into the lossy local pose.
+    /// Decodes sub-track `t` at `rates` into the lossy local pose.
     fn apply(&mut self, t: usize, rates: [u8; 3]) {
         self.rates[t] = rates;
         self.decode(t, rates);
@@ -288,7 +292,11 @@ impl<'s, 'a> State<'s, 'a> {
     fn apply_comp(&mut self, t: usize, c: usize, rate: u8) {
         self.rates[t][c] = rate;
         let st: &SubTrack = &self.x.plan.animated[t];
-        let field = if rate == RATE_CONSTANT { self.const_fields[t][c] } else { self.range_fields[t][c] };
+        let field = if rate == RATE_CONSTANT {
+            self.const_fields[t][c]
+        } else {
+            self.range_fields[t][c]
+        };
         let range = st.slot_range(c, st.drop_in(self.seg));
         let (m, mask) = (self.m, self.mask);
         let cur = &mut self.cur[t * m..(t + 1) * m];
@@ -319,7 +327,7 @@ impl<'s, 'a> State<'s, 'a> {
             let v = self.cur[t * m + s];
             let l = &mut self.local[s * nj + j];
             match st.channel {
-                                0 => l.rotation = from_stored(v, drop),
+                0 => l.rotation = from_stored(v, drop),
                 1 => l.translation = Vec3::from_array(v),
                 _ => l.scale = Vec3::from_array(v),
             }
@@ -361,7 +369,7 @@ impl<'s, 'a> State<'s, 'a> {
     }
 
     #[inline]
-        fn joint_error(&self, s: usize, k: usize, o: &Transform) -> f32 {
+    fn joint_error(&self, s: usize, k: usize, o: &Transform) -> f32 {
         // Same arithmetic as `metric::vertex_error`, with the raw vertices computed once.
         let raw = &self.raw_vertices[s * self.nj + k];
         let d = self.x.shell[k];
@@ -525,7 +533,7 @@ impl<'s, 'a> State<'s, 'a> {
                 let before = self.max_err(j);
                 let mut best: Option<(f32, (usize, usize))> = None;
                 for &(t, c) in &cands {
-                                        let r = self.rates[t][c];
+                    let r = self.rates[t][c];
                     let a = self.x.plan.animated[t].joint;
                     self.apply_comp(t, c, r + 1);
                     let e = self.chain_error(a, j, &mut path);
@@ -544,7 +552,7 @@ impl<'s, 'a> State<'s, 'a> {
                         .min_by_key(|&&(t, c)| (self.rates[t][c], t, c))
                         .unwrap();
                 }
-                                let (t, c) = unit;
+                let (t, c) = unit;
                 self.apply_comp(t, c, self.rates[t][c] + 1);
                 let a = self.x.plan.animated[t].joint;
                 self.update_subtree(a, 0..self.m);
@@ -561,7 +569,7 @@ impl<'s, 'a> State<'s, 'a> {
         order.sort_by_key(|&(t, c)| (std::cmp::Reverse(self.rates[t][c]), t, c));
         for (t, c) in order {
             let j = self.x.plan.animated[t].joint;
-                        while self.rates[t][c] > 0 {
+            while self.rates[t][c] > 0 {
                 let r = self.rates[t][c];
                 self.apply_comp(t, c, r - 1);
                 if !self.try_subtree(j) {
