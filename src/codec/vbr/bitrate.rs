@@ -87,6 +87,24 @@ impl ClipRange {
     }
 }
 
+/// A rotation component's clip range as stored: 16-bit min and extent over [-1, 1], the min
+/// rounded down and the max rounded up so the range still covers every value.
+pub fn rotation_range_fields(r: &ClipRange) -> (u16, u16) {
+    let to = |v: f32| (v + 1.0) * 0.5 * 65535.0;
+    let lo = to(r.min).floor().clamp(0.0, 65535.0) as u32;
+    let hi = (to(r.min + r.extent).ceil().clamp(0.0, 65535.0) as u32).max(lo);
+    (lo as u16, (hi - lo) as u16)
+}
+
+/// The clip range of stored rotation range fields (see [`rotation_range_fields`]).
+#[inline(always)]
+pub fn rotation_range(min_q: u16, extent_q: u16) -> ClipRange {
+    ClipRange {
+        min: min_q as f32 * (2.0 / 65535.0) - 1.0,
+        extent: extent_q as f32 * (2.0 / 65535.0),
+    }
+}
+
 /// A segment range field as stored: 8-bit min and 8-bit extent (fractions of 255 of the clip
 /// range), packed as `min | extent << 8`. For [`RATE_CONSTANT`] the 16 bits are the value.
 #[inline(always)]

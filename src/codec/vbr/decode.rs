@@ -6,7 +6,7 @@
 //! cursors (the samples may lie in different segments) and blends the results: `nlerp` on the
 //! shortest arc for rotations, `lerp` for vectors.
 
-use super::bitrate::{dequantize, rate_bits, ClipRange, RATE_FIELD_BITS};
+use super::bitrate::{dequantize, rate_bits, rotation_range, ClipRange, RATE_FIELD_BITS};
 use super::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
     KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
@@ -153,7 +153,11 @@ impl Cursor {
     /// The next animated sub-track's three components for the first sample, and for the second
     /// when `pair`; `slot_range(i)` is the byte offset of the clip range of stored slot `i`.
     #[inline(always)]
-    fn next(&mut self, body: &[u8], slot_range: impl Fn(usize) -> usize) -> ([f32; 3], [f32; 3]) {
+    fn next(
+        &mut self,
+        body: &[u8],
+        slot_range: impl Fn(usize) -> ClipRange,
+    ) -> ([f32; 3], [f32; 3]) {
         let mut out = [0.0f32; 3];
         let mut out2 = [0.0f32; 3];
         for c in 0..3 {
@@ -164,11 +168,7 @@ impl Cursor {
             ) as u8;
             let bits = rate_bits(rate);
             let field = read_u16(body, self.fields + 6 * self.f + 2 * c);
-            let rg = slot_range(c);
-            let range = ClipRange {
-                min: read_f32(body, rg),
-                extent: read_f32(body, rg + 4),
-            };
+            let range = slot_range(c);
             out[c] = self.value(body, self.a_bit, self.t, bits, rate, field, &range);
             if self.pair {
                 out2[c] = self.value(body, self.b_bit, self.tb, bits, rate, field, &range);
@@ -195,7 +195,10 @@ impl Cursor {
         } else {
             track_drop
         };
-        let (a, b) = self.next(body, |i| rg + 8 * slot_component(i, c));
+        let (a, b) = self.next(body, |i| {
+            let o = rg + 4 * slot_component(i, c);
+            rotation_range(read_u16(body, o), read_u16(body, o + 2))
+        });
         (
             from_stored(a, c),
             if self.pair {
@@ -204,6 +207,14 @@ impl Cursor {
                 Quat::IDENTITY
             },
         )
+    }
+}
+
+#[inline(always)]
+fn vector_range(body: &[u8], rg: usize, i: usize) -> ClipRange {
+    ClipRange {
+        min: read_f32(body, rg + 8 * i),
+        extent: read_f32(body, rg + 8 * i + 4),
     }
 }
 
@@ -290,15 +301,16 @@ fn decode_joint(
             KIND_ANIMATED => {
                 let rg = pos.ranges;
                 pos.ranges += VECTOR_RANGE_BYTES;
-                let (a, b) = c0.next(body, |i| rg + 8 * i);
+                let (a, b) = c0.next(body, |i| vector_range(body, rg, i));
                 let a = Vec3::from_array(a);
                 if c0.pair {
                     a.lerp(Vec3::from_array(b), alpha)
                 } else {
                     match c1 {
-                        Some(c1) => {
-                            a.lerp(Vec3::from_array(c1.next(body, |i| rg + 8 * i).0), alpha)
-                        }
+                        Some(c1) => a.lerp(
+                            Vec3::from_array(c1.next(body, |i| vector_range(body, rg, i)).0),
+                            alpha,
+                        ),
                         None => a,
                     }
                 }

@@ -15,8 +15,8 @@
 //! track table byte of joint j: bits 0-1 rotation kind, 2-3 translation kind, 4-5 scale kind
 //!   (0 default, 1 constant, 2 animated, 3 animated rotation whose dropped component is stored
 //!   per segment), bits 6-7 the dropped rotation component (kind 2)
-//! clip ranges: per animated sub-track in joint order, rotations 4 x (min, extent) (one per
-//!   quaternion component x y z w), translations and scales 3 x (min, extent)
+//! clip ranges: per animated sub-track in joint order, rotations 4 x (u16 min, u16 extent) over
+//!   [-1, 1] (one per quaternion component x y z w), translations and scales 3 x (f32 min, f32 extent)
 //! segment at its offset:
 //!   u32 keyframe mask (bit s: local sample s is stored; first and last always set)
 //!   u32 frame bits F (bits of one stored sample: sum of the rate bits of every component)
@@ -49,7 +49,7 @@ pub const KIND_ANIMATED: u8 = 2;
 /// Animated rotation whose dropped component is chosen per segment.
 pub const KIND_ANIMATED_PER_SEGMENT: u8 = 3;
 /// Bytes of one animated rotation's clip ranges.
-pub const ROTATION_RANGE_BYTES: usize = 32;
+pub const ROTATION_RANGE_BYTES: usize = 16;
 /// Bytes of one animated translation's or scale's clip ranges.
 pub const VECTOR_RANGE_BYTES: usize = 24;
 /// Bytes of a segment's fixed header (mask and frame bits).
@@ -198,9 +198,21 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         }
     }
     let rg = ByteReader::at(body, ranges)?.take(range_bytes)?;
-    for c in rg.chunks_exact(4) {
-        if !f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite() {
-            return Err(bad("vbr: non-finite clip range"));
+    let mut at = 0;
+    for &b in table {
+        for ch in 0..3 {
+            let k = kind(b, ch);
+            if k == KIND_ANIMATED || (ch == 0 && k == KIND_ANIMATED_PER_SEGMENT) {
+                let n = range_bytes_of(ch);
+                if ch != 0
+                    && rg[at..at + n]
+                        .chunks_exact(4)
+                        .any(|c| !f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite())
+                {
+                    return Err(bad("vbr: non-finite clip range"));
+                }
+                at += n;
+            }
         }
     }
     ByteReader::at(body, segments)?.take(num_segments * 4)?;

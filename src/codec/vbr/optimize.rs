@@ -567,14 +567,16 @@ impl<'s, 'a> State<'s, 'a> {
         let mut order: Vec<(usize, usize)> =
             (0..na).flat_map(|t| (0..3).map(move |c| (t, c))).collect();
         order.sort_by_key(|&(t, c)| (std::cmp::Reverse(self.rates[t][c]), t, c));
-        for (t, c) in order {
-            let j = self.x.plan.animated[t].joint;
-            while self.rates[t][c] > 0 {
-                let r = self.rates[t][c];
-                self.apply_comp(t, c, r - 1);
-                if !self.try_subtree(j) {
-                    self.apply_comp(t, c, r);
-                    break;
+        {
+            for (t, c) in order {
+                let j = self.x.plan.animated[t].joint;
+                while self.rates[t][c] > 0 {
+                    let r = self.rates[t][c];
+                    self.apply_comp(t, c, r - 1);
+                    if !self.try_subtree(j) {
+                        self.apply_comp(t, c, r);
+                        break;
+                    }
                 }
             }
         }

@@ -7,7 +7,7 @@
 //! so the removals of a joint and all its ancestors together must stay within
 //! [`CONSTANT_BUDGET`] of the precision. The rest of the precision is left to quantisation.
 
-use super::bitrate::ClipRange;
+use super::bitrate::{rotation_range, rotation_range_fields, ClipRange};
 use super::layout::{KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT, KIND_DEFAULT};
 use super::rotation::{
     choose_dropped, conditioning, slot_component, to_stored, PER_SEGMENT_THRESHOLD,
@@ -35,6 +35,8 @@ pub struct SubTrack {
     pub values: Vec<[f32; 3]>,
     /// Clip ranges: per quaternion component x y z w for rotations, per slot for vectors.
     pub ranges: [ClipRange; 4],
+    /// Rotations: the stored 16-bit (min, extent) of each component's range.
+    pub rotation_fields: [(u16, u16); 4],
 }
 
 impl SubTrack {
@@ -123,7 +125,11 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool, seg_len: usize) -> Plan {
     let mut fixed = ctx.defaults.clone();
     let mut animated = Vec::new();
     for j in 0..nj {
-        let budget = shells[j].precision * CONSTANT_BUDGET;
+        let budget = shells[j].precision
+            * std::env::var("VBR_CB")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(CONSTANT_BUDGET);
         let mut u = clip.skeleton.parent(j).map_or(0.0, |p| used[p]);
         let track = &clip.tracks[j];
         let err_of = |value: &Transform, ch: u32| -> f32 {
@@ -208,10 +214,18 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool, seg_len: usize) -> Plan {
                     *r = ClipRange::of(values.iter().map(|v| v[c]));
                 }
             }
+            let mut rotation_fields = [(0u16, 0u16); 4];
+            if ch == 0 {
+                for (r, f) in ranges.iter_mut().zip(&mut rotation_fields) {
+                    *f = rotation_range_fields(r);
+                    *r = rotation_range(f.0, f.1);
+                }
+            }
             animated.push(SubTrack {
                 joint: j,
                 channel: ch,
                 dropped: drop,
+                rotation_fields,
                 segment_drops,
                 values,
                 ranges,

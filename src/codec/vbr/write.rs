@@ -46,9 +46,16 @@ pub fn body(
     }
     let ranges_off = w.len();
     for st in &plan.animated {
-        for r in &st.ranges[..if st.channel == 0 { 4 } else { 3 }] {
-            w.f32(r.min);
-            w.f32(r.extent);
+        if st.channel == 0 {
+            for &(lo, ext) in &st.rotation_fields {
+                w.u16(lo);
+                w.u16(ext);
+            }
+        } else {
+            for r in &st.ranges[..3] {
+                w.f32(r.min);
+                w.f32(r.extent);
+            }
         }
     }
     let table_off = w.len();
