@@ -23,18 +23,20 @@ use crate::Result;
 /// Samples per segment.
 pub const SEGMENT_LEN: usize = 16;
 
-/// Search effort for a compression level.
+/// Search effort for a compression level (measured on the shared clips, see docs/vbr.md).
+///
+/// `Automatic` is `Default`: its compression time stays under ACL's on every set measured.
 pub fn effort(level: Level) -> optimize::Effort {
     match level {
         Level::Fast => optimize::Effort {
             lower: false,
             drop_keys: false,
-            local_fraction: 1.0,
+            local_fraction: 0.5,
         },
         Level::Default | Level::Automatic => optimize::Effort {
             lower: true,
             drop_keys: false,
-            local_fraction: 1.0,
+            local_fraction: 0.5,
         },
         Level::Best => optimize::Effort {
             lower: true,
@@ -46,17 +48,11 @@ pub fn effort(level: Level) -> optimize::Effort {
 
 /// Compresses the clip of `ctx`.
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
-    let seg_len: usize = std::env::var("VBR_SEG")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(SEGMENT_LEN);
+    let seg_len = SEGMENT_LEN;
     let plan = tracks::plan(ctx, false, seg_len);
     let searcher = optimize::Searcher::new(ctx.clip, ctx.metric, &plan, ctx.has_scale);
     let n = ctx.clip.num_samples;
-    let mut e = effort(ctx.settings.level);
-    if let Some(f) = std::env::var("VBR_LF").ok().and_then(|v| v.parse().ok()) {
-        e.local_fraction = f;
-    }
+    let e = effort(ctx.settings.level);
     let segments: Vec<optimize::SegmentChoice> = (0..n.div_ceil(seg_len))
         .map(|s| {
             let start = s * seg_len;

@@ -513,7 +513,7 @@ impl<'s, 'a> State<'s, 'a> {
         let mut raised = false;
         for j in 0..self.nj {
             let mut guard = 0;
-            while self.max_err(j) > 1.0 && guard < 256 {
+            while self.max_err(j) > 1.0 && guard < 4096 {
                 guard += 1;
                 cands.clear();
                 let mut a = Some(j);

@@ -125,11 +125,7 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool, seg_len: usize) -> Plan {
     let mut fixed = ctx.defaults.clone();
     let mut animated = Vec::new();
     for j in 0..nj {
-        let budget = shells[j].precision
-            * std::env::var("VBR_CB")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(CONSTANT_BUDGET);
+        let budget = shells[j].precision * CONSTANT_BUDGET;
         let mut u = clip.skeleton.parent(j).map_or(0.0, |p| used[p]);
         let track = &clip.tracks[j];
         let err_of = |value: &Transform, ch: u32| -> f32 {
