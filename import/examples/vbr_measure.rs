@@ -34,7 +34,7 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 fn measure(clip: &RawClip, s: &CompressSettings, t: &mut Totals, per_clip: bool) {
-        let t0 = Instant::now();
+    let t0 = Instant::now();
     let c0 = thread_cpu_seconds();
     let blob = match compress(clip, s) {
         Ok(b) => b,
@@ -44,7 +44,7 @@ fn measure(clip: &RawClip, s: &CompressSettings, t: &mut Totals, per_clip: bool)
             return;
         }
     };
-        let secs = match (c0, thread_cpu_seconds()) {
+    let secs = match (c0, thread_cpu_seconds()) {
         (Some(a), Some(b)) => b - a,
         _ => t0.elapsed().as_secs_f64(),
     };

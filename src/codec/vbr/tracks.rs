@@ -240,8 +240,5 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool, seg_len: usize) -> Plan {
 
 /// The track table byte of a joint.
 pub fn kinds_byte(kinds: [u8; 3], dropped: u8) -> u8 {
-    debug_assert!(kinds
-        .iter()
-        .all(|k| [KIND_DEFAULT, KIND_CONSTANT, KIND_ANIMATED].contains(k)));
     kinds[0] | (kinds[1] << 2) | (kinds[2] << 4) | ((dropped & 3) << 6)
 }
