@@ -5,7 +5,7 @@
 //! ```text
 //! cargo run --release -p animcomp-import --example keys_measure -- <folder> [--resample HZ]
 //!     [--limit N] [--per-clip] [--variants default,linear,catmull,chain,worst] [--codecs fixed,vbr]
-//!     [--no-timing]
+//!     [--no-timing] [--precision P (shell 3.0)]
 //! ```
 
 use animcomp::codec::keys::{
@@ -138,6 +138,7 @@ fn main() {
     let mut variants = vec!["default".to_string()];
     let mut codecs: Vec<CodecChoice> = Vec::new();
     let mut do_timing = true;
+    let mut precision: Option<f32> = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--resample" => resample = args.next().and_then(|v| v.parse::<f32>().ok()),
@@ -149,6 +150,7 @@ fn main() {
             }
             "--per-clip" => per_clip = true,
             "--no-timing" => do_timing = false,
+            "--precision" => precision = args.next().and_then(|v| v.parse().ok()),
             "--variants" => {
                 variants = args
                     .next()
@@ -182,6 +184,9 @@ fn main() {
     for mut clip in clips.into_iter().take(limit) {
         if let Some(hz) = resample {
             clip = clip.resample(hz).expect("resample");
+        }
+        if let Some(p) = precision {
+            clip.skeleton.set_error_settings(p, 3.0);
         }
         if clip.validate().is_err() {
             eprintln!("{}: invalid clip, skipped", clip.name);
