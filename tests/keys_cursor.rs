@@ -1,0 +1,121 @@
+//! The playback cursor: forward playback reads the stream exactly once, front to back; forward,
+//! backward and random sampling give the same poses as the stateless decompressor.
+
+use animcomp::clip::{generate_clip, GenerateOptions};
+use animcomp::codec::keys::{cursor_state_size, KeyCursor};
+use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
+
+fn blob(seed: u64, scale: bool) -> AlignedBlob {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 40,
+        samples: 150,
+        sample_rate: 60.0,
+        max_depth: 10,
+        scale,
+        animated_translation: scale,
+        seed,
+        ..Default::default()
+    });
+    AlignedBlob::from_bytes(
+        &compress(
+            &clip,
+            &CompressSettings {
+                codec: CodecChoice::Keys,
+                ..Default::default()
+            },
+        )
+        .unwrap(),
+    )
+}
+
+fn stateless(d: &mut Decompressor, time: f32, looping: Looping) -> Vec<f32> {
+    d.seek(time, looping, Rounding::None).unwrap();
+    let mut out = vec![0.0; d.num_joints() * 10];
+    d.sample_pose(&mut out, 10).unwrap();
+    out
+}
+
+fn cursor_pose(c: &mut KeyCursor, time: f32, looping: Looping) -> Vec<f32> {
+    c.seek(time, looping, Rounding::None).unwrap();
+    let mut out = vec![0.0; c.header().num_joints as usize * 10];
+    c.sample_pose(&mut out, 10).unwrap();
+    out
+}
+
+#[test]
+fn forward_playback_reads_stream_once_and_matches_stateless() {
+    for (seed, scale) in [(1, false), (2, true)] {
+        let b = blob(seed, scale);
+        let opts = DecompressOptions::default();
+        let mut d = Decompressor::new(b.as_bytes(), &opts).unwrap();
+        let mut state = vec![0u32; cursor_state_size(d.header())];
+        let mut c = KeyCursor::new(b.as_bytes(), &opts, &mut state).unwrap();
+        let duration = d.header().duration();
+        let mut last_read = c.read_position();
+        let mut t = 0.0f32;
+        while t <= duration {
+            let a = cursor_pose(&mut c, t, Looping::Clamp);
+            assert!(
+                c.read_position() >= last_read,
+                "cursor moved backwards in the stream"
+            );
+            last_read = c.read_position();
+            assert_eq!(a, stateless(&mut d, t, Looping::Clamp), "t = {t}");
+            t += 1.0 / 144.0; // not a multiple of the sample period
+        }
+        let _ = cursor_pose(&mut c, duration, Looping::Clamp);
+        // Every stream entry was read exactly once by forward playback, and nothing was rebuilt.
+        assert_eq!(c.rebuilds(), 0);
+        let keys = c.read_position();
+        assert_eq!(c.entries_read() as usize, keys);
+        assert!(keys > 0);
+    }
+}
+
+#[test]
+fn backward_and_random_sampling_match_stateless() {
+    let b = blob(3, true);
+    let opts = DecompressOptions::default();
+    let mut d = Decompressor::new(b.as_bytes(), &opts).unwrap();
+    let mut state = vec![0u32; cursor_state_size(d.header())];
+    let mut c = KeyCursor::new(b.as_bytes(), &opts, &mut state).unwrap();
+    let duration = d.header().duration();
+    // Backward.
+    let mut t = duration;
+    while t >= 0.0 {
+        assert_eq!(
+            cursor_pose(&mut c, t, Looping::Clamp),
+            stateless(&mut d, t, Looping::Clamp),
+            "t = {t}"
+        );
+        t -= 0.037;
+    }
+    // Pseudo-random, with wrapping past the end.
+    let mut x = 12345u32;
+    for _ in 0..200 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let t = (x >> 8) as f32 / (1u32 << 24) as f32 * duration * 1.3;
+        let looping = if x & 1 == 0 {
+            Looping::Clamp
+        } else {
+            Looping::Wrap
+        };
+        assert_eq!(
+            cursor_pose(&mut c, t, looping),
+            stateless(&mut d, t, looping),
+            "t = {t}"
+        );
+    }
+    assert!(c.rebuilds() > 0);
+}
+
+#[test]
+fn cursor_rejects_small_state_and_other_codecs() {
+    let b = blob(4, false);
+    let opts = DecompressOptions::default();
+    let d = Decompressor::new(b.as_bytes(), &opts).unwrap();
+    let n = cursor_state_size(d.header());
+    let mut small = vec![0u32; n - 1];
+    assert!(KeyCursor::new(b.as_bytes(), &opts, &mut small).is_err());
+}
