@@ -109,6 +109,29 @@ fn write_seeds() {
             }
         }
     }
+    // Regression input of the vbr describe underflow (robust_mutation finding): a re-sealed bit
+    // flip in the vbr body header's constants offset.
+    let clip = animcomp::clip::generate_clip(&animcomp::clip::GenerateOptions {
+        joints: 7,
+        samples: 16,
+        ..Default::default()
+    });
+    let vbr = animcomp::CompressSettings {
+        codec: animcomp::CodecChoice::Vbr,
+        ..Default::default()
+    };
+    if let Ok(mut b) = animcomp::compress(&clip, &vbr) {
+        b[80] ^= 0x80;
+        harness::reseal(&mut b);
+        let reg = dir
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("regressions/blob_decode");
+        std::fs::create_dir_all(&reg).unwrap();
+        std::fs::write(reg.join("vbr_describe_section_order"), &b).unwrap();
+    }
     write("empty".into(), b"");
     write("magic_only".into(), b"ACMP");
     let mut h = vec![0u8; 64];

@@ -194,6 +194,9 @@ fn mutated_blobs_never_crash() {
     let mut rng = Rng(0x5EED_0000_A11C_0DE5);
     let (mut cases, mut accepted_stale, mut accepted_resealed, mut poses) =
         (0usize, 0usize, 0usize, 0usize);
+    // Stale-checksum mutants that still pass with the checksum verified: only mutations that
+    // leave bytes 0..total_size intact (e.g. appending bytes after the blob) may.
+    let mut stale_verified = 0usize;
     let mut sources = 0;
     for (clip_name, clip) in clips() {
         for (set_name, s) in settings() {
@@ -214,7 +217,7 @@ fn mutated_blobs_never_crash() {
                 o.ok_with_checksum,
                 "{clip_name}/{set_name}: fresh blob rejected"
             );
-            let per_blob = 160;
+            let per_blob = 300;
             for case in 0..per_blob {
                 let mut m = blob.clone();
                 let (what, single_flip) = corrupt(&mut rng, &mut m);
@@ -237,6 +240,13 @@ fn mutated_blobs_never_crash() {
                         accepted_resealed += 1;
                     } else {
                         accepted_stale += 1;
+                        stale_verified += o.ok_with_checksum as usize;
+                        if o.ok_with_checksum {
+                            assert!(
+                                m.len() >= blob.len() && m[..blob.len()] == blob[..],
+                                "{clip_name}/{set_name} case {case} ({what}): a changed blob passed a stale checksum"
+                            );
+                        }
                     }
                 }
                 poses += o.poses;
@@ -246,7 +256,8 @@ fn mutated_blobs_never_crash() {
     }
     println!(
         "{sources} source blobs, {cases} mutated cases: {accepted_resealed} resealed and {accepted_stale} stale-checksum \
-         mutants still decoded ({poses} poses checked), the rest rejected; {:.1} s",
+         mutants still decoded ({stale_verified} of those with the checksum verified; {poses} poses checked), \
+         the rest rejected; {:.1} s",
         started.elapsed().as_secs_f32()
     );
 }
@@ -302,4 +313,45 @@ fn every_header_bit_flip() {
             span * 8
         );
     }
+}
+
+/// Strict regression for the `vbr::describe` underflow (see `harness::DESCRIBE_KNOWN_BROKEN`):
+/// every re-sealed single bit flip of a vbr blob's body header that still validates must be
+/// describable without a panic. Fails today (e.g. a flip in the constants offset makes
+/// `ranges - constants` underflow in `src/codec/vbr/write.rs`); un-ignore once vbr's `validate`
+/// checks that the sections are in order (or `describe` stops subtracting offsets).
+#[test]
+#[ignore = "known vbr bug: describe underflows on forged section offsets (docs/robustness.md)"]
+fn vbr_describe_survives_forged_section_offsets() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 7,
+        samples: 16,
+        ..Default::default()
+    });
+    let s = CompressSettings {
+        codec: CodecChoice::Vbr,
+        ..Default::default()
+    };
+    let Ok(blob) = compress(&clip, &s) else {
+        println!("vbr not built");
+        return;
+    };
+    let mut panics = Vec::new();
+    for byte in 64..blob.len().min(64 + 64) {
+        for bit in 0..8 {
+            let mut m = blob.clone();
+            m[byte] ^= 1 << bit;
+            harness::reseal(&mut m);
+            let a = animcomp::AlignedBlob::from_bytes(&m);
+            if let Ok((h, body)) = animcomp::blob::validate_blob(a.as_bytes(), true) {
+                if std::panic::catch_unwind(|| animcomp::codec::describe(&h, body)).is_err() {
+                    panics.push((byte, bit));
+                }
+            }
+        }
+    }
+    assert!(
+        panics.is_empty(),
+        "vbr describe panicked on validated blobs, flips (byte, bit): {panics:?}"
+    );
 }
