@@ -1,1 +1,176 @@
-//! Importers (being written).
+//! Importers that turn animation files into [`animcomp::RawClip`]s: BVH, ACL's `.acl.sjson` clip
+//! format and glTF 2.0 / GLB.
+//!
+//! Use [`load`] for one file (dispatch by extension) and [`collect_files`] to expand folders.
+//! The clips are returned as read: call [`animcomp::RawClip::validate`] before compressing (a clip
+//! whose values are out of range, like ACL's `_with_inf_error` regression clip, imports fine and is
+//! rejected there with a clear status).
+
+pub mod acl;
+pub mod bvh;
+mod error;
+pub mod sjson;
+mod units;
+
+pub use error::{ImportError, ParseError};
+pub use units::{guess_units, pose_extent};
+
+use animcomp::RawClip;
+use std::path::{Path, PathBuf};
+
+/// Options shared by all importers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ImportOptions {
+    /// Rate (Hz) at which keyframed formats (glTF) are resampled; `None` means 30 Hz.
+    /// Formats that are already uniformly sampled (BVH, ACL) keep their own rate.
+    pub sample_rate: Option<f32>,
+    /// Every position / translation (tracks and bind pose) is multiplied by this. Default 1.
+    pub unit_scale: f32,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            sample_rate: None,
+            unit_scale: 1.0,
+        }
+    }
+}
+
+/// One clip read from a file.
+#[derive(Debug, Clone)]
+pub struct ImportedClip {
+    /// The clip (not yet validated). Joints carry the default precision 0.01 and shell
+    /// distance 3.0 unless the file specifies them (ACL clips).
+    pub clip: RawClip,
+    /// What the file's length unit appears to be: "cm", "m" or "unknown" (before `unit_scale`).
+    pub units: String,
+    /// The file the clip came from.
+    pub source: PathBuf,
+    /// The error threshold the file asks for (ACL clips), in clip units.
+    pub error_threshold: Option<f32>,
+}
+
+/// File kinds this crate reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bvh,
+    Acl,
+}
+
+fn kind_of(path: &Path) -> Option<Kind> {
+    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    if name.ends_with(".bvh") {
+        Some(Kind::Bvh)
+    } else if name.ends_with(".sjson") {
+        Some(Kind::Acl)
+    } else {
+        None
+    }
+}
+
+/// True when [`load`] knows the file's extension (`.bvh`, `.gltf`, `.glb`, `.sjson`).
+pub fn is_supported(path: &Path) -> bool {
+    kind_of(path).is_some()
+}
+
+/// Clip name from a file name: the name without its (double, for `.acl.sjson`) extension.
+fn clip_name(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    for ext in [".acl.sjson", ".sjson", ".bvh", ".gltf", ".glb"] {
+        if lower.ends_with(ext) {
+            return name[..name.len() - ext.len()].to_string();
+        }
+    }
+    name
+}
+
+fn read_text(path: &Path) -> Result<String, ImportError> {
+    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| ImportError::Parse {
+        path: path.to_path_buf(),
+        line: None,
+        message: format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ),
+    })
+}
+
+/// Loads every clip in a file, dispatching on its extension. A glTF file gives one clip per
+/// animation; the other formats give exactly one.
+pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, ImportError> {
+    let kind = kind_of(path).ok_or_else(|| ImportError::Unsupported {
+        path: path.to_path_buf(),
+    })?;
+    let name = clip_name(path);
+    let mut out = match kind {
+        Kind::Bvh => {
+            let text = read_text(path)?;
+            let clip = bvh::parse(&text, &name).map_err(|e| e.in_file(path))?;
+            vec![ImportedClip {
+                units: String::new(),
+                clip,
+                source: path.to_path_buf(),
+                error_threshold: None,
+            }]
+        }
+        Kind::Acl => {
+            let text = read_text(path)?;
+            let (clip, error_threshold) = acl::parse(&text, &name).map_err(|e| e.in_file(path))?;
+            vec![ImportedClip {
+                units: String::new(),
+                clip,
+                source: path.to_path_buf(),
+                error_threshold,
+            }]
+        }
+    };
+    for c in &mut out {
+        if c.units.is_empty() {
+            c.units = guess_units(&c.clip).to_string();
+        }
+        if opts.unit_scale != 1.0 {
+            c.clip.scale_translations(opts.unit_scale);
+        }
+    }
+    Ok(out)
+}
+
+/// Expands `paths`: files are kept as given (even unsupported ones, so the caller can report
+/// them), folders are walked recursively and contribute their supported files, sorted.
+pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &mut found);
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if is_supported(&p) {
+            out.push(p);
+        }
+    }
+}
