@@ -79,7 +79,9 @@ fn progress(len: usize, what: &str) -> ProgressBar {
     let pb = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
     if std::io::stderr().is_terminal() {
         pb.set_draw_target(ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{msg:>24} [{bar:40}] {pos}/{len} {elapsed}") {
+        if let Ok(style) =
+            ProgressStyle::with_template("{msg:>24} [{bar:40}] {pos}/{len} {elapsed}")
+        {
             pb.set_style(style.progress_chars("=> "));
         }
     }
@@ -92,18 +94,41 @@ fn load_file(path: &Path, args: &SettingsArgs) -> (Vec<Input>, Vec<Failure>) {
     let shown = path.display().to_string();
     let clips = match measure::load_file(path, args) {
         Ok(c) => c,
-        Err(e) => return (Vec::new(), vec![Failure { path: shown, clip: None, codec: None, error: e.0 }]),
+        Err(e) => {
+            return (
+                Vec::new(),
+                vec![Failure {
+                    path: shown,
+                    clip: None,
+                    codec: None,
+                    error: e.0,
+                }],
+            )
+        }
     };
     let stem = measure::file_stem(path);
     let several = clips.len() > 1;
     let (mut ok, mut failed) = (Vec::new(), Vec::new());
     if clips.is_empty() {
-        failed.push(Failure { path: shown.clone(), clip: None, codec: None, error: format!("{shown}: the file holds no clip") });
+        failed.push(Failure {
+            path: shown.clone(),
+            clip: None,
+            codec: None,
+            error: format!("{shown}: the file holds no clip"),
+        });
     }
     for c in clips {
-        let name = if several { format!("{stem}/{}", c.clip.name) } else { stem.clone() };
+        let name = if several {
+            format!("{stem}/{}", c.clip.name)
+        } else {
+            stem.clone()
+        };
         match measure::prepare_clip(c.clip, args) {
-            Ok(clip) => ok.push(Input { name, path: shown.clone(), clip }),
+            Ok(clip) => ok.push(Input {
+                name,
+                path: shown.clone(),
+                clip,
+            }),
             Err(e) => failed.push(Failure {
                 path: shown.clone(),
                 clip: Some(name.clone()),
@@ -123,20 +148,34 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
         for clip in sample_set::clips() {
             let name = clip.name.clone();
             match measure::prepare_clip(clip, &a.settings) {
-                Ok(clip) => inputs.push(Input { name, path: "<built-in>".into(), clip }),
-                Err(e) => failed.push(Failure { path: "<built-in>".into(), clip: Some(name), codec: None, error: e.to_string() }),
+                Ok(clip) => inputs.push(Input {
+                    name,
+                    path: "<built-in>".into(),
+                    clip,
+                }),
+                Err(e) => failed.push(Failure {
+                    path: "<built-in>".into(),
+                    clip: Some(name),
+                    codec: None,
+                    error: e.to_string(),
+                }),
             }
         }
         return Ok((inputs, failed));
     }
     for p in &a.paths {
         if !p.exists() {
-            return Err(CliError(format!("{}: no such file or directory", p.display())));
+            return Err(CliError(format!(
+                "{}: no such file or directory",
+                p.display()
+            )));
         }
     }
     let files = animcomp_import::collect_files(&a.paths);
     if files.is_empty() {
-        return Err(CliError("no supported clip files (.bvh, .gltf, .glb, .acl.sjson) in the given paths".into()));
+        return Err(CliError(
+            "no supported clip files (.bvh, .gltf, .glb, .acl.sjson) in the given paths".into(),
+        ));
     }
     let pb = progress(files.len(), "loading");
     let per_file: Vec<(Vec<Input>, Vec<Failure>)> = files
@@ -158,7 +197,12 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
 
 /// Compresses and measures every input with one codec (parallel), then times decompression of
 /// each success on this thread.
-fn run_codec(inputs: &[Input], codec: CodecChoice, a: &Args, peers: Option<&HashMap<String, PeerRow>>) -> Run {
+fn run_codec(
+    inputs: &[Input],
+    codec: CodecChoice,
+    a: &Args,
+    peers: Option<&HashMap<String, PeerRow>>,
+) -> Run {
     let settings = a.settings.settings(codec);
     let pb = progress(inputs.len(), &format!("{}: compressing", codec.name()));
     type Done = Result<(AlignedBlob, f64, Measured), String>;
@@ -166,10 +210,21 @@ fn run_codec(inputs: &[Input], codec: CodecChoice, a: &Args, peers: Option<&Hash
         .par_iter()
         .map(|inp| {
             let r = measure::compress_timed(&inp.clip, &settings)
-                .map_err(|e| format!("{}: clip '{}': {} codec: {e}", inp.path, inp.name, codec.name()))
+                .map_err(|e| {
+                    format!(
+                        "{}: clip '{}': {} codec: {e}",
+                        inp.path,
+                        inp.name,
+                        codec.name()
+                    )
+                })
                 .and_then(|(blob, t)| {
-                    let m = measure::measure_blob(&inp.clip, &blob)
-                        .map_err(|e| format!("{}: clip '{}': decompressing the new blob failed: {e}", inp.path, inp.name))?;
+                    let m = measure::measure_blob(&inp.clip, &blob).map_err(|e| {
+                        format!(
+                            "{}: clip '{}': decompressing the new blob failed: {e}",
+                            inp.path, inp.name
+                        )
+                    })?;
                     Ok((blob, t.as_secs_f64(), m))
                 });
             pb.inc(1);
@@ -185,7 +240,12 @@ fn run_codec(inputs: &[Input], codec: CodecChoice, a: &Args, peers: Option<&Hash
     let mut pooled = Vec::new();
     for (inp, r) in inputs.iter().zip(done) {
         pb.inc(1);
-        let fail = |error: String| Failure { path: inp.path.clone(), clip: Some(inp.name.clone()), codec: Some(codec.name().into()), error };
+        let fail = |error: String| Failure {
+            path: inp.path.clone(),
+            clip: Some(inp.name.clone()),
+            codec: Some(codec.name().into()),
+            error,
+        };
         let (blob, secs, m) = match r {
             Ok(v) => v,
             Err(e) => {
@@ -196,7 +256,10 @@ fn run_codec(inputs: &[Input], codec: CodecChoice, a: &Args, peers: Option<&Hash
         let ns = match measure::time_decompression(&blob, min_time) {
             Ok(ns) => ns,
             Err(e) => {
-                failed.push(fail(format!("{}: clip '{}': decompression failed: {e}", inp.path, inp.name)));
+                failed.push(fail(format!(
+                    "{}: clip '{}': decompression failed: {e}",
+                    inp.path, inp.name
+                )));
                 continue;
             }
         };
@@ -222,7 +285,14 @@ fn run_codec(inputs: &[Input], codec: CodecChoice, a: &Args, peers: Option<&Hash
         pooled.extend_from_slice(&m.errors);
     }
     pb.finish_and_clear();
-    bench_output::make_run(codec, &a.settings, clips, failed, &mut pooled, peers.is_some())
+    bench_output::make_run(
+        codec,
+        &a.settings,
+        clips,
+        failed,
+        &mut pooled,
+        peers.is_some(),
+    )
 }
 
 /// Runs the command.
@@ -233,10 +303,15 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         if let Some(j) = a.jobs {
             b = b.num_threads(j.max(1));
         }
-        b.build().map_err(|e| CliError(format!("cannot start worker threads: {e}")))?
+        b.build()
+            .map_err(|e| CliError(format!("cannot start worker threads: {e}")))?
     };
     let (inputs, load_failed) = pool.install(|| gather(a))?;
-    let codecs = if a.codec.is_empty() { vec![measure::default_codec()] } else { a.codec.clone() };
+    let codecs = if a.codec.is_empty() {
+        vec![measure::default_codec()]
+    } else {
+        a.codec.clone()
+    };
     let mut runs = Vec::new();
     for &codec in &codecs {
         let mut run = pool.install(|| run_codec(&inputs, codec, a, peers.as_ref()));
@@ -258,15 +333,25 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     print!("{}", bench_output::render_failures(&load_failed, &runs));
     if let Some(path) = &a.json {
         let text = bench_output::to_json(&runs)?;
-        std::fs::write(path, text).map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+        std::fs::write(path, text)
+            .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
         println!("wrote {}", path.display());
     }
     if inputs.is_empty() {
-        return Err(CliError("no clip could be loaded (see the failures above)".into()));
+        return Err(CliError(
+            "no clip could be loaded (see the failures above)".into(),
+        ));
     }
-    let dead: Vec<&str> = runs.iter().filter(|r| r.clips.is_empty()).map(|r| r.codec.as_str()).collect();
+    let dead: Vec<&str> = runs
+        .iter()
+        .filter(|r| r.clips.is_empty())
+        .map(|r| r.codec.as_str())
+        .collect();
     if !dead.is_empty() {
-        return Err(CliError(format!("codec {} failed on every clip", dead.join(", "))));
+        return Err(CliError(format!(
+            "codec {} failed on every clip",
+            dead.join(", ")
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }

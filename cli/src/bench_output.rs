@@ -178,11 +178,15 @@ pub fn make_run(
         failed: failed.len(),
         raw_bytes: raw,
         compressed_bytes: comp,
-        ratio: if comp > 0 { raw as f64 / comp as f64 } else { 0.0 },
+        ratio: if comp > 0 {
+            raw as f64 / comp as f64
+        } else {
+            0.0
+        },
         max_error: clips.iter().map(|c| c.max_error).fold(0.0, f32::max),
         p99_error: percentile(pooled, 0.99),
         max_clip_p99_error: clips.iter().map(|c| c.p99_error).fold(0.0, f32::max),
-        compress_seconds: clips.iter().map(|c| c.compress_seconds).sum(),
+        compress_seconds: clips.iter().map(|c| c.compress_seconds).sum::<f64>() + 0.0,
         ns_per_pose_median: measure::median(&mut ns),
         peer,
     };
@@ -208,8 +212,18 @@ fn err(e: f32) -> String {
 /// The table of one codec's run, with a TOTAL row (and the peer comparison line).
 pub fn render_run(run: &Run, with_peers: bool) -> String {
     let mut h = vec![
-        "clip", "joints", "samples", "rate", "raw bytes", "bytes", "ratio", "max err", "p99 err", "worst joint",
-        "comp s", "ns/pose",
+        "clip",
+        "joints",
+        "samples",
+        "rate",
+        "raw bytes",
+        "bytes",
+        "ratio",
+        "max err",
+        "p99 err",
+        "worst joint",
+        "comp s",
+        "ns/pose",
     ];
     if with_peers {
         h.extend(["ACL bytes", "ACL err", "ours/ACL"]);
@@ -235,7 +249,10 @@ pub fn render_run(run: &Run, with_peers: bool) -> String {
                 Some(p) => r.extend([
                     thousands(p.compressed_bytes),
                     format!("{:.4}", p.max_error),
-                    format!("{:.3}", c.compressed_bytes as f64 / p.compressed_bytes.max(1) as f64),
+                    format!(
+                        "{:.3}",
+                        c.compressed_bytes as f64 / p.compressed_bytes.max(1) as f64
+                    ),
                 ]),
                 None => r.extend(["-".into(), "-".into(), "-".into()]),
             }
@@ -271,7 +288,9 @@ pub fn render_run(run: &Run, with_peers: bool) -> String {
         run.codec,
         run.precision,
         run.shell,
-        run.resample_hz.map(|r| format!(" | resampled to {r} Hz")).unwrap_or_default()
+        run.resample_hz
+            .map(|r| format!(" | resampled to {r} Hz"))
+            .unwrap_or_default()
     );
     out.push_str(&t.render());
     out.push_str("TOTAL: p99 over all clips' pooled per-joint per-sample errors; ns/pose = median of clips\n");
@@ -298,9 +317,18 @@ pub fn render_run(run: &Run, with_peers: bool) -> String {
 /// Side-by-side totals of several codecs; size and speed ratios against the first codec are over
 /// the clips both succeeded on.
 pub fn render_summary(runs: &[Run]) -> String {
-    let first: HashMap<&str, &ClipResult> = runs[0].clips.iter().map(|c| (c.name.as_str(), c)).collect();
+    let first: HashMap<&str, &ClipResult> =
+        runs[0].clips.iter().map(|c| (c.name.as_str(), c)).collect();
     let mut t = Table::new(&[
-        "codec", "clips", "failed", "bytes", "ratio", "max err", "p99 err", "ns/pose", "comp s",
+        "codec",
+        "clips",
+        "failed",
+        "bytes",
+        "ratio",
+        "max err",
+        "p99 err",
+        "ns/pose",
+        "comp s",
         &format!("size/{}", runs[0].codec),
         &format!("ns/{}", runs[0].codec),
     ]);
@@ -327,8 +355,16 @@ pub fn render_summary(runs: &[Run]) -> String {
             err(tt.p99_error),
             format!("{:.0}", tt.ns_per_pose_median),
             format!("{:.3}", tt.compress_seconds),
-            if base > 0 { format!("{:.3}", ours as f64 / base as f64) } else { "-".into() },
-            if speed.is_empty() { "-".into() } else { format!("{:.3}", measure::median(&mut speed)) },
+            if base > 0 {
+                format!("{:.3}", ours as f64 / base as f64)
+            } else {
+                "-".into()
+            },
+            if speed.is_empty() {
+                "-".into()
+            } else {
+                format!("{:.3}", measure::median(&mut speed))
+            },
         ]);
     }
     format!("\nsummary (ratios against {} over clips both compressed; ns ratio = median of per-clip ratios)\n{}", runs[0].codec, t.render())
@@ -338,7 +374,12 @@ pub fn render_summary(runs: &[Run]) -> String {
 pub fn render_failures(load_failed: &[Failure], runs: &[Run]) -> String {
     let mut lines: Vec<String> = load_failed.iter().map(|f| f.error.clone()).collect();
     for r in runs {
-        lines.extend(r.failed.iter().filter(|f| f.codec.is_some()).map(|f| f.error.clone()));
+        lines.extend(
+            r.failed
+                .iter()
+                .filter(|f| f.codec.is_some())
+                .map(|f| f.error.clone()),
+        );
     }
     if lines.is_empty() {
         return String::new();

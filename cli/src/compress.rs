@@ -30,7 +30,11 @@ pub fn default_output(input: &Path) -> PathBuf {
 }
 
 /// Loads clip `index` of `path` and prepares it with `args` (shared with `report`).
-pub fn load_one(path: &Path, index: usize, args: &SettingsArgs) -> Result<animcomp::RawClip, CliError> {
+pub fn load_one(
+    path: &Path,
+    index: usize,
+    args: &SettingsArgs,
+) -> Result<animcomp::RawClip, CliError> {
     let mut clips = measure::load_file(path, args)?;
     let count = clips.len();
     if index >= count {
@@ -42,11 +46,16 @@ pub fn load_one(path: &Path, index: usize, args: &SettingsArgs) -> Result<animco
     }
     if count > 1 {
         let names: Vec<_> = clips.iter().map(|c| c.clip.name.clone()).collect();
-        eprintln!("{}: {count} clips ({}), using clip {index}", path.display(), names.join(", "));
+        eprintln!(
+            "{}: {count} clips ({}), using clip {index}",
+            path.display(),
+            names.join(", ")
+        );
     }
     let clip = clips.swap_remove(index).clip;
     let name = clip.name.clone();
-    measure::prepare_clip(clip, args).map_err(|e| CliError(format!("{}: clip '{name}': {e}", path.display())))
+    measure::prepare_clip(clip, args)
+        .map_err(|e| CliError(format!("{}: clip '{name}': {e}", path.display())))
 }
 
 /// Runs the command.
@@ -54,12 +63,22 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let clip = load_one(&a.input, a.clip_index, &a.settings)?;
     let codec = a.codec.unwrap_or_else(measure::default_codec);
     let settings = a.settings.settings(codec);
-    let (blob, elapsed) = measure::compress_timed(&clip, &settings)
-        .map_err(|e| CliError(format!("{}: {} codec: {e}", a.input.display(), codec.name())))?;
-    let m = measure::measure_blob(&clip, &blob)
-        .map_err(|e| CliError(format!("{}: decompressing the new blob failed: {e}", a.input.display())))?;
+    let (blob, elapsed) = measure::compress_timed(&clip, &settings).map_err(|e| {
+        CliError(format!(
+            "{}: {} codec: {e}",
+            a.input.display(),
+            codec.name()
+        ))
+    })?;
+    let m = measure::measure_blob(&clip, &blob).map_err(|e| {
+        CliError(format!(
+            "{}: decompressing the new blob failed: {e}",
+            a.input.display()
+        ))
+    })?;
     let out = a.output.clone().unwrap_or_else(|| default_output(&a.input));
-    std::fs::write(&out, blob.as_bytes()).map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
+    std::fs::write(&out, blob.as_bytes())
+        .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     let raw = clip.raw_size_bytes();
     println!("wrote {}", out.display());
     println!(
@@ -69,7 +88,12 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         clip.num_samples,
         clip.sample_rate
     );
-    println!("codec {}, precision {}, shell {}", codec.name(), a.settings.error, a.settings.shell);
+    println!(
+        "codec {}, precision {}, shell {}",
+        codec.name(),
+        a.settings.error,
+        a.settings.shell
+    );
     println!(
         "size {} bytes (raw {} bytes), ratio {:.2} : 1, compressed in {:.3} s",
         blob.len(),

@@ -84,13 +84,19 @@ impl SettingsArgs {
 
     /// The importer options.
     pub fn import_options(&self) -> ImportOptions {
-        ImportOptions { sample_rate: self.resample, unit_scale: self.unit_scale }
+        ImportOptions {
+            sample_rate: self.resample,
+            unit_scale: self.unit_scale,
+        }
     }
 }
 
 /// Parses a finite, strictly positive number.
 pub fn positive_f32(s: &str) -> Result<f32, String> {
-    let v: f32 = s.trim().parse().map_err(|_| format!("'{s}' is not a number"))?;
+    let v: f32 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number"))?;
     if v.is_finite() && v > 0.0 {
         Ok(v)
     } else {
@@ -102,21 +108,30 @@ pub fn positive_f32(s: &str) -> Result<f32, String> {
 pub fn codec_choice(s: &str) -> Result<CodecChoice, String> {
     CodecChoice::from_name(s.trim()).ok_or_else(|| {
         let names: Vec<_> = CodecChoice::ALL.iter().map(|c| c.name()).collect();
-        format!("unknown codec '{s}' (expected one of: {})", names.join(", "))
+        format!(
+            "unknown codec '{s}' (expected one of: {})",
+            names.join(", ")
+        )
     })
 }
 
 fn rotation_format(s: &str) -> Result<RotationFormat, String> {
     RotationFormat::from_name(s).ok_or_else(|| {
         let names: Vec<_> = RotationFormat::ALL.iter().map(|f| f.name()).collect();
-        format!("unknown rotation format '{s}' (expected one of: {})", names.join(", "))
+        format!(
+            "unknown rotation format '{s}' (expected one of: {})",
+            names.join(", ")
+        )
     })
 }
 
 fn vector_format(s: &str) -> Result<VectorFormat, String> {
     VectorFormat::from_name(s).ok_or_else(|| {
         let names: Vec<_> = VectorFormat::ALL.iter().map(|f| f.name()).collect();
-        format!("unknown vector format '{s}' (expected one of: {})", names.join(", "))
+        format!(
+            "unknown vector format '{s}' (expected one of: {})",
+            names.join(", ")
+        )
     })
 }
 
@@ -127,7 +142,10 @@ pub fn default_codec() -> CodecChoice {
 
 /// A file's clip name: its name without the (double, for `.acl.sjson`) extension.
 pub fn file_stem(path: &Path) -> String {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let lower = name.to_ascii_lowercase();
     for ext in [".acl.sjson", ".sjson", ".bvh", ".gltf", ".glb", ".acmp"] {
         if lower.ends_with(ext) {
@@ -140,7 +158,10 @@ pub fn file_stem(path: &Path) -> String {
 /// Loads every clip of a file; the error is the importer's one-line message.
 pub fn load_file(path: &Path, args: &SettingsArgs) -> Result<Vec<ImportedClip>, CliError> {
     if !path.exists() {
-        return Err(CliError(format!("{}: no such file or directory", path.display())));
+        return Err(CliError(format!(
+            "{}: no such file or directory",
+            path.display()
+        )));
     }
     Ok(animcomp_import::load(path, &args.import_options())?)
 }
@@ -159,7 +180,10 @@ pub fn prepare_clip(mut clip: RawClip, args: &SettingsArgs) -> animcomp::Result<
 }
 
 /// Compresses and returns the aligned blob and the wall time `compress` took.
-pub fn compress_timed(clip: &RawClip, settings: &CompressSettings) -> animcomp::Result<(AlignedBlob, Duration)> {
+pub fn compress_timed(
+    clip: &RawClip,
+    settings: &CompressSettings,
+) -> animcomp::Result<(AlignedBlob, Duration)> {
     let t0 = Instant::now();
     let bytes = animcomp::compress(clip, settings)?;
     let elapsed = t0.elapsed();
@@ -192,7 +216,9 @@ pub fn measure_blob(clip: &RawClip, blob: &AlignedBlob) -> animcomp::Result<Meas
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default())?;
     let nj = clip.num_joints();
     if d.num_joints() != nj {
-        return Err(animcomp::Error::InvalidArgument("blob and clip have different joint counts"));
+        return Err(animcomp::Error::InvalidArgument(
+            "blob and clip have different joint counts",
+        ));
     }
     let stored = d.header().num_samples as usize;
     let n = clip.num_samples;
@@ -323,12 +349,62 @@ mod tests {
         assert_eq!(s.level, Level::Best);
         assert_eq!(s.rotation_format, RotationFormat::Float128);
         assert_eq!(s.translation_format, d.translation_format);
-        let mut clip = generate_clip(&GenerateOptions { joints: 4, samples: 5, ..Default::default() });
+        let mut clip = generate_clip(&GenerateOptions {
+            joints: 4,
+            samples: 5,
+            ..Default::default()
+        });
         clip.sample_rate = 30.0;
-        let p = prepare_clip(clip, &SettingsArgs { resample: Some(15.0), ..a }).unwrap();
+        let p = prepare_clip(
+            clip,
+            &SettingsArgs {
+                resample: Some(15.0),
+                ..a
+            },
+        )
+        .unwrap();
         assert_eq!(p.sample_rate, 15.0);
         assert_eq!(p.num_samples, 3);
-        assert!(p.skeleton.joints.iter().all(|j| j.precision == 0.02 && j.shell_distance == 5.0));
+        assert!(p
+            .skeleton
+            .joints
+            .iter()
+            .all(|j| j.precision == 0.02 && j.shell_distance == 5.0));
+    }
+
+    #[test]
+    fn measure_blob_agrees_with_the_metric() {
+        let clip = generate_clip(&GenerateOptions {
+            joints: 12,
+            samples: 40,
+            scale: true,
+            ..Default::default()
+        });
+        let s = CompressSettings {
+            codec: CodecChoice::Fixed,
+            rotation_format: RotationFormat::SmallestThree32,
+            translation_format: VectorFormat::RangeReduced32,
+            ..Default::default()
+        };
+        let blob = match animcomp::compress(&clip, &s) {
+            Err(animcomp::Error::Unsupported(m)) => {
+                eprintln!("skipping: fixed codec not built yet ({m})");
+                return;
+            }
+            r => AlignedBlob::from_bytes(&r.unwrap()),
+        };
+        let m = measure_blob(&clip, &blob).unwrap();
+        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        let reference =
+            Metric::new(&clip).measure(|i, out| d.pose_at_sample(i as u32, out).unwrap());
+        assert_eq!(m.max_error, reference.max_error);
+        assert_eq!(m.worst_joint, reference.worst_joint);
+        assert_eq!(m.worst_sample, reference.worst_sample);
+        assert_eq!(m.p99_error, reference.p99_error);
+        assert_eq!(m.per_joint_max, reference.per_joint_max);
+        assert_eq!(m.errors.len(), 12 * 40);
+        assert!(m.max_error > 0.0, "a lossy format shows some error");
+        assert!(time_decompression(&blob, Duration::from_millis(1)).unwrap() > 0.0);
     }
 
     #[test]

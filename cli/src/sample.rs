@@ -49,7 +49,10 @@ pub struct Args {
 }
 
 fn fmt_floats(v: &[f32]) -> String {
-    v.iter().map(|x| format!("{x:.6}")).collect::<Vec<_>>().join(" ")
+    v.iter()
+        .map(|x| format!("{x:.6}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Runs the command. Prints one line per joint: index, then qx qy qz qw tx ty tz sx sy sz.
@@ -69,14 +72,19 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     d.seek(a.time, looping, rounding).map_err(at)?;
     let k = d.key();
-    println!("# time {} -> samples {} and {}, alpha {:.6}", a.time, k.i0, k.i1, k.alpha);
+    println!(
+        "# time {} -> samples {} and {}, alpha {:.6}",
+        a.time, k.i0, k.i1, k.alpha
+    );
     println!("# joint qx qy qz qw tx ty tz sx sy sz");
     match a.joint {
         Some(j) => {
             let t = d.sample_joint(j).map_err(|e| match e {
-                animcomp::Error::JointOutOfRange(_) => {
-                    CliError(format!("{}: joint {j} out of range (the blob has {} joints)", a.blob.display(), d.num_joints()))
-                }
+                animcomp::Error::JointOutOfRange(_) => CliError(format!(
+                    "{}: joint {j} out of range (the blob has {} joints)",
+                    a.blob.display(),
+                    d.num_joints()
+                )),
                 e => at(e),
             })?;
             let mut v = [0.0f32; FLOATS_PER_JOINT];

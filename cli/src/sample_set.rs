@@ -9,15 +9,61 @@ pub fn clips() -> Vec<RawClip> {
     let base = GenerateOptions::default();
     let specs: [(&str, GenerateOptions); 5] = [
         // A humanoid-sized rig at mocap rate, deep chains.
-        ("humanoid_60hz", GenerateOptions { joints: 60, samples: 240, sample_rate: 60.0, max_depth: 10, seed: 11, ..base.clone() }),
+        (
+            "humanoid_60hz",
+            GenerateOptions {
+                joints: 60,
+                samples: 240,
+                sample_rate: 60.0,
+                max_depth: 10,
+                seed: 11,
+                ..base.clone()
+            },
+        ),
         // Every joint carries animated translation, like 6-channel BVH (bandai).
-        ("translation_30hz", GenerateOptions { joints: 30, samples: 150, animated_translation: true, seed: 12, ..base.clone() }),
+        (
+            "translation_30hz",
+            GenerateOptions {
+                joints: 30,
+                samples: 150,
+                animated_translation: true,
+                seed: 12,
+                ..base.clone()
+            },
+        ),
         // Animated non-uniform scale on some joints.
-        ("scale_30hz", GenerateOptions { joints: 25, samples: 120, scale: true, seed: 13, ..base.clone() }),
+        (
+            "scale_30hz",
+            GenerateOptions {
+                joints: 25,
+                samples: 120,
+                scale: true,
+                seed: 13,
+                ..base.clone()
+            },
+        ),
         // A minute of motion.
-        ("long_30hz", GenerateOptions { joints: 40, samples: 1800, max_depth: 8, seed: 14, ..base.clone() }),
+        (
+            "long_30hz",
+            GenerateOptions {
+                joints: 40,
+                samples: 1800,
+                max_depth: 8,
+                seed: 14,
+                ..base.clone()
+            },
+        ),
         // The last sample repeats the first.
-        ("loop_30hz", GenerateOptions { joints: 30, samples: 61, looping: true, seed: 15, ..base }),
+        (
+            "loop_30hz",
+            GenerateOptions {
+                joints: 30,
+                samples: 61,
+                looping: true,
+                seed: 15,
+                ..base
+            },
+        ),
     ];
     specs
         .into_iter()

@@ -11,27 +11,53 @@ pub struct Svg {
 
 /// Escapes text for XML.
 pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 impl Svg {
     /// An empty white canvas.
     pub fn new(width: f64, height: f64) -> Self {
-        let mut s = Svg { width, height, body: String::new() };
+        let mut s = Svg {
+            width,
+            height,
+            body: String::new(),
+        };
         s.rect(0.0, 0.0, width, height, "#ffffff", None);
         s
     }
 
     /// A filled rectangle, optionally outlined.
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: Option<&str>) {
-        let stroke = stroke.map(|c| format!(r#" stroke="{c}" stroke-width="1""#)).unwrap_or_default();
-        let _ = writeln!(self.body, r#"<rect x="{x:.2}" y="{y:.2}" width="{:.2}" height="{:.2}" fill="{fill}"{stroke}/>"#, w.max(0.0), h.max(0.0));
+        let stroke = stroke
+            .map(|c| format!(r#" stroke="{c}" stroke-width="1""#))
+            .unwrap_or_default();
+        let _ = writeln!(
+            self.body,
+            r#"<rect x="{x:.2}" y="{y:.2}" width="{:.2}" height="{:.2}" fill="{fill}"{stroke}/>"#,
+            w.max(0.0),
+            h.max(0.0)
+        );
     }
 
     /// A straight line; `dash` like `"6 4"`.
-    pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, width: f64, dash: Option<&str>) {
-        let dash = dash.map(|d| format!(r#" stroke-dasharray="{d}""#)).unwrap_or_default();
-        let _ = writeln!(self.body, r#"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke="{stroke}" stroke-width="{width}"{dash}/>"#);
+    pub fn line(
+        &mut self,
+        (x1, y1): (f64, f64),
+        (x2, y2): (f64, f64),
+        stroke: &str,
+        width: f64,
+        dash: Option<&str>,
+    ) {
+        let dash = dash
+            .map(|d| format!(r#" stroke-dasharray="{d}""#))
+            .unwrap_or_default();
+        let _ = writeln!(
+            self.body,
+            r#"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke="{stroke}" stroke-width="{width}"{dash}/>"#
+        );
     }
 
     /// A polyline through `points`.
@@ -40,14 +66,18 @@ impl Svg {
         for (x, y) in points {
             let _ = write!(p, "{x:.1},{y:.1} ");
         }
-        let _ = writeln!(self.body, r#"<polyline fill="none" stroke="{stroke}" stroke-width="{width}" stroke-linejoin="round" points="{}"/>"#, p.trim_end());
+        let _ = writeln!(
+            self.body,
+            r#"<polyline fill="none" stroke="{stroke}" stroke-width="{width}" stroke-linejoin="round" points="{}"/>"#,
+            p.trim_end()
+        );
     }
 
     /// Text; `anchor` is `start`, `middle` or `end`.
     pub fn text(&mut self, x: f64, y: f64, size: f64, anchor: &str, content: &str) {
         let _ = writeln!(
             self.body,
-            r#"<text x="{x:.2}" y="{y:.2}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" fill="#222">{}</text>"#,
+            r##"<text x="{x:.2}" y="{y:.2}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" fill="#222">{}</text>"##,
             escape(content)
         );
     }
@@ -65,13 +95,22 @@ impl Svg {
 
 /// About five "nice" tick values from 0 to at least `max` (1, 2 or 5 times a power of ten apart).
 pub fn ticks(max: f64) -> Vec<f64> {
+    ticks_n(max, 5)
+}
+
+/// About `count` "nice" tick values from 0 to at least `max`.
+pub fn ticks_n(max: f64, count: usize) -> Vec<f64> {
     if !(max.is_finite() && max > 0.0) {
         return vec![0.0, 1.0];
     }
-    let raw = max / 5.0;
+    let raw = max / count.max(1) as f64;
     let p = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * p).find(|s| *s >= raw).unwrap_or(10.0 * p);
-    let n = (max / step).ceil() as usize;
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * p);
+    let n = (max / step - 1e-9).ceil() as usize;
     (0..=n).map(|i| i as f64 * step).collect()
 }
 
@@ -87,6 +126,9 @@ mod tests {
         let t = ticks(0.037);
         assert!(*t.last().unwrap() >= 0.037);
         assert!(t.len() >= 4 && t.len() <= 7, "{t:?}");
+        // A max that is already a tick is the last tick (no extra tick past it).
+        let t = ticks(0.15);
+        assert!((t.last().unwrap() - 0.15).abs() < 1e-12, "{t:?}");
     }
 
     #[test]

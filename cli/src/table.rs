@@ -10,7 +10,10 @@ pub struct Table {
 impl Table {
     /// A table with these column headers.
     pub fn new(headers: &[&str]) -> Self {
-        Table { headers: headers.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
+        Table {
+            headers: headers.iter().map(|s| s.to_string()).collect(),
+            rows: Vec::new(),
+        }
     }
 
     /// Appends a row (missing cells are blank).
@@ -34,9 +37,9 @@ impl Table {
         }
         let line = |cells: &[String], out: &mut String| {
             let mut s = String::new();
-            for c in 0..ncol {
+            for (c, w) in width.iter().enumerate() {
                 let cell = cells.get(c).map(String::as_str).unwrap_or("");
-                let pad = width[c] - cell.chars().count();
+                let pad = w - cell.chars().count();
                 if c > 0 {
                     s.push_str("  ");
                 }
@@ -72,8 +75,11 @@ impl Table {
 fn looks_numeric(s: &str) -> bool {
     let s = s.trim();
     !s.is_empty()
-        && s.chars().next().is_some_and(|c| c.is_ascii_digit() || c == '-' || c == '+' || c == '.')
-        && s.chars().all(|c| c.is_ascii_digit() || ",.-+:xse%".contains(c) || c.is_ascii_alphabetic())
+        && s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit() || c == '-' || c == '+' || c == '.')
+        && s.chars()
+            .all(|c| c.is_ascii_digit() || ",.-+:xse%".contains(c) || c.is_ascii_alphabetic())
 }
 
 /// `1234567` → `1,234,567`.
@@ -81,7 +87,7 @@ pub fn thousands(v: u64) -> String {
     let s = v.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
