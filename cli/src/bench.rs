@@ -30,8 +30,9 @@ measured with the library's metric (virtual vertices at --shell, object space).
 Columns: raw size is ACL's definition (10 floats x 4 bytes x joints x samples); ratio = raw / \
 compressed; p99 is the 99th percentile of all per-joint, per-sample errors of the clip; \
 compress time is the wall time of one compress call (on a worker thread); ns/pose is the median, \
-over repeated forward passes (each at least 3 passes and --timing-ms per clip), of the time to seek \
-and decompress one whole pose, measured on the main thread after all compression finished.
+over repeated forward passes \
+(at least 3 passes and at least --timing-ms per clip; warm cache), of the time to seek and \
+decompress one whole pose, measured on the main thread after all compression finished.
 
 TOTAL row: raw and compressed sizes are sums, ratio is their quotient, max error is the max over \
 clips, p99 is the 99th percentile of the POOLED per-joint, per-sample errors of all clips, ns/pose \
@@ -39,7 +40,10 @@ is the median of the clips' figures, compress time is the sum.
 
 Exit status: 0 when every requested codec compressed at least one clip (failed clips are listed \
 at the end and under \"failed\" in the JSON); 1 when an input path does not exist, no clip could \
-be loaded, or a codec failed on every clip.")]
+be loaded, or a codec failed on every clip.
+
+JSON (--json): {\"codec\", \"precision\", \"shell\", \"clips\": [...], \"failed\": [...], \"totals\": {...}}; \
+with several codecs the top level is the first codec's run and \"runs\" lists every codec's run.")]
 pub struct Args {
     /// Clip files and folders (searched recursively for .bvh, .gltf, .glb, .acl.sjson).
     /// Without any, the built-in procedurally generated clip set is used.

@@ -433,3 +433,89 @@ fn bench_on_real_clips_when_shared_data_exists() {
     assert_eq!(cl[0]["raw_bytes"], 690_840);
     assert_eq!(cl[1]["raw_bytes"], 112_640);
 }
+
+#[test]
+fn several_codecs_give_one_run_each_and_peers_are_matched_by_name() {
+    if !fixed_built() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let clip = write(dir.path(), "walk.bvh", &bvh_text(25));
+    let peers = write(
+        dir.path(),
+        "peers.tsv",
+        "clip\tbones\tsamples\traw_bytes\tcompressed_bytes\tratio\tcompress_seconds\tmax_error\tns_per_pose\n\
+         walk\t3\t25\t3000\t300\t10\t0.001\t0.02\t100\nother\t3\t25\t3000\t300\t10\t0.001\t0.02\t100\n",
+    );
+    let json = dir.path().join("multi.json");
+    let out = animcomp()
+        .args([
+            "bench",
+            clip.to_str().unwrap(),
+            "--codec",
+            "fixed,vbr",
+            "--timing-ms",
+            "1",
+        ])
+        .args([
+            "--peers",
+            peers.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("summary (ratios against fixed"), "{stdout}");
+    let v = json_of(&json);
+    assert_eq!(v["codec"], "fixed");
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(
+        runs.iter()
+            .map(|r| r["codec"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["fixed", "vbr"]
+    );
+    let vbr_ok = !runs[1]["clips"].as_array().unwrap().is_empty();
+    assert_eq!(
+        out.status.success(),
+        vbr_ok,
+        "exit 1 exactly when a requested codec failed on every clip"
+    );
+    let c = &v["clips"][0];
+    assert_eq!(c["peer"]["compressed_bytes"], 300);
+    let p = &v["totals"]["peer"];
+    assert_eq!(p["matched_clips"], 1);
+    assert_eq!(p["peer_raw_bytes"], 3000);
+    assert_eq!(p["raw_bytes"], 40 * 3 * 25);
+    let ours = c["compressed_bytes"].as_f64().unwrap();
+    assert!((p["size_ratio_ours_over_peer"].as_f64().unwrap() - ours / 300.0).abs() < 1e-9);
+}
+
+#[test]
+fn resample_changes_rate_and_sample_count() {
+    if !fixed_built() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "walk.bvh", &bvh_text(31)); // 1 s at 30 Hz
+    let json = dir.path().join("r.json");
+    animcomp()
+        .args([
+            "bench",
+            dir.path().to_str().unwrap(),
+            "--codec",
+            "fixed",
+            "--resample",
+            "10",
+            "--timing-ms",
+            "1",
+        ])
+        .args(["--json", json.to_str().unwrap()])
+        .assert()
+        .success();
+    let v = json_of(&json);
+    assert_eq!(v["clips"][0]["samples"], 11);
+    assert_eq!(v["clips"][0]["sample_rate"].as_f64().unwrap(), 10.0);
+    assert_eq!(v["resample_hz"].as_f64().unwrap(), 10.0);
+}
