@@ -12,9 +12,14 @@ impl AlignedBlob {
     pub fn from_bytes(bytes: &[u8]) -> Self {
         let mut storage = vec![0u128; bytes.len().div_ceil(16)];
         // SAFETY: u128 storage is plain bytes; we write exactly `bytes.len()` bytes into it.
-        let dst = unsafe { std::slice::from_raw_parts_mut(storage.as_mut_ptr() as *mut u8, storage.len() * 16) };
+        let dst = unsafe {
+            std::slice::from_raw_parts_mut(storage.as_mut_ptr() as *mut u8, storage.len() * 16)
+        };
         dst[..bytes.len()].copy_from_slice(bytes);
-        AlignedBlob { storage, len: bytes.len() }
+        AlignedBlob {
+            storage,
+            len: bytes.len(),
+        }
     }
 
     /// The bytes.

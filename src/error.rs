@@ -65,7 +65,9 @@ pub enum Error {
         parent: i64,
     },
     /// A rotation quaternion is too far from unit length to be normalised safely.
-    #[error("rotation of joint {joint} at sample {sample} is not a unit quaternion (length {length})")]
+    #[error(
+        "rotation of joint {joint} at sample {sample} is not a unit quaternion (length {length})"
+    )]
     NonUnitQuaternion {
         /// Joint index.
         joint: usize,

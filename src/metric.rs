@@ -57,7 +57,10 @@ pub fn dominant_shells(clip: &RawClip) -> Vec<DominantShell> {
         .skeleton
         .joints
         .iter()
-        .map(|j| DominantShell { precision: j.precision, shell_distance: j.shell_distance })
+        .map(|j| DominantShell {
+            precision: j.precision,
+            shell_distance: j.shell_distance,
+        })
         .collect();
     for j in (0..clip.num_joints()).rev() {
         if let Some(p) = clip.skeleton.parent(j) {
@@ -110,7 +113,11 @@ impl<'a> Metric<'a> {
             clip.local_pose(i, &mut local);
             local_to_object(clip, &local, obj);
         }
-        Metric { clip, has_scale: clip.has_scale(SCALE_TOLERANCE), raw_object }
+        Metric {
+            clip,
+            has_scale: clip.has_scale(SCALE_TOLERANCE),
+            raw_object,
+        }
     }
 
     /// The clip this metric judges.
@@ -200,7 +207,11 @@ mod tests {
 
     #[test]
     fn identical_poses_have_zero_error() {
-        let c = generate_clip(&GenerateOptions { joints: 30, samples: 20, ..Default::default() });
+        let c = generate_clip(&GenerateOptions {
+            joints: 30,
+            samples: 20,
+            ..Default::default()
+        });
         let m = Metric::new(&c);
         let s = m.measure(|i, out| c.local_pose(i, out));
         assert_eq!(s.max_error, 0.0);
@@ -211,7 +222,12 @@ mod tests {
     fn root_rotation_error_grows_with_distance() {
         // A 3-joint chain along Y, 10 units apart. Rotating the root by a small angle moves the
         // end joint's Y vertex (at y = 23) by angle * 23.
-        let mut c = generate_clip(&GenerateOptions { joints: 3, samples: 2, max_depth: 3, ..Default::default() });
+        let mut c = generate_clip(&GenerateOptions {
+            joints: 3,
+            samples: 2,
+            max_depth: 3,
+            ..Default::default()
+        });
         for (j, t) in c.tracks.iter_mut().enumerate() {
             c.skeleton.joints[j].parent = if j == 0 { None } else { Some(j as u32 - 1) };
             for i in 0..2 {
@@ -228,13 +244,21 @@ mod tests {
         });
         assert_eq!(s.worst_joint, 2);
         let expected = angle * 23.0;
-        assert!((s.max_error - expected).abs() < 1e-4, "{} vs {expected}", s.max_error);
+        assert!(
+            (s.max_error - expected).abs() < 1e-4,
+            "{} vs {expected}",
+            s.max_error
+        );
         assert!((s.per_joint_max[0] - angle * 3.0).abs() < 1e-5);
     }
 
     #[test]
     fn translation_error_is_exact() {
-        let c = generate_clip(&GenerateOptions { joints: 4, samples: 5, ..Default::default() });
+        let c = generate_clip(&GenerateOptions {
+            joints: 4,
+            samples: 5,
+            ..Default::default()
+        });
         let m = Metric::new(&c);
         let s = m.measure(|i, out| {
             c.local_pose(i, out);
@@ -250,18 +274,28 @@ mod tests {
     #[test]
     fn scale_uses_third_vertex() {
         let a = Transform::IDENTITY;
-        let b = Transform { scale: Vec3::new(1.0, 1.0, 1.1), ..a };
+        let b = Transform {
+            scale: Vec3::new(1.0, 1.0, 1.1),
+            ..a
+        };
         assert_eq!(vertex_error(&a, &b, 3.0, false), 0.0);
         assert!((vertex_error(&a, &b, 3.0, true) - 0.3).abs() < 1e-5);
     }
 
     #[test]
     fn dominant_shell_covers_children() {
-        let c = generate_clip(&GenerateOptions { joints: 10, samples: 5, ..Default::default() });
+        let c = generate_clip(&GenerateOptions {
+            joints: 10,
+            samples: 5,
+            ..Default::default()
+        });
         let d = dominant_shells(&c);
         for j in 1..10 {
             let p = c.skeleton.parent(j).unwrap();
-            assert!(d[p].shell_distance >= d[j].shell_distance + c.tracks[j].translations[0].length() - 1e-4);
+            assert!(
+                d[p].shell_distance
+                    >= d[j].shell_distance + c.tracks[j].translations[0].length() - 1e-4
+            );
         }
     }
 

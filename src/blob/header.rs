@@ -129,7 +129,9 @@ impl Header {
         };
         let total = h.total_size as usize;
         if total > blob.len() {
-            return Err(Error::BadSize("blob is shorter than its header's total size (truncated)"));
+            return Err(Error::BadSize(
+                "blob is shorter than its header's total size (truncated)",
+            ));
         }
         if total % super::BLOB_ALIGNMENT != 0 || total < HEADER_SIZE {
             return Err(Error::BadSize("total size is not a multiple of 16"));
@@ -149,7 +151,9 @@ impl Header {
             return Err(Error::CorruptBlob("sample count out of range"));
         }
         let r = h.sample_rate;
-        if !(r.is_finite() && (crate::clip::MIN_SAMPLE_RATE..=crate::clip::MAX_SAMPLE_RATE).contains(&r)) {
+        if !(r.is_finite()
+            && (crate::clip::MIN_SAMPLE_RATE..=crate::clip::MAX_SAMPLE_RATE).contains(&r))
+        {
             return Err(Error::CorruptBlob("sample rate out of range"));
         }
         Ok(h)

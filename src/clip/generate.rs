@@ -83,26 +83,51 @@ pub fn generate_clip(opts: &GenerateOptions) -> RawClip {
     }
     let mut bind = Vec::with_capacity(nj);
     let mut tracks = Vec::with_capacity(nj);
-    let period = if opts.looping { (n.max(2) - 1) as f32 } else { f32::NAN };
+    let period = if opts.looping {
+        (n.max(2) - 1) as f32
+    } else {
+        f32::NAN
+    };
     for j in 0..nj {
-        let axis = Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
-            .try_normalize()
-            .unwrap_or(Vec3::X);
+        let axis = Vec3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        )
+        .try_normalize()
+        .unwrap_or(Vec3::X);
         let offset = if j == 0 {
             Vec3::new(0.0, opts.bone_length * 9.0, 0.0)
         } else {
-            Vec3::new(rng.range(-0.3, 0.3), 1.0, rng.range(-0.3, 0.3)).normalize() * opts.bone_length
+            Vec3::new(rng.range(-0.3, 0.3), 1.0, rng.range(-0.3, 0.3)).normalize()
+                * opts.bone_length
         };
         let rest = Quat::from_axis_angle(axis, rng.range(-0.5, 0.5));
-        bind.push(Transform { rotation: rest, translation: offset, scale: Vec3::ONE });
+        bind.push(Transform {
+            rotation: rest,
+            translation: offset,
+            scale: Vec3::ONE,
+        });
         // A few joints stay still (constant or at rest) to exercise track removal.
         let kind = rng.next();
-        let amp = if kind < 0.15 { 0.0 } else { rng.range(0.05, 0.9) };
+        let amp = if kind < 0.15 {
+            0.0
+        } else {
+            rng.range(0.05, 0.9)
+        };
         let freq = rng.range(0.2, 2.5); // Hz
         let freq2 = rng.range(1.0, 5.0);
         let phase = rng.range(0.0, 6.28);
-        let t_amp = if opts.animated_translation || j == 0 { rng.range(0.2, 3.0) } else { 0.0 };
-        let s_amp = if opts.scale && rng.next() < 0.5 { rng.range(0.05, 0.5) } else { 0.0 };
+        let t_amp = if opts.animated_translation || j == 0 {
+            rng.range(0.2, 3.0)
+        } else {
+            0.0
+        };
+        let s_amp = if opts.scale && rng.next() < 0.5 {
+            rng.range(0.05, 0.5)
+        } else {
+            0.0
+        };
         let mut track = Track::default();
         for i in 0..n {
             let t = i as f32 / opts.sample_rate;
@@ -111,14 +136,25 @@ pub fn generate_clip(opts: &GenerateOptions) -> RawClip {
                 let u = i as f32 / period;
                 (std::f32::consts::TAU * u, std::f32::consts::TAU * 2.0 * u)
             } else {
-                (std::f32::consts::TAU * freq * t, std::f32::consts::TAU * freq2 * t)
+                (
+                    std::f32::consts::TAU * freq * t,
+                    std::f32::consts::TAU * freq2 * t,
+                )
             };
             let angle = amp * (w + phase).sin() + 0.1 * amp * (w2 + phase).sin();
             let axis2 = Quat::from_rotation_y(0.3 * amp * (w + 2.0 * phase).cos());
-            track.rotations.push((rest * Quat::from_axis_angle(axis, angle) * axis2).normalize());
-            let root_drift = if j == 0 && !opts.looping { Vec3::new(20.0 * t, 0.0, 5.0 * t) } else { Vec3::ZERO };
+            track
+                .rotations
+                .push((rest * Quat::from_axis_angle(axis, angle) * axis2).normalize());
+            let root_drift = if j == 0 && !opts.looping {
+                Vec3::new(20.0 * t, 0.0, 5.0 * t)
+            } else {
+                Vec3::ZERO
+            };
             track.translations.push(
-                offset + root_drift + Vec3::new((w + phase).sin(), (w2).cos(), (w + 1.0).sin()) * t_amp,
+                offset
+                    + root_drift
+                    + Vec3::new((w + phase).sin(), (w2).cos(), (w + 1.0).sin()) * t_amp,
             );
             track.scales.push(if s_amp > 0.0 {
                 Vec3::new(1.0 + s_amp * (w).sin(), 1.0 + 0.5 * s_amp * (w2).cos(), 1.0)
@@ -130,7 +166,10 @@ pub fn generate_clip(opts: &GenerateOptions) -> RawClip {
     }
     RawClip {
         name: format!("generated_{nj}j_{n}s_seed{}", opts.seed),
-        skeleton: Skeleton { joints, bind_pose: Some(bind) },
+        skeleton: Skeleton {
+            joints,
+            bind_pose: Some(bind),
+        },
         sample_rate: opts.sample_rate,
         num_samples: n,
         tracks,
@@ -144,7 +183,13 @@ mod tests {
     #[test]
     fn generated_clips_are_valid_and_deterministic() {
         for scale in [false, true] {
-            let o = GenerateOptions { joints: 60, samples: 120, scale, max_depth: 12, ..Default::default() };
+            let o = GenerateOptions {
+                joints: 60,
+                samples: 120,
+                scale,
+                max_depth: 12,
+                ..Default::default()
+            };
             let mut a = generate_clip(&o);
             let b = generate_clip(&o);
             assert_eq!(a, b);
@@ -167,7 +212,11 @@ mod tests {
 
     #[test]
     fn looping_clip_ends_where_it_starts() {
-        let c = generate_clip(&GenerateOptions { looping: true, samples: 31, ..Default::default() });
+        let c = generate_clip(&GenerateOptions {
+            looping: true,
+            samples: 31,
+            ..Default::default()
+        });
         for t in &c.tracks {
             assert!(crate::math::angle_between(t.rotations[0], t.rotations[30]) < 1e-3);
             assert!((t.translations[0] - t.translations[30]).length() < 1e-3);

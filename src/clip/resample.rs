@@ -19,12 +19,15 @@ pub(crate) fn resample(clip: &RawClip, rate: f32) -> Result<RawClip> {
     for t in &clip.tracks {
         let mut out = Track::default();
         for i in 0..n {
-            let pos = (i as f64 / rate as f64 * clip.sample_rate as f64).min((clip.num_samples - 1) as f64);
+            let pos = (i as f64 / rate as f64 * clip.sample_rate as f64)
+                .min((clip.num_samples - 1) as f64);
             let i0 = pos.floor() as usize;
             let i1 = (i0 + 1).min(clip.num_samples - 1);
             let a = (pos - i0 as f64) as f32;
-            out.rotations.push(nlerp_shortest(t.rotations[i0], t.rotations[i1], a));
-            out.translations.push(t.translations[i0].lerp(t.translations[i1], a));
+            out.rotations
+                .push(nlerp_shortest(t.rotations[i0], t.rotations[i1], a));
+            out.translations
+                .push(t.translations[i0].lerp(t.translations[i1], a));
             out.scales.push(t.scales[i0].lerp(t.scales[i1], a));
         }
         tracks.push(out);
@@ -44,7 +47,11 @@ mod tests {
 
     #[test]
     fn halving_the_rate_keeps_every_second_sample() {
-        let c = generate_clip(&GenerateOptions { samples: 61, sample_rate: 60.0, ..Default::default() });
+        let c = generate_clip(&GenerateOptions {
+            samples: 61,
+            sample_rate: 60.0,
+            ..Default::default()
+        });
         let r = c.resample(30.0).unwrap();
         assert_eq!(r.num_samples, 31);
         assert!((r.duration() - c.duration()).abs() < 1e-6);

@@ -1,7 +1,7 @@
 //! Validation of a [`RawClip`]: every bad input gets its own [`Error`].
 
-use super::{RawClip, MAX_ABS_VALUE, MAX_JOINTS, MAX_SAMPLES, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE};
 use super::QUAT_LENGTH_TOLERANCE;
+use super::{RawClip, MAX_ABS_VALUE, MAX_JOINTS, MAX_SAMPLES, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE};
 use crate::math::Vec3;
 use crate::{Error, Result};
 
@@ -35,7 +35,10 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
     for (j, joint) in clip.skeleton.joints.iter().enumerate() {
         if let Some(p) = joint.parent {
             if p as usize >= j {
-                return Err(Error::InvalidParent { joint: j, parent: p as i64 });
+                return Err(Error::InvalidParent {
+                    joint: j,
+                    parent: p as i64,
+                });
             }
         }
         if !(joint.precision.is_finite() && joint.precision > 0.0) {
@@ -47,21 +50,39 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
     }
     if let Some(bind) = &mut clip.skeleton.bind_pose {
         if bind.len() != nj {
-            return Err(Error::InconsistentClip("bind pose needs one transform per joint"));
+            return Err(Error::InconsistentClip(
+                "bind pose needs one transform per joint",
+            ));
         }
         for (j, b) in bind.iter_mut().enumerate() {
             if !vec_ok(b.translation) {
-                return Err(Error::NonFiniteValue { joint: j, sample: 0, channel: "bind translation" });
+                return Err(Error::NonFiniteValue {
+                    joint: j,
+                    sample: 0,
+                    channel: "bind translation",
+                });
             }
             if !vec_ok(b.scale) {
-                return Err(Error::NonFiniteValue { joint: j, sample: 0, channel: "bind scale" });
+                return Err(Error::NonFiniteValue {
+                    joint: j,
+                    sample: 0,
+                    channel: "bind scale",
+                });
             }
             let len = b.rotation.length();
             if !len.is_finite() {
-                return Err(Error::NonFiniteValue { joint: j, sample: 0, channel: "bind rotation" });
+                return Err(Error::NonFiniteValue {
+                    joint: j,
+                    sample: 0,
+                    channel: "bind rotation",
+                });
             }
             if (len - 1.0).abs() > QUAT_LENGTH_TOLERANCE {
-                return Err(Error::NonUnitQuaternion { joint: j, sample: 0, length: len });
+                return Err(Error::NonUnitQuaternion {
+                    joint: j,
+                    sample: 0,
+                    length: len,
+                });
             }
             b.rotation = b.rotation / len;
         }
@@ -69,26 +90,44 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
     let n = clip.num_samples;
     for (j, t) in clip.tracks.iter_mut().enumerate() {
         if t.rotations.len() != n || t.translations.len() != n || t.scales.len() != n {
-            return Err(Error::InconsistentClip("every track needs num_samples values per channel"));
+            return Err(Error::InconsistentClip(
+                "every track needs num_samples values per channel",
+            ));
         }
         for (i, q) in t.rotations.iter_mut().enumerate() {
             let len = q.length();
             if !len.is_finite() || !q.is_finite() {
-                return Err(Error::NonFiniteValue { joint: j, sample: i, channel: "rotation" });
+                return Err(Error::NonFiniteValue {
+                    joint: j,
+                    sample: i,
+                    channel: "rotation",
+                });
             }
             if (len - 1.0).abs() > QUAT_LENGTH_TOLERANCE {
-                return Err(Error::NonUnitQuaternion { joint: j, sample: i, length: len });
+                return Err(Error::NonUnitQuaternion {
+                    joint: j,
+                    sample: i,
+                    length: len,
+                });
             }
             *q = *q / len;
         }
         for (i, v) in t.translations.iter().enumerate() {
             if !vec_ok(*v) {
-                return Err(Error::NonFiniteValue { joint: j, sample: i, channel: "translation" });
+                return Err(Error::NonFiniteValue {
+                    joint: j,
+                    sample: i,
+                    channel: "translation",
+                });
             }
         }
         for (i, v) in t.scales.iter().enumerate() {
             if !vec_ok(*v) {
-                return Err(Error::NonFiniteValue { joint: j, sample: i, channel: "scale" });
+                return Err(Error::NonFiniteValue {
+                    joint: j,
+                    sample: i,
+                    channel: "scale",
+                });
             }
         }
     }
@@ -102,7 +141,11 @@ mod tests {
     use crate::Error;
 
     fn clip() -> crate::RawClip {
-        generate_clip(&GenerateOptions { joints: 5, samples: 10, ..Default::default() })
+        generate_clip(&GenerateOptions {
+            joints: 5,
+            samples: 10,
+            ..Default::default()
+        })
     }
 
     #[test]
@@ -135,7 +178,10 @@ mod tests {
         for rate in [0.0, -1.0, f32::NAN, f32::INFINITY, 1e-5, 1e6] {
             let mut c = clip();
             c.sample_rate = rate;
-            assert!(matches!(c.validate(), Err(Error::InvalidSampleRate(_))), "{rate}");
+            assert!(
+                matches!(c.validate(), Err(Error::InvalidSampleRate(_))),
+                "{rate}"
+            );
         }
 
         let mut c = clip();
@@ -148,10 +194,19 @@ mod tests {
 
         let mut c = clip();
         c.skeleton.joints[2].parent = Some(2);
-        assert_eq!(c.validate(), Err(Error::InvalidParent { joint: 2, parent: 2 }));
+        assert_eq!(
+            c.validate(),
+            Err(Error::InvalidParent {
+                joint: 2,
+                parent: 2
+            })
+        );
         let mut c = clip();
         c.skeleton.joints[1].parent = Some(4);
-        assert!(matches!(c.validate(), Err(Error::InvalidParent { joint: 1, .. })));
+        assert!(matches!(
+            c.validate(),
+            Err(Error::InvalidParent { joint: 1, .. })
+        ));
 
         for bad in [0.0, -0.1, f32::NAN] {
             let mut c = clip();
@@ -164,16 +219,41 @@ mod tests {
 
         let mut c = clip();
         c.tracks[1].rotations[4] = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
-        assert!(matches!(c.validate(), Err(Error::NonUnitQuaternion { joint: 1, sample: 4, .. })));
+        assert!(matches!(
+            c.validate(),
+            Err(Error::NonUnitQuaternion {
+                joint: 1,
+                sample: 4,
+                ..
+            })
+        ));
         let mut c = clip();
         c.tracks[1].rotations[4] = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
-        assert!(matches!(c.validate(), Err(Error::NonFiniteValue { channel: "rotation", .. })));
+        assert!(matches!(
+            c.validate(),
+            Err(Error::NonFiniteValue {
+                channel: "rotation",
+                ..
+            })
+        ));
         let mut c = clip();
         c.tracks[0].translations[9] = Vec3::new(1e25, 0.0, 0.0);
-        assert!(matches!(c.validate(), Err(Error::NonFiniteValue { channel: "translation", .. })));
+        assert!(matches!(
+            c.validate(),
+            Err(Error::NonFiniteValue {
+                channel: "translation",
+                ..
+            })
+        ));
         let mut c = clip();
         c.tracks[0].scales[9] = Vec3::splat(f32::INFINITY);
-        assert!(matches!(c.validate(), Err(Error::NonFiniteValue { channel: "scale", .. })));
+        assert!(matches!(
+            c.validate(),
+            Err(Error::NonFiniteValue {
+                channel: "scale",
+                ..
+            })
+        ));
 
         let mut c = clip();
         c.skeleton.bind_pose = Some(vec![Default::default(); 2]);

@@ -124,7 +124,14 @@ pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> 
         }
         _ => vec![Transform::IDENTITY; clip.num_joints()],
     };
-    let ctx = EncodeContext { clip: &clip, settings, metric: &metric, has_scale, defaults, flags };
+    let ctx = EncodeContext {
+        clip: &clip,
+        settings,
+        metric: &metric,
+        has_scale,
+        defaults,
+        flags,
+    };
     let body = encode_with(&ctx, settings.codec)?;
     assemble_blob(&body, clip.num_joints(), clip.num_samples, clip.sample_rate)
 }
@@ -157,7 +164,10 @@ fn last_repeats_first(clip: &RawClip) -> bool {
     let mut scratch = vec![Transform::IDENTITY; nj];
     let mut errors = vec![0.0; nj];
     metric.errors_at(n - 1, &first, &mut scratch, &mut errors);
-    errors.iter().zip(&clip.skeleton.joints).all(|(e, j)| *e <= j.precision * 0.5)
+    errors
+        .iter()
+        .zip(&clip.skeleton.joints)
+        .all(|(e, j)| *e <= j.precision * 0.5)
 }
 
 /// Checks every offset, count and bit width of a body against its length.
@@ -170,7 +180,13 @@ pub(crate) fn validate_body(h: &Header, body: &[u8]) -> Result<()> {
 }
 
 /// Samples a whole pose from a validated body.
-pub(crate) fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut) {
+pub(crate) fn sample_pose(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+) {
     match h.codec {
         CodecId::Fixed => fixed::sample_pose(h, body, key, d, out),
         CodecId::Vbr => vbr::sample_pose(h, body, key, d, out),
@@ -179,7 +195,13 @@ pub(crate) fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults
 }
 
 /// Samples one joint from a validated body.
-pub(crate) fn sample_joint(h: &Header, body: &[u8], key: &SampleKey, joint: usize, d: &Defaults) -> Transform {
+pub(crate) fn sample_joint(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    joint: usize,
+    d: &Defaults,
+) -> Transform {
     match h.codec {
         CodecId::Fixed => fixed::sample_joint(h, body, key, joint, d),
         CodecId::Vbr => vbr::sample_joint(h, body, key, joint, d),

@@ -18,8 +18,12 @@ pub enum CodecChoice {
 
 impl CodecChoice {
     /// Every choice, in id order.
-    pub const ALL: [CodecChoice; 4] =
-        [CodecChoice::Auto, CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys];
+    pub const ALL: [CodecChoice; 4] = [
+        CodecChoice::Auto,
+        CodecChoice::Fixed,
+        CodecChoice::Vbr,
+        CodecChoice::Keys,
+    ];
     /// From the integer id.
     pub fn from_u32(v: u32) -> Option<Self> {
         Self::ALL.get(v as usize).copied()

@@ -25,7 +25,10 @@ pub struct DecompressOptions<'a> {
 
 impl Default for DecompressOptions<'_> {
     fn default() -> Self {
-        DecompressOptions { verify_checksum: true, bind_pose: None }
+        DecompressOptions {
+            verify_checksum: true,
+            bind_pose: None,
+        }
     }
 }
 
@@ -45,13 +48,22 @@ impl<'a> Decompressor<'a> {
         let defaults = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
             let bind = opts.bind_pose.ok_or(Error::BindPoseRequired)?;
             if bind.len() < header.num_joints as usize * FLOATS_PER_JOINT {
-                return Err(Error::InvalidArgument("bind pose shorter than 10 floats per joint"));
+                return Err(Error::InvalidArgument(
+                    "bind pose shorter than 10 floats per joint",
+                ));
             }
-            Defaults { bind_pose: Some(bind) }
+            Defaults {
+                bind_pose: Some(bind),
+            }
         } else {
             Defaults { bind_pose: None }
         };
-        Ok(Decompressor { body, header, defaults, key: SampleKey::default() })
+        Ok(Decompressor {
+            body,
+            header,
+            defaults,
+            key: SampleKey::default(),
+        })
     }
 
     /// The blob header.
@@ -73,7 +85,11 @@ impl<'a> Decompressor<'a> {
     /// Moves to an exact sample index (clamped to the sample count).
     pub fn seek_sample(&mut self, sample: u32) {
         let i = sample.min(self.header.num_samples - 1);
-        self.key = SampleKey { i0: i, i1: i, alpha: 0.0 };
+        self.key = SampleKey {
+            i0: i,
+            i1: i,
+            alpha: 0.0,
+        };
     }
 
     /// The current sample position.
@@ -100,7 +116,13 @@ impl<'a> Decompressor<'a> {
         if joint >= self.header.num_joints {
             return Err(Error::JointOutOfRange(joint));
         }
-        Ok(codec::sample_joint(&self.header, self.body, &self.key, joint as usize, &self.defaults))
+        Ok(codec::sample_joint(
+            &self.header,
+            self.body,
+            &self.key,
+            joint as usize,
+            &self.defaults,
+        ))
     }
 
     /// Convenience for tools and tests (allocates): the local pose at a sample index.

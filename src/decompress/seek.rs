@@ -110,7 +110,11 @@ pub fn resolve(h: &Header, time: f32, looping: Looping, rounding: Rounding) -> R
         i0 = i1;
         alpha = 0.0;
     }
-    Ok(SampleKey { i0: i0 as u32, i1: i1 as u32, alpha })
+    Ok(SampleKey {
+        i0: i0 as u32,
+        i1: i1 as u32,
+        alpha,
+    })
 }
 
 #[cfg(test)]
@@ -181,8 +185,14 @@ mod tests {
     #[test]
     fn non_finite_time_is_an_error() {
         let h = header(10, 10.0, 0);
-        assert_eq!(resolve(&h, f32::NAN, Looping::Clamp, Rounding::None), Err(Error::InvalidTime));
-        assert_eq!(resolve(&h, f32::INFINITY, Looping::Wrap, Rounding::None), Err(Error::InvalidTime));
+        assert_eq!(
+            resolve(&h, f32::NAN, Looping::Clamp, Rounding::None),
+            Err(Error::InvalidTime)
+        );
+        assert_eq!(
+            resolve(&h, f32::INFINITY, Looping::Wrap, Rounding::None),
+            Err(Error::InvalidTime)
+        );
     }
 
     #[test]

@@ -127,7 +127,9 @@ mod tests {
 
     #[test]
     fn roundtrip_mixed_widths() {
-        let fields: Vec<(u32, u32)> = (0..500u32).map(|i| (i.wrapping_mul(2_654_435_761), (i % 32) + 1)).collect();
+        let fields: Vec<(u32, u32)> = (0..500u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761), (i % 32) + 1))
+            .collect();
         let mut w = BitWriter::new();
         for &(v, b) in &fields {
             w.write(v, b);

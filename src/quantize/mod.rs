@@ -2,8 +2,14 @@
 //! fixed formats, smallest-three), vector formats and range reduction.
 
 pub mod bits;
+pub mod range;
 pub mod rotation;
+pub mod rotation_error;
+pub mod small_float;
+pub mod smallest_three;
 pub mod vector;
 
+pub use range::Range3;
 pub use rotation::RotationFormat;
+pub use rotation_error::RotationStats;
 pub use vector::VectorFormat;

@@ -13,11 +13,23 @@ pub(crate) fn validate(_h: &Header, _body: &[u8]) -> Result<()> {
     Err(Error::CorruptBlob("the keys codec is not built yet"))
 }
 
-pub(crate) fn sample_pose(_h: &Header, _body: &[u8], _key: &SampleKey, _d: &Defaults, _out: &mut PoseOut) {
+pub(crate) fn sample_pose(
+    _h: &Header,
+    _body: &[u8],
+    _key: &SampleKey,
+    _d: &Defaults,
+    _out: &mut PoseOut,
+) {
     unreachable!("validate rejects every keys body")
 }
 
-pub(crate) fn sample_joint(_h: &Header, _body: &[u8], _key: &SampleKey, _joint: usize, _d: &Defaults) -> Transform {
+pub(crate) fn sample_joint(
+    _h: &Header,
+    _body: &[u8],
+    _key: &SampleKey,
+    _joint: usize,
+    _d: &Defaults,
+) -> Transform {
     unreachable!("validate rejects every keys body")
 }
 
