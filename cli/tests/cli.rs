@@ -43,23 +43,6 @@ fn bad_bvh_text() -> String {
     bvh_text(5).replacen("OFFSET 0 10 0", "OFFSET 0 ten 0", 1)
 }
 
-/// TEMPORARY until the `fixed` codec is merged: true when it compresses. Tests that need it skip
-/// (with a message) only when the library reports it as not built (`Error::Unsupported`).
-fn fixed_built() -> bool {
-    let clip = animcomp::clip::generate_clip(&Default::default());
-    let s = animcomp::CompressSettings {
-        codec: animcomp::CodecChoice::Fixed,
-        ..Default::default()
-    };
-    match animcomp::compress(&clip, &s) {
-        Err(animcomp::Error::Unsupported(m)) => {
-            eprintln!("skipping: the fixed codec is not built yet ({m})");
-            false
-        }
-        _ => true,
-    }
-}
-
 fn json_of(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -191,9 +174,6 @@ fn check_clip_fields(c: &Value) {
 
 #[test]
 fn bench_json_on_the_built_in_set() {
-    if !fixed_built() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");
     animcomp()
@@ -250,9 +230,6 @@ fn bench_json_on_the_built_in_set() {
 
 #[test]
 fn bvh_compress_inspect_sample_round_trip() {
-    if !fixed_built() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let clip = write(dir.path(), "walk.bvh", &bvh_text(31));
     animcomp()
@@ -348,9 +325,6 @@ fn bvh_compress_inspect_sample_round_trip() {
 
 #[test]
 fn one_bad_file_does_not_stop_the_batch() {
-    if !fixed_built() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "a_good.bvh", &bvh_text(20));
     write(dir.path(), "b_bad.bvh", &bad_bvh_text());
@@ -401,9 +375,6 @@ fn one_bad_file_does_not_stop_the_batch() {
 
 #[test]
 fn bench_on_real_clips_when_shared_data_exists() {
-    if !fixed_built() {
-        return;
-    }
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
     let clips = [
         data.join("cmu-cc/002_01.bvh"),
@@ -436,9 +407,6 @@ fn bench_on_real_clips_when_shared_data_exists() {
 
 #[test]
 fn several_codecs_give_one_run_each_and_peers_are_matched_by_name() {
-    if !fixed_built() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let clip = write(dir.path(), "walk.bvh", &bvh_text(25));
     let peers = write(
@@ -494,9 +462,6 @@ fn several_codecs_give_one_run_each_and_peers_are_matched_by_name() {
 
 #[test]
 fn resample_changes_rate_and_sample_count() {
-    if !fixed_built() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "walk.bvh", &bvh_text(31)); // 1 s at 30 Hz
     let json = dir.path().join("r.json");
