@@ -77,6 +77,8 @@ pub struct Input {
     pub path: String,
     /// The prepared clip (error settings applied, resampled, validated).
     pub clip: RawClip,
+    /// The importer's guess of the length unit ("cm", "m" or "unknown").
+    pub units: String,
 }
 
 fn progress(len: usize, what: &str) -> ProgressBar {
@@ -122,16 +124,18 @@ fn load_file(path: &Path, args: &SettingsArgs) -> (Vec<Input>, Vec<Failure>) {
         });
     }
     for c in clips {
-        let name = if several {
-            format!("{stem}/{}", c.clip.name)
-        } else {
-            stem.clone()
+        let name = match several {
+            false => stem.clone(),
+            true if c.clip.name.starts_with(&stem) => c.clip.name.clone(),
+            true => format!("{stem}/{}", c.clip.name),
         };
+        let units = c.units;
         match measure::prepare_clip(c.clip, args) {
             Ok(clip) => ok.push(Input {
                 name,
                 path: shown.clone(),
                 clip,
+                units,
             }),
             Err(e) => failed.push(Failure {
                 path: shown.clone(),
@@ -156,6 +160,7 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
                     name,
                     path: "<built-in>".into(),
                     clip,
+                    units: "cm".into(),
                 }),
                 Err(e) => failed.push(Failure {
                     path: "<built-in>".into(),
@@ -274,6 +279,7 @@ fn run_codec(
             joints: inp.clip.num_joints(),
             samples: inp.clip.num_samples,
             sample_rate: inp.clip.sample_rate,
+            units: inp.units.clone(),
             raw_bytes: raw,
             compressed_bytes: blob.len() as u64,
             ratio: raw as f64 / blob.len() as f64,

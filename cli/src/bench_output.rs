@@ -26,6 +26,8 @@ pub struct ClipResult {
     pub samples: usize,
     /// Sample rate in Hz.
     pub sample_rate: f32,
+    /// The importer's guess of the length unit ("cm", "m" or "unknown"); errors are in it.
+    pub units: String,
     /// ACL's raw size: 10 x 4 bytes x joints x samples.
     pub raw_bytes: u64,
     /// Blob size.
@@ -132,6 +134,8 @@ pub struct Run {
     pub shell: f32,
     /// `--resample`, when given.
     pub resample_hz: Option<f32>,
+    /// `--decimate`, when given.
+    pub decimate: Option<u32>,
     /// Clips that succeeded.
     pub clips: Vec<ClipResult>,
     /// Files and clips that failed (import failures appear in every codec's run).
@@ -195,6 +199,7 @@ pub fn make_run(
         precision: s.error,
         shell: s.shell,
         resample_hz: s.resample,
+        decimate: s.decimate,
         clips,
         failed,
         totals,

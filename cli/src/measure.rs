@@ -61,8 +61,12 @@ pub struct SettingsArgs {
     pub scale_format: Option<VectorFormat>,
     /// Resample every clip to this rate (Hz) before compressing; errors are measured against
     /// the resampled clip. glTF animations are always resampled (to this rate, else 30 Hz).
-    #[arg(long, value_parser = positive_f32, value_name = "HZ")]
+    #[arg(long, value_parser = positive_f32, value_name = "HZ", conflicts_with = "decimate")]
     pub resample: Option<f32>,
+    /// Keep every N-th sample (rate / N) before compressing, without interpolation: how ACL's
+    /// 30 Hz peer figures were made from 60 Hz data ("every second frame").
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub decimate: Option<u32>,
     /// Multiply every imported position by this factor (e.g. 100 for metres to centimetres).
     #[arg(long, default_value_t = 1.0, value_parser = positive_f32, value_name = "F")]
     pub unit_scale: f32,
@@ -176,7 +180,24 @@ pub fn prepare_clip(mut clip: RawClip, args: &SettingsArgs) -> animcomp::Result<
             clip.validate()?;
         }
     }
+    if let Some(k) = args.decimate {
+        clip = decimate(&clip, k as usize);
+    }
     Ok(clip)
+}
+
+/// Keeps samples 0, k, 2k, … at `rate / k` Hz.
+pub fn decimate(clip: &RawClip, k: usize) -> RawClip {
+    let k = k.max(1);
+    let mut out = clip.clone();
+    for (o, t) in out.tracks.iter_mut().zip(&clip.tracks) {
+        o.rotations = t.rotations.iter().step_by(k).copied().collect();
+        o.translations = t.translations.iter().step_by(k).copied().collect();
+        o.scales = t.scales.iter().step_by(k).copied().collect();
+    }
+    out.num_samples = clip.num_samples.div_ceil(k);
+    out.sample_rate = clip.sample_rate / k as f32;
+    out
 }
 
 /// Compresses and returns the aligned blob and the wall time `compress` took.
@@ -341,6 +362,7 @@ mod tests {
             translation_format: None,
             scale_format: None,
             resample: None,
+            decimate: None,
             unit_scale: 1.0,
         };
         let s = a.settings(CodecChoice::Fixed);
@@ -399,6 +421,31 @@ mod tests {
         assert_eq!(m.errors.len(), 12 * 40);
         assert!(m.max_error > 0.0, "a lossy format shows some error");
         assert!(time_decompression(&blob, Duration::from_millis(1)).unwrap() > 0.0);
+    }
+
+    #[test]
+    fn decimate_keeps_every_kth_sample() {
+        let clip = generate_clip(&GenerateOptions {
+            joints: 3,
+            samples: 7,
+            sample_rate: 60.0,
+            ..Default::default()
+        });
+        let d = decimate(&clip, 2);
+        assert_eq!((d.num_samples, d.sample_rate), (4, 30.0));
+        for (a, b) in d.tracks.iter().zip(&clip.tracks) {
+            assert_eq!(a.rotations.len(), 4);
+            assert_eq!(a.translations[3], b.translations[6]);
+            assert_eq!(a.rotations[1], b.rotations[2]);
+            assert_eq!(a.scales.len(), 4);
+        }
+        // ACL's 30 Hz figures for 60 Hz clips: 1376 samples -> 688, 1305 -> 653.
+        let long = generate_clip(&GenerateOptions {
+            joints: 1,
+            samples: 1376,
+            ..Default::default()
+        });
+        assert_eq!(decimate(&long, 2).num_samples, 688);
     }
 
     #[test]

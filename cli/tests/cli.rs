@@ -483,4 +483,29 @@ fn resample_changes_rate_and_sample_count() {
     assert_eq!(v["clips"][0]["samples"], 11);
     assert_eq!(v["clips"][0]["sample_rate"].as_f64().unwrap(), 10.0);
     assert_eq!(v["resample_hz"].as_f64().unwrap(), 10.0);
+
+    // Decimation keeps every third sample: 31 samples at 30 Hz -> 11 at 10 Hz, no interpolation.
+    animcomp()
+        .args([
+            "bench",
+            dir.path().to_str().unwrap(),
+            "--codec",
+            "fixed",
+            "--decimate",
+            "3",
+            "--timing-ms",
+            "1",
+        ])
+        .args(["--json", json.to_str().unwrap()])
+        .assert()
+        .success();
+    let v = json_of(&json);
+    assert_eq!(v["clips"][0]["samples"], 11);
+    assert_eq!(v["clips"][0]["sample_rate"].as_f64().unwrap(), 10.0);
+    assert_eq!(v["decimate"], 3);
+    animcomp()
+        .args(["bench", "--resample", "10", "--decimate", "2"])
+        .assert()
+        .failure()
+        .code(2);
 }
