@@ -244,6 +244,20 @@ fn bvh_compress_inspect_sample_round_trip() {
         .assert()
         .success()
         .stdout(predicate::str::contains("3 joints, 31 samples"));
+    animcomp()
+        .args([
+            "compress",
+            clip.to_str().unwrap(),
+            "--codec",
+            "fixed",
+            "--clip-index",
+            "1",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--clip-index 1 out of range (the file holds 1 clip)",
+        ));
     let blob = dir.path().join("walk.acmp");
     assert!(
         blob.exists(),
@@ -357,6 +371,23 @@ fn one_bad_file_does_not_stop_the_batch() {
     assert!(failed[0]["path"].as_str().unwrap().ends_with("b_bad.bvh"));
     assert!(failed[0]["error"].as_str().unwrap().contains("b_bad.bvh:"));
     assert_eq!(v["totals"]["clips"], 2);
+
+    // An explicitly named file of an unsupported type is listed too.
+    let txt = write(dir.path(), "notes.txt", "hello");
+    let good = dir.path().join("a_good.bvh");
+    animcomp()
+        .args([
+            "bench",
+            good.to_str().unwrap(),
+            txt.to_str().unwrap(),
+            "--codec",
+            "fixed",
+            "--timing-ms",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("notes.txt: unsupported file type"));
 
     // Only bad files: exit 1.
     let only_bad = tempfile::tempdir().unwrap();
