@@ -226,6 +226,13 @@ fn bench_json_on_the_built_in_set() {
         .fold(0.0, f64::max);
     assert_eq!(t["max_error"].as_f64().unwrap(), max);
     assert!(t["p99_error"].as_f64().unwrap() <= max);
+    // A pooled percentile cannot exceed the largest per-clip percentile.
+    let max_p99 = clips
+        .iter()
+        .map(|c| c["p99_error"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert!(t["p99_error"].as_f64().unwrap() <= max_p99 + 1e-9);
+    assert_eq!(t["max_clip_p99_error"].as_f64().unwrap(), max_p99);
 }
 
 #[test]
@@ -335,6 +342,14 @@ fn bvh_compress_inspect_sample_round_trip() {
         .success();
     let s = std::fs::read_to_string(&svg).unwrap();
     assert!(s.contains("<svg") && s.contains("<polyline") && s.contains("Head"));
+    // From the clip alone (compressed here), default output `<stem>.report.svg` in the current folder.
+    animcomp()
+        .current_dir(dir.path())
+        .args(["report", "walk.bvh", "--codec", "fixed", "--top", "2"])
+        .assert()
+        .success();
+    let s = std::fs::read_to_string(dir.path().join("walk.report.svg")).unwrap();
+    assert_eq!(s.matches("<polyline").count(), 2);
 }
 
 #[test]
