@@ -204,9 +204,10 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
     Ok((inputs, failed))
 }
 
-/// Compresses and measures every input with one codec (parallel), then times decompression of
-/// each success on this thread.
+/// Compresses and measures every input with one codec (parallel, on `pool`), then times
+/// decompression of each success on the calling (main) thread.
 fn run_codec(
+    pool: &rayon::ThreadPool,
     inputs: &[Input],
     codec: CodecChoice,
     a: &Args,
@@ -215,31 +216,33 @@ fn run_codec(
     let settings = a.settings.settings(codec);
     let pb = progress(inputs.len(), &format!("{}: compressing", codec.name()));
     type Done = Result<(AlignedBlob, f64, Measured), String>;
-    let done: Vec<Done> = inputs
-        .par_iter()
-        .map(|inp| {
-            let r = measure::compress_timed(&inp.clip, &settings)
-                .map_err(|e| {
-                    format!(
-                        "{}: clip '{}': {} codec: {e}",
-                        inp.path,
-                        inp.name,
-                        codec.name()
-                    )
-                })
-                .and_then(|(blob, t)| {
-                    let m = measure::measure_blob(&inp.clip, &blob).map_err(|e| {
+    let done: Vec<Done> = pool.install(|| {
+        inputs
+            .par_iter()
+            .map(|inp| {
+                let r = measure::compress_timed(&inp.clip, &settings)
+                    .map_err(|e| {
                         format!(
-                            "{}: clip '{}': decompressing the new blob failed: {e}",
-                            inp.path, inp.name
+                            "{}: clip '{}': {} codec: {e}",
+                            inp.path,
+                            inp.name,
+                            codec.name()
                         )
-                    })?;
-                    Ok((blob, t.as_secs_f64(), m))
-                });
-            pb.inc(1);
-            r
-        })
-        .collect();
+                    })
+                    .and_then(|(blob, t)| {
+                        let m = measure::measure_blob(&inp.clip, &blob).map_err(|e| {
+                            format!(
+                                "{}: clip '{}': decompressing the new blob failed: {e}",
+                                inp.path, inp.name
+                            )
+                        })?;
+                        Ok((blob, t.as_secs_f64(), m))
+                    });
+                pb.inc(1);
+                r
+            })
+            .collect()
+    });
     pb.finish_and_clear();
 
     let pb = progress(inputs.len(), &format!("{}: timing", codec.name()));
@@ -324,7 +327,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     let mut runs = Vec::new();
     for &codec in &codecs {
-        let mut run = pool.install(|| run_codec(&inputs, codec, a, peers.as_ref()));
+        let mut run = run_codec(&pool, &inputs, codec, a, peers.as_ref());
         let mut all_failed = load_failed.clone();
         all_failed.append(&mut run.failed);
         run.failed = all_failed;
