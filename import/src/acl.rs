@@ -272,6 +272,17 @@ pub fn parse(text: &str, name: &str) -> Result<(RawClip, Option<f32>), ParseErro
         bind.push(t);
     }
 
+    if num_samples.saturating_mul(joints.len()) > crate::MAX_JOINT_SAMPLES {
+        return Err(err(
+            ns_node,
+            "clip.num_samples",
+            format!(
+                "{num_samples} samples x {} bones is more than this importer accepts",
+                joints.len()
+            ),
+        ));
+    }
+
     // Tracks.
     let mut tracks: Vec<Option<Track>> = vec![None; joints.len()];
     let tracks_node = root.get("tracks").ok_or_else(|| missing("tracks"))?;

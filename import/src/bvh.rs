@@ -281,7 +281,11 @@ fn parse_motion_header(tok: &mut Tokens<'_>) -> Result<(usize, f64), ParseError>
     let (t, l) = tok.expect_any("\"Frames:\"")?;
     let frames_str = if t.eq_ignore_ascii_case("Frames:") {
         tok.expect_any("the frame count")?.0
-    } else if t.len() > 7 && t[..7].eq_ignore_ascii_case("Frames:") {
+    } else if t
+        .get(..7)
+        .is_some_and(|p| p.eq_ignore_ascii_case("Frames:"))
+        && t.len() > 7
+    {
         &t[7..]
     } else if t.eq_ignore_ascii_case("Frames") {
         tok.expect(":")?;
@@ -315,7 +319,7 @@ fn parse_motion_header(tok: &mut Tokens<'_>) -> Result<(usize, f64), ParseError>
     } else if t.eq_ignore_ascii_case("Time") {
         tok.expect(":")?;
         tok.number("the frame time")?
-    } else if t.len() > 5 && t[..5].eq_ignore_ascii_case("Time:") {
+    } else if t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("Time:")) && t.len() > 5 {
         parse_number(&t[5..])
             .ok_or_else(|| ParseError::at(l, format!("expected the frame time, found \"{t}\"")))?
     } else {
@@ -354,9 +358,19 @@ pub fn parse(text: &str, name: &str) -> Result<RawClip, ParseError> {
         ));
     }
     let stride: usize = joints.iter().map(|j| j.channels.len()).sum();
+    if frames.saturating_mul(joints.len()) > crate::MAX_JOINT_SAMPLES {
+        return Err(ParseError::at(
+            tok.line,
+            format!(
+                "{frames} frames x {} joints is more than this importer accepts",
+                joints.len()
+            ),
+        ));
+    }
 
     // Frame values, one line per frame.
-    let mut values: Vec<f64> = Vec::with_capacity(frames * stride);
+    // Every value comes from the text, so the text's length bounds the allocation.
+    let mut values: Vec<f64> = Vec::with_capacity((frames * stride).min(text.len() / 2 + 1));
     let mut frame = 0usize;
     let mut last_line = tok.line;
     for (i, l) in tok.lines.by_ref() {

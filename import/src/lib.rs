@@ -9,6 +9,7 @@
 pub mod acl;
 pub mod bvh;
 mod error;
+pub mod gltf_import;
 pub mod sjson;
 mod units;
 
@@ -17,6 +18,10 @@ pub use units::{guess_units, pose_extent};
 
 use animcomp::RawClip;
 use std::path::{Path, PathBuf};
+
+/// Largest clip (joints x samples) an importer builds: 32 Mi joint-samples, about 1.3 GB of
+/// transforms. Larger files are rejected with an error instead of exhausting memory.
+pub const MAX_JOINT_SAMPLES: usize = 32 << 20;
 
 /// Options shared by all importers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,6 +61,7 @@ pub struct ImportedClip {
 enum Kind {
     Bvh,
     Acl,
+    Gltf,
 }
 
 fn kind_of(path: &Path) -> Option<Kind> {
@@ -64,6 +70,8 @@ fn kind_of(path: &Path) -> Option<Kind> {
         Some(Kind::Bvh)
     } else if name.ends_with(".sjson") {
         Some(Kind::Acl)
+    } else if name.ends_with(".gltf") || name.ends_with(".glb") {
+        Some(Kind::Gltf)
     } else {
         None
     }
@@ -131,6 +139,32 @@ pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, Impo
                 source: path.to_path_buf(),
                 error_threshold,
             }]
+        }
+        Kind::Gltf => {
+            let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            let clips = gltf_import::load_bytes(&bytes, path.parent(), opts)
+                .map_err(|e| e.in_file(path))?;
+            let single_unnamed = clips.len() == 1 && clips[0].name == "animation0";
+            clips
+                .into_iter()
+                .map(|mut clip| {
+                    // "file:animation" so clips from different files stay distinguishable.
+                    clip.name = if single_unnamed {
+                        name.clone()
+                    } else {
+                        format!("{name}:{}", clip.name)
+                    };
+                    ImportedClip {
+                        units: "m".into(),
+                        clip,
+                        source: path.to_path_buf(),
+                        error_threshold: None,
+                    }
+                })
+                .collect()
         }
     };
     for c in &mut out {

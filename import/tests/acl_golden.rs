@@ -238,3 +238,18 @@ fn malformed_clips_name_the_field_and_line() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+mod common;
+
+#[test]
+fn mutated_files_never_panic() {
+    let mut rng = common::Rng::new(0xAC1);
+    for seed in [V1, V5] {
+        for _ in 0..3000 {
+            let text = common::mutate(seed, &mut rng);
+            if let Ok((mut c, _)) = acl::parse(&text, "m") {
+                let _ = c.validate();
+            }
+        }
+    }
+}

@@ -234,3 +234,22 @@ fn load_error_display_is_path_colon_line() {
     assert!(unsupported.to_string().contains("unsupported"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+mod common;
+
+#[test]
+fn mutated_files_never_panic() {
+    let mut rng = common::Rng::new(0xB5B5);
+    let mut ok = 0;
+    for _ in 0..5000 {
+        let text = common::mutate(GOLDEN, &mut rng);
+        match bvh::parse(&text, "m") {
+            Ok(mut c) => {
+                ok += 1;
+                let _ = c.validate();
+            }
+            Err(e) => assert!(!e.message.contains('\n') && e.line.is_some(), "{e:?}"),
+        }
+    }
+    println!("{ok} of 5000 mutated files still parsed");
+}
