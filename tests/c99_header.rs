@@ -1,13 +1,19 @@
 //! `include/animcomp.h` is valid C99: `tests/c/header_c99.c` includes it, is compiled with
 //! `-std=c99 -Wall -Wextra -Werror -pedantic` (compiler found by the `cc` crate), linked against the
 //! static library built for this test run, and run (one compress/decompress round trip from C).
+//! It is also valid C++11 (`tests/c/header_cpp.cpp`, syntax check with the same warnings).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn compiler() -> cc::Tool {
+    compiler_for(false)
+}
+
+fn compiler_for(cpp: bool) -> cc::Tool {
     let target = env!("ANIMCOMP_BUILD_TARGET");
     cc::Build::new()
+        .cpp(cpp)
         .target(target)
         .host(target)
         .opt_level(0)
@@ -64,5 +70,29 @@ fn header_compiles_as_strict_c99_and_links() {
         run.status.code(),
         Some(0),
         "C test failed:\n{stdout}\n{stderr}"
+    );
+}
+
+#[test]
+fn header_compiles_as_strict_cpp11() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = compiler_for(true).to_command();
+    cmd.args([
+        "-std=c++11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-fsyntax-only",
+    ])
+    .arg("-I")
+    .arg(root.join("include"))
+    .arg(root.join("tests/c/header_cpp.cpp"));
+    let res = cmd.output().expect("run the C++ compiler");
+    assert!(
+        res.status.success(),
+        "C++11 compilation failed:\n{}\n{}",
+        String::from_utf8_lossy(&res.stdout),
+        String::from_utf8_lossy(&res.stderr)
     );
 }

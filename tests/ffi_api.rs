@@ -88,7 +88,7 @@ fn compress(clip: &AnimcompRawClip, s: &AnimcompCompressSettings) -> AlignedBlob
     let mut size = 0usize;
     let st = unsafe { animcomp_compress(clip, s, null_mut(), 0, &mut size) };
     assert_eq!(st, Status::BufferTooSmall);
-    assert!(size >= 64 && size % 16 == 0, "{size}");
+    assert!(size >= 64 && size.is_multiple_of(16), "{size}");
     let mut blob = AlignedBlob::from_bytes(&vec![0u8; size]);
     let mut written = 0usize;
     let st = unsafe {

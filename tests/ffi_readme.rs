@@ -11,10 +11,15 @@ fn readme_status_table_matches_the_library() {
     let mut seen = 0;
     for line in header.lines() {
         let line = line.trim();
-        let Some(rest) = line.strip_prefix("ANIMCOMP_STATUS_") else { continue };
+        let Some(rest) = line.strip_prefix("ANIMCOMP_STATUS_") else {
+            continue;
+        };
         let (name, value) = rest.trim_end_matches(',').split_once(" = ").unwrap();
         let row = format!("| {value} | `ANIMCOMP_STATUS_{name}` |");
-        assert!(readme.contains(&row), "README status table lacks the row {row}");
+        assert!(
+            readme.contains(&row),
+            "README status table lacks the row {row}"
+        );
         seen += 1;
     }
     assert_eq!(seen, animcomp::Status::ALL.len());
@@ -27,5 +32,8 @@ fn readme_commands_exist() {
     assert!(readme.contains("\nbash .ci/test.sh\n") && root.join(".ci/test.sh").exists());
     assert!(readme.contains("\ncargo run --release -p animcomp-cli -- bench\n"));
     let run = std::fs::read_to_string(root.join(".ci/run")).unwrap();
-    assert!(run.contains("bash .ci/test.sh"), ".ci/run runs the README's test command");
+    assert!(
+        run.contains("bash .ci/test.sh"),
+        ".ci/run runs the README's test command"
+    );
 }

@@ -164,8 +164,8 @@ pub(crate) fn fixed_bound(joints: u64, samples: u64, s: &CompressSettings) -> u6
 /// (NULL = defaults) will not exceed.
 ///
 /// For `ANIMCOMP_CODEC_FIXED` the bound is a formula over the counts and formats (no track value
-/// is read, nothing is compressed; it is at most a few percent above the real size for animated
-/// clips and safe for every clip); only the clip's shape is checked (counts, layout, strides,
+/// is read, nothing is compressed: it assumes every channel is animated, so it is close to the
+/// real size for fully animated clips and looser for clips with constant channels); only the clip's shape is checked (counts, layout, strides,
 /// pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
 /// compressed and the exact size returned, with the same statuses as `animcomp_compress`.
 #[no_mangle]

@@ -6,9 +6,9 @@
 
 use std::os::raw::c_void;
 
-use super::guard::{guard, opt_ref, out_ptr, out_slice};
+use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice};
 use super::types::{AnimcompDecompressOptions, AnimcompDecompressor};
-use crate::blob::Header;
+use crate::blob::validate_blob;
 use crate::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use crate::math::FLOATS_PER_JOINT;
 use crate::{Error, Result, Status};
@@ -111,19 +111,20 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
             ));
         }
         let blob: &'static [u8] = super::info::blob_slice(blob, blob_size)?;
-        // The bind pose length comes from the header's joint count; a header that does not parse
-        // is reported by Decompressor::new below.
-        let bind_pose = match (opts.bind_pose.is_null(), Header::parse(blob)) {
-            (false, Ok(h)) => {
-                let len = h.num_joints as usize * FLOATS_PER_JOINT;
-                Some(super::guard::in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
-            }
-            _ => None,
+        // Validate first (checksum as asked): the bind pose length comes from the joint count of
+        // a header that has passed validation, so no slice is formed from an unchecked count.
+        let (header, _) = validate_blob(blob, verify_checksum)?;
+        let bind_pose = if opts.bind_pose.is_null() {
+            None
+        } else {
+            let len = header.num_joints as usize * FLOATS_PER_JOINT;
+            Some(in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
         };
+        // The checksum was just verified (or skipping it was asked for); the body is checked again.
         let dec = Decompressor::new(
             blob,
             &DecompressOptions {
-                verify_checksum,
+                verify_checksum: false,
                 bind_pose,
             },
         )?;

@@ -1,6 +1,6 @@
 //! The panic boundary and the pointer helpers every entry point uses.
 //!
-//! Each `extern "C"` function runs its body inside [`guard`], which turns an [`Error`] into its
+//! Each `extern "C"` function runs its body inside `guard`, which turns an [`Error`] into its
 //! [`Status`] and a caught panic into [`Status::Internal`]. Pointers from C become references or
 //! slices only through the helpers below, which check null, alignment and that the byte length of
 //! the region fits the address space.
