@@ -160,12 +160,14 @@ impl Cursor {
     ) -> ([f32; 3], [f32; 3]) {
         let mut out = [0.0f32; 3];
         let mut out2 = [0.0f32; 3];
+        let rates = read_bits(
+            body,
+            self.rates_bit + self.k * RATE_FIELD_BITS as usize,
+            3 * RATE_FIELD_BITS,
+        );
         for c in 0..3 {
-            let rate = read_bits(
-                body,
-                self.rates_bit + self.k * RATE_FIELD_BITS as usize,
-                RATE_FIELD_BITS,
-            ) as u8;
+            let rate =
+                ((rates >> (c as u32 * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
             let bits = rate_bits(rate);
             let field = read_u16(body, self.fields + 6 * self.f + 2 * c);
             let range = slot_range(c);
