@@ -126,6 +126,7 @@ impl Cursor {
 
     /// One component at `bit`, blended `t` of the way to the next stored sample.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn value(
         &self,
         body: &[u8],
@@ -321,7 +322,7 @@ fn decode_joint(
         };
     let translation = vector(1, def.translation, c0, c1.as_deref_mut());
     let scale = if has_scale {
-        vector(2, def.scale, c0, c1.as_deref_mut())
+        vector(2, def.scale, c0, c1)
     } else {
         Vec3::ONE
     };

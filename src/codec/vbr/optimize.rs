@@ -294,6 +294,7 @@ impl<'s, 'a> State<'s, 'a> {
     }
 
     /// Changes component `c` of sub-track `t` to `rate` (the other components keep theirs).
+    #[allow(clippy::needless_range_loop)]
     fn apply_comp(&mut self, t: usize, c: usize, rate: u8) {
         self.rates[t][c] = rate;
         let st: &SubTrack = &self.x.plan.animated[t];

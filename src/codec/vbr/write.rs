@@ -17,6 +17,7 @@ fn to_u32(v: usize) -> Result<u32> {
 }
 
 /// Writes the body.
+#[allow(clippy::needless_range_loop)]
 pub fn body(
     clip: &RawClip,
     plan: &Plan,
