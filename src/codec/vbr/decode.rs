@@ -9,7 +9,7 @@
 use super::bitrate::{dequantize, rate_bits, rotation_range, ClipRange, RATE_FIELD_BITS};
 use super::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
-    KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
+    KIND_CONSTANT, KIND_DEFAULT, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
 };
 use super::rotation::{from_stored, slot_component};
 use crate::blob::bytes::{read_f32, read_u16, read_u32};
@@ -199,7 +199,8 @@ impl Cursor {
             track_drop
         };
         let (a, b) = self.next(body, |i| {
-            let o = rg + 4 * slot_component(i, c);
+            // Per-segment drops store all four component ranges, per-track drops the stored three.
+            let o = rg + 4 * if per_segment { slot_component(i, c) } else { i };
             rotation_range(read_u16(body, o), read_u16(body, o + 2))
         });
         (
@@ -280,7 +281,7 @@ fn decode_joint(
         k => {
             let per_segment = k == KIND_ANIMATED_PER_SEGMENT;
             let rg = pos.ranges;
-            pos.ranges += ROTATION_RANGE_BYTES;
+            pos.ranges += range_bytes_of(0, k);
             let (q0, q1) = c0.rotation(body, rg, per_segment, byte >> 6);
             if c0.pair {
                 nlerp_shortest(q0, q1, alpha)
@@ -400,7 +401,7 @@ pub fn sample_joint(
                 k => {
                     skip += 1;
                     per_segment += (k == KIND_ANIMATED_PER_SEGMENT) as usize;
-                    pos.ranges += range_bytes_of(ch);
+                    pos.ranges += range_bytes_of(ch, k);
                 }
             }
         }
