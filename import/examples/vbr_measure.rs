@@ -73,13 +73,12 @@ fn measure(clip: &RawClip, s: &CompressSettings, t: &mut Totals, per_clip: bool)
         }
     }
     // Pose sampling: forward playback at the clip's sample times (as `animcomp bench` does),
-    // best of 7 passes, in this thread's CPU time when available (the machine is shared).
+    // best of 7 passes of wall time (thread CPU time is too coarse for one pass).
     let mut pose = vec![0.0f32; nj * 10];
     let mut best = f64::INFINITY;
     let n = clip.num_samples.max(2);
     for _ in 0..7 {
         let start = Instant::now();
-        let c0 = thread_cpu_seconds();
         for i in 0..n {
             d.seek(
                 std::hint::black_box(i as f32 / clip.sample_rate),
@@ -89,11 +88,7 @@ fn measure(clip: &RawClip, s: &CompressSettings, t: &mut Totals, per_clip: bool)
             .unwrap();
             d.sample_pose(&mut pose, 10).unwrap();
         }
-        let secs = match (c0, thread_cpu_seconds()) {
-            (Some(a), Some(b)) => b - a,
-            _ => start.elapsed().as_secs_f64(),
-        };
-        best = best.min(secs * 1e9 / n as f64);
+        best = best.min(start.elapsed().as_secs_f64() * 1e9 / n as f64);
     }
     std::hint::black_box(&pose);
     if per_clip {
