@@ -27,9 +27,11 @@ use crate::math::{Transform, Vec3};
 use crate::metric::{vertex_error, Metric};
 
 /// The search aims at this share of each joint's precision, so that float rounding between the
-/// encoder's composition and a caller's (object-space positions of ~100 units carry ~1e-5 of
-/// rounding) never lifts a measured error above the precision.
-pub const TARGET_MARGIN: f32 = 0.999;
+/// encoder's reference and a caller's (object-space positions of ~100 units carry ~1e-5 of
+/// rounding, and re-normalising an already valid clip's quaternions moves their last bits) never
+/// lifts a measured error above the precision. 0.999 was measured to be too thin (0.010013 on
+/// one cmu-cc clip after an unrelated change of rounding); 0.995 costs 0.06 % of size.
+pub const TARGET_MARGIN: f32 = 0.995;
 
 /// How much searching to do.
 #[derive(Debug, Clone, Copy, PartialEq)]
