@@ -152,19 +152,33 @@ fn interpolated_times_are_between_samples() {
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let mut a = vec![Transform::IDENTITY; 10];
     let mut b = vec![Transform::IDENTITY; 10];
-    d.pose_at_sample(15, &mut a).unwrap();
-    d.pose_at_sample(16, &mut b).unwrap();
-    d.seek(15.5 / clip.sample_rate, Looping::Clamp, Rounding::None)
+    let mut pose = vec![0.0f32; 10 * 10];
+    // 7 -> 8 lies inside one segment (paired read), 15 -> 16 crosses a segment boundary.
+    for i0 in [7u32, 15] {
+        d.pose_at_sample(i0, &mut a).unwrap();
+        d.pose_at_sample(i0 + 1, &mut b).unwrap();
+        d.seek(
+            (i0 as f32 + 0.5) / clip.sample_rate,
+            Looping::Clamp,
+            Rounding::None,
+        )
         .unwrap();
-    for j in 0..10 {
-        let m = d.sample_joint(j).unwrap();
-        let mid = (a[j as usize].translation + b[j as usize].translation) * 0.5;
-        assert!((m.translation - mid).length() < 1e-3);
-        let ang = animcomp::math::angle_between(
-            m.rotation,
-            animcomp::math::nlerp_shortest(a[j as usize].rotation, b[j as usize].rotation, 0.5),
-        );
-        assert!(ang < 1e-3);
+        d.sample_pose(&mut pose, 10).unwrap();
+        for j in 0..10u32 {
+            let m = d.sample_joint(j).unwrap();
+            assert_eq!(
+                m,
+                Transform::read_from(&pose[j as usize * 10..]),
+                "joint {j}"
+            );
+            let mid = (a[j as usize].translation + b[j as usize].translation) * 0.5;
+            assert!((m.translation - mid).length() < 1e-3);
+            let ang = animcomp::math::angle_between(
+                m.rotation,
+                animcomp::math::nlerp_shortest(a[j as usize].rotation, b[j as usize].rotation, 0.5),
+            );
+            assert!(ang < 1e-3);
+        }
     }
 }
 

@@ -34,8 +34,8 @@ fn max_q(bits: u32) -> f32 {
 }
 
 /// `1 / max_q(bits)` per rate index (0 for the constant and raw rates), so decoding multiplies.
-const INV_MAX_Q: [f32; NUM_RATES] = {
-    let mut t = [0.0f32; NUM_RATES];
+const INV_MAX_Q: [f32; 32] = {
+    let mut t = [0.0f32; 32];
     let mut r = 1;
     while r < NUM_RATES - 1 {
         t[r] = 1.0 / ((1u32 << RATE_BITS[r]) - 1) as f32;
@@ -145,14 +145,18 @@ pub fn quantize(n: f32, field: u16, bits: u32) -> u32 {
 /// bits for [`RATE_RAW`]).
 #[inline(always)]
 pub fn dequantize(q: u32, rate: u8, field: u16, range: &ClipRange) -> f32 {
-    if rate == RATE_CONSTANT {
-        range.denormalize(field as f32 * (1.0 / 65535.0))
-    } else if rate == RATE_RAW {
-        f32::from_bits(q)
-    } else {
-        let (smin, sext) = segment_min_extent(field);
-        range.denormalize((q as f32 * INV_MAX_Q[rate as usize]) * sext + smin)
+    if rate == RATE_RAW {
+        return f32::from_bits(q);
     }
+    // Constant and quantised rates without a branch (which of the two is data dependent).
+    let (smin, sext) = segment_min_extent(field);
+    let quantized = (q as f32 * INV_MAX_Q[rate as usize & 31]) * sext + smin;
+    let constant = field as f32 * (1.0 / 65535.0);
+    range.denormalize(if rate == RATE_CONSTANT {
+        constant
+    } else {
+        quantized
+    })
 }
 
 /// Encodes raw value `v` at `rate` and returns (stored field, decoded value).

@@ -9,7 +9,7 @@
 use super::bitrate::{dequantize, rate_bits, rotation_range, ClipRange, RATE_FIELD_BITS};
 use super::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
-    KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
+    KIND_CONSTANT, KIND_DEFAULT, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
 };
 use super::rotation::{from_stored, slot_component};
 use crate::blob::bytes::{read_f32, read_u16, read_u32};
@@ -38,6 +38,51 @@ pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
     let next = local + 1 + above.trailing_zeros();
     let idx = below.count_ones() - 1;
     (idx, (local - prev) as f32 / (next - prev) as f32)
+}
+
+/// One sub-track's per-segment storage, read once per pose.
+struct Decoded {
+    rates: [u8; 3],
+    bits: [u32; 3],
+    fields: [u16; 3],
+    ranges: [ClipRange; 3],
+}
+
+/// Eight bytes at `offset` as a little-endian `u64` (zero past the end, never out of bounds).
+#[inline(always)]
+fn read_u64_window(data: &[u8], offset: usize) -> u64 {
+    match data.get(offset..offset + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap()),
+        None => {
+            let mut w = [0u8; 8];
+            if offset < data.len() {
+                let tail = &data[offset..];
+                w[..tail.len()].copy_from_slice(tail);
+            }
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
+/// Three consecutive bit fields of widths `bits` starting at absolute bit `bit`.
+#[inline(always)]
+fn read3(data: &[u8], bit: usize, bits: &[u32; 3]) -> [u32; 3] {
+    let total = bits[0] + bits[1] + bits[2];
+    if total <= 56 {
+        let w = read_u64_window(data, bit >> 3) >> (bit & 7);
+        let m = |b: u32| (1u64 << b) - 1;
+        [
+            (w & m(bits[0])) as u32,
+            ((w >> bits[0]) & m(bits[1])) as u32,
+            ((w >> (bits[0] + bits[1])) & m(bits[2])) as u32,
+        ]
+    } else {
+        [
+            read_bits(data, bit, bits[0]),
+            read_bits(data, bit + bits[0] as usize, bits[1]),
+            read_bits(data, bit + (bits[0] + bits[1]) as usize, bits[2]),
+        ]
+    }
 }
 
 /// Reading position in one segment for one sample, or for two samples of the same segment
@@ -124,59 +169,65 @@ impl Cursor {
         c
     }
 
-    /// One component at `bit`, blended `t` of the way to the next stored sample.
+    /// The three stored fields of a sub-track at `bit` (widths `bits`, at most 56 bits in all
+    /// use one 64-bit window), blended `t` of the way to the next stored sample.
     #[inline(always)]
-    fn value(
-        &self,
-        body: &[u8],
-        bit: usize,
-        t: f32,
-        bits: u32,
-        rate: u8,
-        field: u16,
-        range: &ClipRange,
-    ) -> f32 {
-        let a = dequantize(read_bits(body, bit, bits), rate, field, range);
-        if t > 0.0 {
-            let b = dequantize(
-                read_bits(body, bit + self.frame_bits, bits),
-                rate,
-                field,
-                range,
-            );
-            lerp(a, b, t)
-        } else {
-            a
+    fn triple(&self, body: &[u8], bit: usize, t: f32, d: &Decoded) -> [f32; 3] {
+        let q = read3(body, bit, &d.bits);
+        let mut out = [0.0f32; 3];
+        for c in 0..3 {
+            out[c] = dequantize(q[c], d.rates[c], d.fields[c], &d.ranges[c]);
         }
+        if t > 0.0 {
+            let q = read3(body, bit + self.frame_bits, &d.bits);
+            for c in 0..3 {
+                out[c] = lerp(
+                    out[c],
+                    dequantize(q[c], d.rates[c], d.fields[c], &d.ranges[c]),
+                    t,
+                );
+            }
+        }
+        out
     }
 
     /// The next animated sub-track's three components for the first sample, and for the second
-    /// when `pair`; `slot_range(i)` is the byte offset of the clip range of stored slot `i`.
+    /// when `pair`; `slot_range(i)` is the clip range of stored slot `i`.
     #[inline(always)]
     fn next(
         &mut self,
         body: &[u8],
         slot_range: impl Fn(usize) -> ClipRange,
     ) -> ([f32; 3], [f32; 3]) {
-        let mut out = [0.0f32; 3];
-        let mut out2 = [0.0f32; 3];
+        let rates = read_bits(
+            body,
+            self.rates_bit + self.k * RATE_FIELD_BITS as usize,
+            3 * RATE_FIELD_BITS,
+        );
+        let fields = read_u64_window(body, self.fields + 6 * self.f);
+        let mut d = Decoded {
+            rates: [0; 3],
+            bits: [0; 3],
+            fields: [0; 3],
+            ranges: [ClipRange::default(); 3],
+        };
         for c in 0..3 {
-            let rate = read_bits(
-                body,
-                self.rates_bit + self.k * RATE_FIELD_BITS as usize,
-                RATE_FIELD_BITS,
-            ) as u8;
-            let bits = rate_bits(rate);
-            let field = read_u16(body, self.fields + 6 * self.f + 2 * c);
-            let range = slot_range(c);
-            out[c] = self.value(body, self.a_bit, self.t, bits, rate, field, &range);
-            if self.pair {
-                out2[c] = self.value(body, self.b_bit, self.tb, bits, rate, field, &range);
-            }
-            self.a_bit += bits as usize;
-            self.b_bit += bits as usize;
-            self.k += 1;
+            d.rates[c] =
+                ((rates >> (c as u32 * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
+            d.bits[c] = rate_bits(d.rates[c]);
+            d.fields[c] = (fields >> (16 * c)) as u16;
+            d.ranges[c] = slot_range(c);
         }
+        let out = self.triple(body, self.a_bit, self.t, &d);
+        let out2 = if self.pair {
+            self.triple(body, self.b_bit, self.tb, &d)
+        } else {
+            [0.0; 3]
+        };
+        let total = (d.bits[0] + d.bits[1] + d.bits[2]) as usize;
+        self.a_bit += total;
+        self.b_bit += total;
+        self.k += 3;
         self.f += 1;
         (out, out2)
     }
@@ -196,7 +247,8 @@ impl Cursor {
             track_drop
         };
         let (a, b) = self.next(body, |i| {
-            let o = rg + 4 * slot_component(i, c);
+            // Per-segment drops store all four component ranges, per-track drops the stored three.
+            let o = rg + 4 * if per_segment { slot_component(i, c) } else { i };
             rotation_range(read_u16(body, o), read_u16(body, o + 2))
         });
         (
@@ -277,7 +329,7 @@ fn decode_joint(
         k => {
             let per_segment = k == KIND_ANIMATED_PER_SEGMENT;
             let rg = pos.ranges;
-            pos.ranges += ROTATION_RANGE_BYTES;
+            pos.ranges += range_bytes_of(0, k);
             let (q0, q1) = c0.rotation(body, rg, per_segment, byte >> 6);
             if c0.pair {
                 nlerp_shortest(q0, q1, alpha)
@@ -319,7 +371,7 @@ fn decode_joint(
         };
     let translation = vector(1, def.translation, c0, c1.as_deref_mut());
     let scale = if has_scale {
-        vector(2, def.scale, c0, c1.as_deref_mut())
+        vector(2, def.scale, c0, c1)
     } else {
         Vec3::ONE
     };
@@ -397,7 +449,7 @@ pub fn sample_joint(
                 k => {
                     skip += 1;
                     per_segment += (k == KIND_ANIMATED_PER_SEGMENT) as usize;
-                    pos.ranges += range_bytes_of(ch);
+                    pos.ranges += range_bytes_of(ch, k);
                 }
             }
         }

@@ -15,8 +15,8 @@
 //! track table byte of joint j: bits 0-1 rotation kind, 2-3 translation kind, 4-5 scale kind
 //!   (0 default, 1 constant, 2 animated, 3 animated rotation whose dropped component is stored
 //!   per segment), bits 6-7 the dropped rotation component (kind 2)
-//! clip ranges: per animated sub-track in joint order, rotations 4 x (u16 min, u16 extent) over
-//!   [-1, 1] (one per quaternion component x y z w), translations and scales 3 x (f32 min, f32 extent)
+//! clip ranges: per animated sub-track in joint order, rotations (u16 min, u16 extent) over
+//!   [-1, 1] per quaternion component x y z w (kind 3: all four; kind 2: the three stored ones), translations and scales 3 x (f32 min, f32 extent)
 //! segment at its offset:
 //!   u32 keyframe mask (bit s: local sample s is stored; first and last always set)
 //!   u32 frame bits F (bits of one stored sample: sum of the rate bits of every component)
@@ -123,13 +123,16 @@ pub fn constant_bytes(channel: u32) -> usize {
     }
 }
 
-/// Bytes of an animated channel's clip ranges.
+/// Bytes of an animated channel's clip ranges: a rotation with one dropped component per track
+/// stores only its three stored components' ranges.
 #[inline(always)]
-pub fn range_bytes_of(channel: u32) -> usize {
-    if channel == 0 {
+pub fn range_bytes_of(channel: u32, kind: u8) -> usize {
+    if channel != 0 {
+        VECTOR_RANGE_BYTES
+    } else if kind == KIND_ANIMATED_PER_SEGMENT {
         ROTATION_RANGE_BYTES
     } else {
-        VECTOR_RANGE_BYTES
+        ROTATION_RANGE_BYTES - 4
     }
 }
 
@@ -174,12 +177,12 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
                 KIND_CONSTANT => const_bytes += constant_bytes(ch),
                 KIND_ANIMATED => {
                     animated += 1;
-                    range_bytes += range_bytes_of(ch);
+                    range_bytes += range_bytes_of(ch, KIND_ANIMATED);
                 }
                 _ if ch == 0 => {
                     animated += 1;
                     per_segment += 1;
-                    range_bytes += ROTATION_RANGE_BYTES;
+                    range_bytes += range_bytes_of(ch, KIND_ANIMATED_PER_SEGMENT);
                 }
                 _ => return Err(bad("vbr: invalid sub-track kind")),
             }
@@ -203,7 +206,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         for ch in 0..3 {
             let k = kind(b, ch);
             if k == KIND_ANIMATED || (ch == 0 && k == KIND_ANIMATED_PER_SEGMENT) {
-                let n = range_bytes_of(ch);
+                let n = range_bytes_of(ch, k);
                 if ch != 0
                     && rg[at..at + n]
                         .chunks_exact(4)

@@ -81,20 +81,20 @@ pub fn to_stored(q: Quat, dropped: u8) -> [f32; 3] {
 /// Rebuilds a unit quaternion from its three stored components.
 #[inline(always)]
 pub fn from_stored(v: [f32; 3], dropped: u8) -> Quat {
-    let d = (1.0 - (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]))
-        .max(0.0)
-        .sqrt();
-    let q = match dropped & 3 {
+    let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    // Within the unit ball the rebuilt quaternion is unit length; outside it (quantisation can
+    // step just past) the dropped component is 0 and the rest is renormalised.
+    let (v, d) = if len2 <= 1.0 {
+        (v, (1.0 - len2).sqrt())
+    } else {
+        let s = len2.sqrt().recip();
+        ([v[0] * s, v[1] * s, v[2] * s], 0.0)
+    };
+    match dropped & 3 {
         0 => Quat::from_xyzw(d, v[0], v[1], v[2]),
         1 => Quat::from_xyzw(v[0], d, v[1], v[2]),
         2 => Quat::from_xyzw(v[0], v[1], d, v[2]),
         _ => Quat::from_xyzw(v[0], v[1], v[2], d),
-    };
-    let len2 = q.length_squared();
-    if len2 > 0.0 {
-        q * len2.sqrt().recip()
-    } else {
-        Quat::IDENTITY
     }
 }
 

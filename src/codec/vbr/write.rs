@@ -17,6 +17,7 @@ fn to_u32(v: usize) -> Result<u32> {
 }
 
 /// Writes the body.
+#[allow(clippy::needless_range_loop)]
 pub fn body(
     clip: &RawClip,
     plan: &Plan,
@@ -47,7 +48,11 @@ pub fn body(
     let ranges_off = w.len();
     for st in &plan.animated {
         if st.channel == 0 {
-            for &(lo, ext) in &st.rotation_fields {
+            for (c, &(lo, ext)) in st.rotation_fields.iter().enumerate() {
+                // Per-track drops: the dropped component's range is never used, not stored.
+                if st.segment_drops.is_empty() && c == st.dropped as usize {
+                    continue;
+                }
                 w.u16(lo);
                 w.u16(ext);
             }
