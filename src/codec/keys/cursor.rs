@@ -10,8 +10,9 @@
 //! word 3        stream entries read by forward playback (wrapping counter, for instrumentation)
 //! word 4        rebuilds done (wrapping counter)
 //! words 5-7     reserved
-//! 8 + 9 x slot  per slot: keys received r, then the last four received keys (oldest first),
-//!               each as two words: payload low 32 bits, payload high 16 bits | key time << 16
+//! 8 + 21 x slot per slot: keys received r, then the last four received keys (oldest first),
+//!               each as five words: key time, then the decoded value x y z w (f32 bits), so
+//!               every key is dequantised once, when it is read
 //! ```
 //!
 //! A key is consumed when the playhead reaches the time it is first needed (the time of the key
@@ -37,7 +38,8 @@ use super::interp::eval;
 
 const MARKER: u32 = 0x4B43_5552; // "KCUR"
 const HEAD_WORDS: usize = 8;
-const SLOT_WORDS: usize = 9;
+const SLOT_WORDS: usize = 21;
+const KEY_WORDS: usize = 5;
 /// A forward jump of more samples than this rebuilds the cursor instead of reading every key.
 pub const REBUILD_DISTANCE: f32 = 256.0;
 
@@ -210,7 +212,7 @@ impl<'a> KeyCursor<'a> {
 
     #[inline]
     fn window_time(&self, s: usize, w: usize) -> f32 {
-        (self.state[Self::slot_base(s) + 2 + 2 * w] >> 16) as f32
+        self.state[Self::slot_base(s) + 1 + KEY_WORDS * w] as f32
     }
 
     /// Reads stream entries while the next one is needed at or before `pos`.
@@ -239,18 +241,23 @@ impl<'a> KeyCursor<'a> {
                 break;
             }
             let payload = self.lay.entry_payload(self.body, e);
-            self.push(base, r, time, payload);
+            let value = decode_value(&self.lay, self.body, &slot, ch, time, payload);
+            self.push(base, r, time, value);
             self.state[1] += 1;
             self.state[3] = self.state[3].wrapping_add(1);
         }
     }
 
     #[inline]
-    fn push(&mut self, base: usize, r: usize, time: u16, payload: u64) {
-        self.state.copy_within(base + 3..base + 9, base + 1);
-        self.state[base + 7] = payload as u32;
-        self.state[base + 8] = (payload >> 32) as u32 & 0xFFFF | (time as u32) << 16;
-        self.state[base] = (r + 1) as u32;
+    fn push(&mut self, base: usize, r: usize, time: u16, value: Vec4) {
+        let w = &mut self.state[base..base + SLOT_WORDS];
+        w.copy_within(1 + KEY_WORDS..SLOT_WORDS, 1);
+        let last = 1 + 3 * KEY_WORDS;
+        w[last] = time as u32;
+        for (d, v) in w[last + 1..last + 5].iter_mut().zip(value.to_array()) {
+            *d = v.to_bits();
+        }
+        w[0] = (r + 1) as u32;
     }
 
     /// Rebuilds the state for playhead `pos` from the key index (binary search per track).
@@ -286,14 +293,16 @@ impl<'a> KeyCursor<'a> {
                 (lo + slot.interp.lookbehind() + 1).min(slot.count)
             };
             let base = Self::slot_base(s);
+            let channel = s % channels(&self.header);
             for i in r.saturating_sub(4)..r {
                 let e = self.lay.index_at(self.body, slot.first + i);
                 let (t, p) = (
                     self.lay.entry_time(self.body, e),
                     self.lay.entry_payload(self.body, e),
                 );
+                let value = decode_value(&self.lay, self.body, &slot, channel, t, p);
                 let have = self.state[base] as usize;
-                self.push(base, have, t, p);
+                self.push(base, have, t, value);
                 read = read.max(e + 1);
             }
         }
@@ -318,20 +327,16 @@ impl<'a> KeyCursor<'a> {
         let last = slot.count.saturating_sub(1).min(hi);
         let mut ts = [0.0f32; 4];
         let mut vs = [Vec4::ZERO; 4];
+        let w = &self.state[base..base + SLOT_WORDS];
         for (i, d) in [-1isize, 0, 1, 2].iter().enumerate() {
             let x = (k as isize + d).clamp(lo as isize, last.max(lo) as isize) as usize;
-            let w = x + 4 - r;
-            let lo_w = self.state[base + 1 + 2 * w] as u64;
-            let hi_w = self.state[base + 2 + 2 * w];
-            let time = (hi_w >> 16) as u16;
-            ts[i] = time as f32;
-            vs[i] = decode_value(
-                &self.lay,
-                self.body,
-                slot,
-                channel,
-                time,
-                lo_w | ((hi_w & 0xFFFF) as u64) << 32,
+            let o = 1 + KEY_WORDS * (x + 4 - r);
+            ts[i] = w[o] as f32;
+            vs[i] = Vec4::new(
+                f32::from_bits(w[o + 1]),
+                f32::from_bits(w[o + 2]),
+                f32::from_bits(w[o + 3]),
+                f32::from_bits(w[o + 4]),
             );
         }
         eval(slot.interp, ts, vs, t, channel == CH_ROTATION)

@@ -12,7 +12,7 @@ use crate::math::{Quat, Transform, Vec3};
 use super::format::{
     channels, range_stride, Kind, Layout, Slot, CH_ROTATION, CH_TRANSLATION, SEGMENT_LEN,
 };
-use super::interp::eval;
+use super::interp::{eval, Interp};
 use super::quant::{range_ext, range_min, unpack_rotation, unpack_rotation_rr, unpack_vector};
 
 /// Decodes the payload of a key at sample `time` for a slot.
@@ -87,8 +87,13 @@ pub(crate) fn eval_slot_stateless(
     let k = lo;
     let mut ts = [0.0f32; 4];
     let mut vs = [Vec4::ZERO; 4];
-    for (i, d) in [-1isize, 0, 1, 2].iter().enumerate() {
-        let key = (k as isize + d).clamp(0, n as isize - 1) as usize;
+    // Linear spans only read keys k and k+1.
+    let range = match slot.interp {
+        Interp::Linear => 1..3,
+        Interp::CatmullRom => 0..4,
+    };
+    for i in range {
+        let key = (k as isize + i as isize - 1).clamp(0, n as isize - 1) as usize;
         let e = lay.index_at(body, slot.first + key);
         let time = lay.entry_time(body, e);
         ts[i] = time as f32;
