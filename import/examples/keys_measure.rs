@@ -44,6 +44,10 @@ fn variant(name: &str) -> KeysOptions {
             interp: InterpChoice::CatmullRom,
             ..d
         },
+        "dominant" => KeysOptions {
+            tolerance: ToleranceMode::DominantShell,
+            ..d
+        },
         "chain" => KeysOptions {
             tolerance: ToleranceMode::ChainHalving,
             ..d
@@ -53,6 +57,20 @@ fn variant(name: &str) -> KeysOptions {
             ..d
         },
         "budget1" => KeysOptions {
+            initial_budget: 1.0,
+            ..d
+        },
+        "jointfirst" => KeysOptions {
+            joint_first: true,
+            ..d
+        },
+        "chainjf" => KeysOptions {
+            joint_first: true,
+            tolerance: ToleranceMode::ChainHalving,
+            ..d
+        },
+        "jointfirst1" => KeysOptions {
+            joint_first: true,
             initial_budget: 1.0,
             ..d
         },

@@ -56,17 +56,21 @@ pub struct KeysOptions {
     pub initial_budget: f32,
     /// Most refinement rounds of the final check before giving up.
     pub max_rounds: u32,
+    /// When a joint fails the final check, first tighten only that joint (until its budget is
+    /// an eighth of the initial one), instead of the joint and all its ancestors at once.
+    pub joint_first: bool,
 }
 
 impl Default for KeysOptions {
     fn default() -> Self {
         KeysOptions {
-            tolerance: ToleranceMode::DominantShell,
+            tolerance: ToleranceMode::Smaller,
             interp: InterpChoice::Best,
             split: Split::Middle,
             every_nth: None,
             initial_budget: INITIAL_BUDGET,
             max_rounds: 24,
+            joint_first: true,
         }
     }
 }
@@ -319,6 +323,20 @@ fn header_for(ctx: &EncodeContext, body_len: usize) -> Header {
 
 /// Encodes with explicit options. Returns the body and statistics.
 pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, EncodeStats)> {
+    if opts.tolerance != ToleranceMode::Smaller {
+        return encode_mode(ctx, opts);
+    }
+    let a = encode_mode(ctx, &KeysOptions { tolerance: ToleranceMode::DominantShell, ..*opts });
+    let b = encode_mode(ctx, &KeysOptions { tolerance: ToleranceMode::ChainHalving, ..*opts });
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok(if b.0.body.len() < a.0.body.len() { b } else { a }),
+        (Ok(a), Err(_)) => Ok(a),
+        (Err(_), Ok(b)) => Ok(b),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+fn encode_mode(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, EncodeStats)> {
     let clip = ctx.clip;
     let n = clip.num_samples;
     let nj = clip.num_joints();
@@ -398,8 +416,16 @@ pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBo
                     worst_at = (j, s);
                 }
                 if e > clip.skeleton.joints[j].precision && !dirty[j] {
-                    // Tighten the joint and every ancestor (each once per round).
+                    // Tighten the joint and (unless only the joint is tightened first, and its
+                    // budget is not yet small) every ancestor, each once per round.
+                    let own_first =
+                        opts.joint_first && budget[j] > opts.initial_budget * (1.0 / 8.0);
                     let mut a = Some(j);
+                    if own_first {
+                        dirty[j] = true;
+                        budget[j] *= 0.5;
+                        a = None;
+                    }
                     while let Some(x) = a {
                         if !dirty[x] {
                             dirty[x] = true;
