@@ -31,7 +31,7 @@ use crate::math::{Transform, Vec3, FLOATS_PER_JOINT};
 use crate::{Error, Result};
 
 use super::decode::{
-    blend, constant_value, decode_value, eval_slot_stateless, finish, set_channel,
+    blend, constant_value, decode_value, eval_slot_stateless, find_key, finish, set_channel,
 };
 use super::format::{channels, Kind, Layout, Slot, CH_ROTATION};
 use super::interp::eval;
@@ -281,16 +281,8 @@ impl<'a> KeyCursor<'a> {
             let r = if time(0) > pos {
                 0
             } else {
-                let (mut lo, mut hi) = (0usize, slot.count);
-                while hi - lo > 1 {
-                    let mid = (lo + hi) / 2;
-                    if time(mid) <= pos {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                (lo + slot.interp.lookbehind() + 1).min(slot.count)
+                let k = find_key(slot.count, pos, time);
+                (k + slot.interp.lookbehind() + 1).min(slot.count)
             };
             let base = Self::slot_base(s);
             let channel = s % channels(&self.header);

@@ -64,6 +64,64 @@ pub(crate) fn constant_value(lay: &Layout, body: &[u8], slot: &Slot, channel: us
     )
 }
 
+/// The last of `n` keys (strictly increasing `time(i)`) whose time is at most `t`, or 0 when
+/// none is. Starts from a guess proportional to `t` and gallops from there, so tracks with evenly
+/// spread keys need a couple of probes instead of a full binary search.
+#[inline]
+pub(crate) fn find_key(n: usize, t: f32, time: impl Fn(usize) -> f32) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    let (t0, t1) = (time(0), time(n - 1));
+    if t < t0 {
+        return 0;
+    }
+    if t >= t1 {
+        return n - 1;
+    }
+    if n == 2 {
+        return 0;
+    }
+    // Invariant: time(lo) <= t < time(hi).
+    let (mut lo, mut hi) = (0usize, n - 1);
+    let g = (((t - t0) / (t1 - t0)) * (n - 1) as f32) as usize;
+    let g = g.clamp(1, n - 2);
+    if time(g) <= t {
+        lo = g;
+        let mut step = 1;
+        while lo + step < hi {
+            if time(lo + step) <= t {
+                lo += step;
+                step *= 2;
+            } else {
+                hi = lo + step;
+                break;
+            }
+        }
+    } else {
+        hi = g;
+        let mut step = 1;
+        while hi - lo > step {
+            if time(hi - step) > t {
+                hi -= step;
+                step *= 2;
+            } else {
+                lo = hi - step;
+                break;
+            }
+        }
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if time(mid) <= t {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// Evaluates an animated slot at time `t` (in samples) by binary search over its keys.
 pub(crate) fn eval_slot_stateless(
     lay: &Layout,
@@ -74,17 +132,7 @@ pub(crate) fn eval_slot_stateless(
 ) -> Vec4 {
     let n = slot.count;
     let time = |i: usize| lay.entry_time(body, lay.index_at(body, slot.first + i)) as f32;
-    // k = last key with time <= t (0 if none).
-    let (mut lo, mut hi) = (0usize, n);
-    while hi - lo > 1 {
-        let mid = (lo + hi) / 2;
-        if time(mid) <= t {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let k = lo;
+    let k = find_key(n, t, time);
     let mut ts = [0.0f32; 4];
     let mut vs = [Vec4::ZERO; 4];
     // Linear spans only read keys k and k+1.
@@ -187,5 +235,31 @@ pub(crate) fn sample_pose(
     for j in 0..h.num_joints as usize {
         let t = sample_joint(h, body, key, j, d);
         out.write(j, &t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_key;
+
+    #[test]
+    fn find_key_matches_linear_scan() {
+        let sets: [&[u16]; 4] = [
+            &[0],
+            &[0, 1, 2, 3, 4, 5],
+            &[0, 3, 4, 20, 21, 22, 90, 200],
+            &[0, 199],
+        ];
+        for keys in sets {
+            for t10 in 0..2100 {
+                let t = t10 as f32 * 0.1 - 1.0;
+                let expect = keys.iter().rposition(|&k| k as f32 <= t).unwrap_or(0);
+                assert_eq!(
+                    find_key(keys.len(), t, |i| keys[i] as f32),
+                    expect,
+                    "{keys:?} t {t}"
+                );
+            }
+        }
     }
 }

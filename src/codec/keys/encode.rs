@@ -326,10 +326,26 @@ pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBo
     if opts.tolerance != ToleranceMode::Smaller {
         return encode_mode(ctx, opts);
     }
-    let a = encode_mode(ctx, &KeysOptions { tolerance: ToleranceMode::DominantShell, ..*opts });
-    let b = encode_mode(ctx, &KeysOptions { tolerance: ToleranceMode::ChainHalving, ..*opts });
+    let a = encode_mode(
+        ctx,
+        &KeysOptions {
+            tolerance: ToleranceMode::DominantShell,
+            ..*opts
+        },
+    );
+    let b = encode_mode(
+        ctx,
+        &KeysOptions {
+            tolerance: ToleranceMode::ChainHalving,
+            ..*opts
+        },
+    );
     match (a, b) {
-        (Ok(a), Ok(b)) => Ok(if b.0.body.len() < a.0.body.len() { b } else { a }),
+        (Ok(a), Ok(b)) => Ok(if b.0.body.len() < a.0.body.len() {
+            b
+        } else {
+            a
+        }),
         (Ok(a), Err(_)) => Ok(a),
         (Err(_), Ok(b)) => Ok(b),
         (Err(e), Err(_)) => Err(e),
