@@ -274,7 +274,7 @@ impl<'a> KeyCursor<'a> {
             }
             let time = |i: usize| {
                 self.lay
-                    .entry_time(self.body, self.lay.index_at(self.body, slot.first + i))
+                    .entry_time(self.body, self.lay.key_pos(self.body, &slot, i))
                     as f32
             };
             // Keys received at `pos`: those whose need time <= pos.
@@ -287,7 +287,7 @@ impl<'a> KeyCursor<'a> {
             let base = Self::slot_base(s);
             let channel = s % channels(&self.header);
             for i in r.saturating_sub(4)..r {
-                let e = self.lay.index_at(self.body, slot.first + i);
+                let e = self.lay.key_pos(self.body, &slot, i);
                 let (t, p) = (
                     self.lay.entry_time(self.body, e),
                     self.lay.entry_payload(self.body, e),

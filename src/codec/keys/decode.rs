@@ -131,7 +131,7 @@ pub(crate) fn eval_slot_stateless(
     t: f32,
 ) -> Vec4 {
     let n = slot.count;
-    let time = |i: usize| lay.entry_time(body, lay.index_at(body, slot.first + i)) as f32;
+    let time = |i: usize| lay.entry_time(body, lay.key_pos(body, slot, i)) as f32;
     let k = find_key(n, t, time);
     let mut ts = [0.0f32; 4];
     let mut vs = [Vec4::ZERO; 4];
@@ -142,7 +142,7 @@ pub(crate) fn eval_slot_stateless(
     };
     for i in range {
         let key = (k as isize + i as isize - 1).clamp(0, n as isize - 1) as usize;
-        let e = lay.index_at(body, slot.first + key);
+        let e = lay.key_pos(body, slot, key);
         let time = lay.entry_time(body, e);
         ts[i] = time as f32;
         vs[i] = decode_value(lay, body, slot, channel, time, lay.entry_payload(body, e));
