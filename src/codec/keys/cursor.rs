@@ -9,7 +9,7 @@
 //! word 2        current position in samples (f32 bits)
 //! word 3        stream entries read by forward playback (wrapping counter, for instrumentation)
 //! word 4        rebuilds done (wrapping counter)
-//! words 5-7     reserved
+//! words 5-7     current sample key: i0, i1, alpha (f32 bits)
 //! 8 + 21 x slot per slot: keys received r, then the last four received keys (oldest first),
 //!               each as five words: key time, then the decoded value x y z w (f32 bits), so
 //!               every key is dequantised once, when it is read
@@ -58,7 +58,6 @@ pub struct KeyCursor<'a> {
     lay: Layout,
     defaults: Defaults<'a>,
     state: &'a mut [u32],
-    key: SampleKey,
 }
 
 impl<'a> KeyCursor<'a> {
@@ -66,16 +65,32 @@ impl<'a> KeyCursor<'a> {
     /// least [`cursor_state_size`] words) and positions the cursor at time 0.
     pub fn new(blob: &'a [u8], opts: &DecompressOptions<'a>, state: &'a mut [u32]) -> Result<Self> {
         let (header, body) = validate_blob(blob, opts.verify_checksum)?;
-        if header.codec != CodecId::Keys {
-            return Err(Error::InvalidArgument(
-                "a key cursor needs a blob written by the keys codec",
-            ));
+        let defaults = Self::defaults(&header, opts)?;
+        let mut c = Self::bind(header, body, defaults, state)?;
+        c.reset();
+        c.consume(0.0);
+        Ok(c)
+    }
+
+    /// Re-binds a state buffer initialised by [`KeyCursor::new`] on the same blob (for example
+    /// across calls of a C API that keeps only the buffer). The blob is validated again; the
+    /// state is used as is — a state that was not written by a cursor on this blob gives wrong
+    /// poses but never unsafe reads (every index taken from it is clamped or range-checked).
+    pub fn resume(
+        blob: &'a [u8],
+        opts: &DecompressOptions<'a>,
+        state: &'a mut [u32],
+    ) -> Result<Self> {
+        let (header, body) = validate_blob(blob, opts.verify_checksum)?;
+        let defaults = Self::defaults(&header, opts)?;
+        if state.first() != Some(&MARKER) {
+            return Err(Error::NotInitialized);
         }
-        let need = cursor_state_size(&header);
-        if state.len() < need {
-            return Err(Error::BufferTooSmall { required: need * 4 });
-        }
-        let defaults = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
+        Self::bind(header, body, defaults, state)
+    }
+
+    fn defaults(header: &Header, opts: &DecompressOptions<'a>) -> Result<Defaults<'a>> {
+        Ok(if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
             let bind = opts.bind_pose.ok_or(Error::BindPoseRequired)?;
             if bind.len() < header.num_joints as usize * FLOATS_PER_JOINT {
                 return Err(Error::InvalidArgument(
@@ -87,19 +102,43 @@ impl<'a> KeyCursor<'a> {
             }
         } else {
             Defaults { bind_pose: None }
-        };
+        })
+    }
+
+    /// Binds a state buffer to an already validated keys body (no reset). For the crate's C
+    /// layer, which holds a validated decompressor.
+    pub(crate) fn bind(
+        header: Header,
+        body: &'a [u8],
+        defaults: Defaults<'a>,
+        state: &'a mut [u32],
+    ) -> Result<Self> {
+        if header.codec != CodecId::Keys {
+            return Err(Error::InvalidArgument(
+                "a key cursor needs a blob written by the keys codec",
+            ));
+        }
+        let need = cursor_state_size(&header);
+        if state.len() < need {
+            return Err(Error::BufferTooSmall { required: need * 4 });
+        }
         let lay = Layout::read(body);
-        let mut c = KeyCursor {
+        Ok(KeyCursor {
             header,
             body,
             lay,
             defaults,
             state,
-            key: SampleKey::default(),
-        };
-        c.reset();
-        c.consume(0.0);
-        Ok(c)
+        })
+    }
+
+    /// The current sample key.
+    pub fn key(&self) -> SampleKey {
+        SampleKey {
+            i0: self.state[5],
+            i1: self.state[6],
+            alpha: f32::from_bits(self.state[7]),
+        }
     }
 
     /// The blob header.
@@ -158,12 +197,14 @@ impl<'a> KeyCursor<'a> {
             i1: key.i1.min(last),
             alpha: key.alpha.clamp(0.0, 1.0),
         };
-        let pos = if key.i1 == key.i0 + 1 {
+        let pos = if key.i0.checked_add(1) == Some(key.i1) {
             key.i0 as f32 + key.alpha
         } else {
             key.i0 as f32
         };
-        self.key = key;
+        self.state[5] = key.i0;
+        self.state[6] = key.i1;
+        self.state[7] = key.alpha.to_bits();
         self.move_to(pos);
     }
 
@@ -257,7 +298,7 @@ impl<'a> KeyCursor<'a> {
         for (d, v) in w[last + 1..last + 5].iter_mut().zip(value.to_array()) {
             *d = v.to_bits();
         }
-        w[0] = (r + 1) as u32;
+        w[0] = (r as u32).wrapping_add(1);
     }
 
     /// Rebuilds the state for playhead `pos` from the key index (binary search per track).
@@ -336,7 +377,7 @@ impl<'a> KeyCursor<'a> {
 
     fn joint(&self, j: usize) -> Transform {
         let nch = channels(&self.header);
-        let key = self.key;
+        let key = self.key();
         let pos = self.position();
         let mut t = self.defaults.get(j);
         for c in 0..nch {
@@ -347,7 +388,7 @@ impl<'a> KeyCursor<'a> {
                 Kind::Constant => constant_value(&self.lay, self.body, &slot, c),
                 Kind::Animated => {
                     let a = self.eval_window(s, &slot, c, pos);
-                    if key.i1 == key.i0 + 1 || key.i1 == key.i0 {
+                    if key.i0.checked_add(1) == Some(key.i1) || key.i1 == key.i0 {
                         a
                     } else {
                         // Wrapping from the last sample to the first.

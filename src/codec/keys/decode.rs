@@ -178,13 +178,15 @@ fn channel_value(
     match slot.kind {
         Kind::Default => None,
         Kind::Constant => Some(constant_value(lay, body, slot, channel)),
-        Kind::Animated => Some(if key.i1 == key.i0 + 1 || key.i1 == key.i0 {
-            eval_slot_stateless(lay, body, slot, channel, key.i0 as f32 + key.alpha)
-        } else {
-            let a = eval_slot_stateless(lay, body, slot, channel, key.i0 as f32);
-            let b = eval_slot_stateless(lay, body, slot, channel, key.i1 as f32);
-            blend(a, b, key.alpha, channel)
-        }),
+        Kind::Animated => Some(
+            if key.i0.checked_add(1) == Some(key.i1) || key.i1 == key.i0 {
+                eval_slot_stateless(lay, body, slot, channel, key.i0 as f32 + key.alpha)
+            } else {
+                let a = eval_slot_stateless(lay, body, slot, channel, key.i0 as f32);
+                let b = eval_slot_stateless(lay, body, slot, channel, key.i1 as f32);
+                blend(a, b, key.alpha, channel)
+            },
+        ),
     }
 }
 
