@@ -48,7 +48,7 @@ pub const SLOT_SIZE: usize = 12;
 /// Bytes per key-stream entry.
 pub const ENTRY_SIZE: usize = 10;
 /// Samples per range segment of segmented slots.
-pub const SEGMENT_LEN: usize = 32;
+pub const SEGMENT_LEN: usize = 64;
 
 /// Range segments of a clip of `num_samples` samples.
 #[inline]
