@@ -39,7 +39,7 @@ use crate::Result;
 use format::{channels, Kind, Layout, ENTRY_SIZE};
 
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
-    encode_with(ctx, &KeysOptions::default()).map(|(b, _)| b)
+    encode_with(ctx, &KeysOptions::for_level(ctx.settings.level)).map(|(b, _)| b)
 }
 
 pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
