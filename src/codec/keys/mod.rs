@@ -85,7 +85,8 @@ pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
             Kind::Constant => ("constant".to_string(), 0.0),
             Kind::Animated => (
                 format!("{} keys, {}", slot.count, slot.interp.name()),
-                slot.count as f32 * (ENTRY_SIZE as f32 + 4.0) * 8.0 / n,
+                (slot.count * ENTRY_SIZE + format::index_bytes(slot.count, slot.wide)) as f32 * 8.0
+                    / n,
             ),
         };
         d.tracks.push(TrackDescription {
