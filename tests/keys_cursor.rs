@@ -159,3 +159,27 @@ fn resumed_state_continues_and_garbage_state_is_safe() {
         assert!(r.is_ok(), "round {round}: garbage state panicked");
     }
 }
+
+#[test]
+fn single_joint_sampling_matches_pose_sampling() {
+    let b = blob(8, true);
+    let opts = DecompressOptions::default();
+    let mut d = Decompressor::new(b.as_bytes(), &opts).unwrap();
+    let mut state = vec![0u32; cursor_state_size(d.header())];
+    let mut c = KeyCursor::new(b.as_bytes(), &opts, &mut state).unwrap();
+    for t in [0.0f32, 0.31, 1.7, 2.45] {
+        let pose = stateless(&mut d, t, Looping::Wrap);
+        let cpose = cursor_pose(&mut c, t, Looping::Wrap);
+        for j in 0..d.num_joints() as u32 {
+            let mut a = [0.0f32; 10];
+            d.sample_joint(j).unwrap().write_to(&mut a);
+            let mut b = [0.0f32; 10];
+            c.sample_joint(j).unwrap().write_to(&mut b);
+            let o = j as usize * 10;
+            assert_eq!(&a[..], &pose[o..o + 10], "stateless joint {j} at {t}");
+            assert_eq!(&b[..], &cpose[o..o + 10], "cursor joint {j} at {t}");
+        }
+    }
+    assert!(d.sample_joint(d.num_joints() as u32).is_err());
+    assert!(c.sample_joint(d.num_joints() as u32).is_err());
+}
