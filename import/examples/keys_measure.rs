@@ -78,6 +78,10 @@ fn variant(name: &str) -> KeysOptions {
             initial_budget: 0.25,
             ..d
         },
+        "nojf" => KeysOptions {
+            joint_first: false,
+            ..d
+        },
         "fast" => KeysOptions::for_level(animcomp::codec::Level::Fast),
         "auto" => KeysOptions::for_level(animcomp::codec::Level::Automatic),
         _ => d,

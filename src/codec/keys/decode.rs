@@ -10,7 +10,7 @@ use crate::codec::{Defaults, PoseOut, SampleKey};
 use crate::math::{Quat, Transform, Vec3};
 
 use super::format::{
-    channels, range_stride, Kind, Layout, Slot, CH_ROTATION, CH_TRANSLATION, SEGMENT_LEN,
+    channels, range_stride, segment_len, Kind, Layout, Slot, CH_ROTATION, CH_TRANSLATION,
 };
 use super::interp::{eval, Interp};
 use super::quant::{range_ext, range_min, unpack_rotation, unpack_rotation_rr, unpack_vector};
@@ -31,10 +31,9 @@ pub(crate) fn decode_value(
     // Validation guarantees every key time is below the sample count, so the segment's range
     // is inside the slot's pool entries.
     let stride = range_stride(channel);
-    let p = if slot.segmented {
-        slot.pool + stride * (time as usize / SEGMENT_LEN)
-    } else {
-        slot.pool
+    let p = match segment_len(slot.segments) {
+        Some(len) => slot.pool + stride * (time as usize / len),
+        None => slot.pool,
     };
     let mut r = [0.0f32; 7];
     for (i, v) in r.iter_mut().enumerate().take(stride) {

@@ -18,7 +18,7 @@ use crate::math::{positive_w, Transform};
 
 use super::catmull::{self, Split};
 use super::decode;
-use super::format::{CH_ROTATION, CH_TRANSLATION, SEGMENT_LEN};
+use super::format::{segment_len, CH_ROTATION, CH_TRANSLATION};
 use super::interp::Interp;
 use super::quant::{
     pack_rotation, pack_rotation_rr, pack_vector, range_ext, range_min, rotation_range,
@@ -126,7 +126,7 @@ struct QuantVariant {
     payloads: Vec<u64>,
     quant: Vec<Vec4>,
     ranges: Vec<f32>,
-    segmented: bool,
+    segments: u8,
     /// Largest quantisation error in unit terms (rotations: sin of the half angle; vectors:
     /// largest component or length), see [`quant_error`].
     worst: f32,
@@ -156,13 +156,13 @@ fn quant_error(channel: usize, worst: f32, shell: f32) -> f32 {
 fn variant(
     raw: &[Vec4],
     channel: usize,
-    segmented: bool,
+    segments: u8,
     pack: impl Fn(Vec4, &[f32]) -> u64,
     unpack: impl Fn(u64, &[f32]) -> Vec4,
     range: impl Fn(&[Vec4]) -> Vec<f32>,
 ) -> QuantVariant {
-    let seg = if segmented {
-        SEGMENT_LEN
+    let seg = if let Some(len) = segment_len(segments) {
+        len
     } else {
         raw.len().max(1)
     };
@@ -170,7 +170,7 @@ fn variant(
         payloads: Vec::with_capacity(raw.len()),
         quant: Vec::with_capacity(raw.len()),
         ranges: Vec::new(),
-        segmented,
+        segments,
         worst: 0.0,
     };
     for chunk in raw.chunks(seg) {
@@ -231,33 +231,26 @@ fn prepare(ctx: &EncodeContext, j: usize, c: usize) -> Prepared {
             payloads: p,
             quant: q,
             ranges: Vec::new(),
-            segmented: false,
+            segments: 0,
             worst,
         };
-        let global = variant(
-            &raw,
-            c,
-            false,
-            pack_rotation_rr,
-            unpack_rotation_rr,
-            rotation_range,
-        );
-        // Cheapest first: smallest-three (no range), one range, one range per segment.
+        // Cheapest first: smallest-three (no range), one range, coarse then fine segments.
         variants.push(s3);
-        variants.push(global);
-        variants.push(variant(
-            &raw,
-            c,
-            true,
-            pack_rotation_rr,
-            unpack_rotation_rr,
-            rotation_range,
-        ));
+        for segments in [0, 1, 2] {
+            variants.push(variant(
+                &raw,
+                c,
+                segments,
+                pack_rotation_rr,
+                unpack_rotation_rr,
+                rotation_range,
+            ));
+        }
     } else {
         let pack = |v: Vec4, r: &[f32]| pack_vector(v, range_min(r), range_ext(r));
         let unpack = |b: u64, r: &[f32]| unpack_vector(b, range_min(r), range_ext(r));
-        for segmented in [false, true] {
-            variants.push(variant(&raw, c, segmented, pack, unpack, vector_range_flat));
+        for segments in [0, 1, 2] {
+            variants.push(variant(&raw, c, segments, pack, unpack, vector_range_flat));
         }
     }
     Prepared {
@@ -323,7 +316,7 @@ fn plan_slot(p: &Prepared, shell: f32, tol: f32, opts: &KeysOptions) -> SlotPlan
     SlotPlan::Animated {
         interp,
         ranges: qv.ranges.clone(),
-        segmented: qv.segmented,
+        segments: qv.segments,
         payloads: keys.iter().map(|&s| qv.payloads[s as usize]).collect(),
         times: keys,
     }

@@ -12,10 +12,11 @@
 //!                                     bit 2 interpolation (0 linear, 1 Catmull-Rom),
 //!                                     bit 3 rotation keys range-reduced (one component
 //!                                           dropped per range, 16/16/16) not smallest-three,
-//!                                     bit 4 one range per segment of SEGMENT_LEN samples
+//!                                     bits 4-5 ranges: 0 one per track, 1 one per
+//!                                           SEGMENT_LEN samples, 2 one per FINE_SEGMENT_LEN
 //!                                           (a key uses the segment of its time),
-//!                                     bit 5 wide key index (u32 positions),
-//!                                     bits 6-31 pool offset (constant value / key ranges)
+//!                                     bit 6 wide key index (u32 positions),
+//!                                     bits 7-31 pool offset (constant value / key ranges)
 //!                                 u32 byte offset of the slot's key index, u32 key count
 //! ...           4 x P           pool of f32 (constant rotation 4, constant vector 3,
 //!                               animated vector min[3] + extent[3], range-reduced rotation
@@ -47,13 +48,25 @@ pub const INDEX_PAGE: usize = 32;
 pub const SLOT_SIZE: usize = 12;
 /// Bytes per key-stream entry.
 pub const ENTRY_SIZE: usize = 10;
-/// Samples per range segment of segmented slots.
+/// Samples per range segment of slots with segment code 1.
 pub const SEGMENT_LEN: usize = 64;
+/// Samples per range segment of slots with segment code 2 (last resort for precision).
+pub const FINE_SEGMENT_LEN: usize = 8;
 
-/// Range segments of a clip of `num_samples` samples.
+/// Samples per range segment for a slot's segment code (`None`: one range for the track).
 #[inline]
-pub fn segments(num_samples: usize) -> usize {
-    num_samples.div_ceil(SEGMENT_LEN).max(1)
+pub fn segment_len(code: u8) -> Option<usize> {
+    match code {
+        1 => Some(SEGMENT_LEN),
+        2 => Some(FINE_SEGMENT_LEN),
+        _ => None,
+    }
+}
+
+/// Ranges a slot with segment code `code` stores for a clip of `num_samples` samples.
+#[inline]
+pub fn range_count(code: u8, num_samples: usize) -> usize {
+    segment_len(code).map_or(1, |len| num_samples.div_ceil(len).max(1))
 }
 
 /// Pool floats per key range: 7 for rotations (min, extent, dropped component), 6 for vectors.
@@ -94,16 +107,15 @@ pub fn channels(h: &Header) -> usize {
     }
 }
 
-/// Pool floats a slot uses (`segs` = [`segments`] of the clip).
+/// Pool floats a slot uses in a clip of `num_samples` samples.
 #[inline]
-pub fn pool_need(slot: &Slot, channel: usize, segs: usize) -> usize {
+pub fn pool_need(slot: &Slot, channel: usize, num_samples: usize) -> usize {
     match (slot.kind, channel) {
         (Kind::Default, _) => 0,
         (Kind::Constant, CH_ROTATION) => 4,
         (Kind::Constant, _) => 3,
         (Kind::Animated, CH_ROTATION) if !slot.ranged => 0,
-        (Kind::Animated, c) if slot.segmented => range_stride(c) * segs,
-        (Kind::Animated, c) => range_stride(c),
+        (Kind::Animated, c) => range_stride(c) * range_count(slot.segments, num_samples),
     }
 }
 
@@ -116,8 +128,8 @@ pub struct Slot {
     pub interp: Interp,
     /// Rotation keys are range-reduced (drop w) rather than smallest-three.
     pub ranged: bool,
-    /// One key range per segment (else one for the track).
-    pub segmented: bool,
+    /// Segment code of the key ranges (see [`segment_len`]; 3 is invalid).
+    pub segments: u8,
     /// First pool float.
     pub pool: usize,
     /// Key index stored as u32 positions (else paged u16 offsets).
@@ -205,9 +217,9 @@ impl Layout {
             kind,
             interp,
             ranged: w0 & 8 != 0,
-            segmented: w0 & 16 != 0,
-            wide: w0 & 32 != 0,
-            pool: (w0 >> 6) as usize,
+            segments: ((w0 >> 4) & 3) as u8,
+            wide: w0 & 64 != 0,
+            pool: (w0 >> 7) as usize,
             index: read_u32(body, o + 4) as usize,
             count: read_u32(body, o + 8) as usize,
         }
@@ -310,7 +322,10 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         }
         let slot = lay.slot(body, s);
         let (joint, channel) = (s / nch, s % nch);
-        let need = pool_need(&slot, channel, segments(h.num_samples as usize));
+        if slot.segments == 3 {
+            return Err(Error::CorruptBlob("keys body: unknown range segment code"));
+        }
+        let need = pool_need(&slot, channel, h.num_samples as usize);
         if slot.pool.checked_add(need).is_none_or(|e| e > pool_len) {
             return Err(Error::CorruptBlob("keys body: pool offset out of range"));
         }

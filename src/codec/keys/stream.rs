@@ -26,10 +26,10 @@ pub enum SlotPlan {
         interp: Interp,
         /// Key ranges of vectors (min, extent) and range-reduced rotations (min, extent,
         /// dropped component), flattened: one for the track, or one per segment when
-        /// `segmented`; empty for smallest-three rotations.
+        /// `segments` is not 0; empty for smallest-three rotations.
         ranges: Vec<f32>,
-        /// One range per segment of [`super::format::SEGMENT_LEN`] samples.
-        segmented: bool,
+        /// Segment code of the ranges ([`super::format::segment_len`]).
+        segments: u8,
         /// Key sample times, strictly increasing.
         times: Vec<u32>,
         /// 48-bit payload of each key.
@@ -116,19 +116,19 @@ pub fn write_body(plans: &[SlotPlan], channels: usize) -> Vec<u8> {
             SlotPlan::Animated { ranges, .. } => pool.extend_from_slice(ranges),
             _ => {}
         }
-        let (ranged, segmented) = match p {
+        let (ranged, segments) = match p {
             SlotPlan::Animated {
-                ranges, segmented, ..
-            } => (channel == 0 && !ranges.is_empty(), *segmented),
-            _ => (false, false),
+                ranges, segments, ..
+            } => (channel == 0 && !ranges.is_empty(), *segments),
+            _ => (false, 0),
         };
         w.u32(
             kind as u32
                 | (interp as u32) << 2
                 | (ranged as u32) << 3
-                | (segmented as u32) << 4
-                | (slot_index[s].1 as u32) << 5
-                | pool_at << 6,
+                | (segments as u32 & 3) << 4
+                | (slot_index[s].1 as u32) << 6
+                | pool_at << 7,
         );
         let animated = kind == Kind::Animated;
         w.u32(if animated { slot_index[s].0 as u32 } else { 0 });
@@ -191,7 +191,7 @@ mod tests {
         SlotPlan::Animated {
             interp: Interp::Linear,
             ranges: vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
-            segmented: false,
+            segments: 0,
             times,
             payloads,
         }
@@ -236,7 +236,7 @@ mod tests {
             SlotPlan::Animated {
                 interp: Interp::CatmullRom,
                 ranges: vec![],
-                segmented: false,
+                segments: 0,
                 times: vec![0, 5, 25, 26, 40],
                 payloads: vec![0; 5],
             },
