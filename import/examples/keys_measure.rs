@@ -263,6 +263,15 @@ fn main() {
                 Ok(b) => {
                     let blob = AlignedBlob::from_bytes(&b);
                     t.seconds += start.elapsed().as_secs_f64();
+                    if per_clip {
+                        println!(
+                            "  {:<9} {:<28} {:>9} -> {:>8}",
+                            codec.name(),
+                            clip.name,
+                            clip.raw_size_bytes(),
+                            blob.len()
+                        );
+                    }
                     t.raw += clip.raw_size_bytes();
                     t.bytes += blob.len();
                     t.max_error = t.max_error.max(max_error(&clip, &blob));
