@@ -144,6 +144,10 @@ struct Prepared {
 /// Share of a track's tolerance its quantisation may use before a finer variant is chosen.
 const QUANT_SHARE: f32 = 0.25;
 
+/// Fine range segments become available to a joint once its budget is below this share of the
+/// initial budget.
+const FINE_AFTER: f32 = 1.0 / 64.0;
+
 /// Local error of a variant's quantisation at `shell`.
 fn quant_error(channel: usize, worst: f32, shell: f32) -> f32 {
     match channel {
@@ -262,14 +266,22 @@ fn prepare(ctx: &EncodeContext, j: usize, c: usize) -> Prepared {
 }
 
 /// Chooses keys for one prepared channel under tolerance `tol` measured at `shell`.
-fn plan_slot(p: &Prepared, shell: f32, tol: f32, opts: &KeysOptions) -> SlotPlan {
-    let qv = p
-        .variants
+fn plan_slot(p: &Prepared, shell: f32, tol: f32, fine: bool, opts: &KeysOptions) -> SlotPlan {
+    let allowed = |v: &&QuantVariant| fine || v.segments != 2;
+    // The cheapest variant within a quarter of the tolerance, else within half of it, else
+    // within it, else the most precise one.
+    let qv = [QUANT_SHARE, 0.5, 1.0]
         .iter()
-        .find(|v| quant_error(p.channel, v.worst, shell) <= QUANT_SHARE * tol)
+        .find_map(|share| {
+            p.variants
+                .iter()
+                .filter(allowed)
+                .find(|v| quant_error(p.channel, v.worst, shell) <= share * tol)
+        })
         .unwrap_or_else(|| {
             p.variants
                 .iter()
+                .filter(allowed)
                 .min_by(|a, b| a.worst.total_cmp(&b.worst))
                 .expect("variants")
         });
@@ -414,9 +426,12 @@ fn encode_mode(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, 
         for j in 0..nj {
             if dirty[j] {
                 let tol = tols[j].precision * budget[j];
+                // Fine range segments cost 7 floats per 8 samples: only once the final check
+                // has tightened this joint a lot.
+                let fine = budget[j] < opts.initial_budget * FINE_AFTER;
                 for c in 0..nch {
                     plans[j * nch + c] =
-                        plan_slot(&prepared[j * nch + c], tols[j].shell, tol, opts);
+                        plan_slot(&prepared[j * nch + c], tols[j].shell, tol, fine, opts);
                 }
                 dirty[j] = false;
             }
