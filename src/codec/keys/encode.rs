@@ -71,7 +71,7 @@ impl Default for KeysOptions {
             every_nth: None,
             initial_budget: INITIAL_BUDGET,
             max_rounds: 24,
-            joint_first: true,
+            joint_first: false,
         }
     }
 }
