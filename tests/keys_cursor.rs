@@ -119,3 +119,67 @@ fn cursor_rejects_small_state_and_other_codecs() {
     let mut small = vec![0u32; n - 1];
     assert!(KeyCursor::new(b.as_bytes(), &opts, &mut small).is_err());
 }
+
+#[test]
+fn resumed_state_continues_and_garbage_state_is_safe() {
+    let b = blob(7, false);
+    let opts = DecompressOptions::default();
+    let mut d = Decompressor::new(b.as_bytes(), &opts).unwrap();
+    let mut state = vec![0u32; cursor_state_size(d.header())];
+    assert!(matches!(
+        KeyCursor::resume(b.as_bytes(), &opts, &mut state),
+        Err(animcomp::Error::NotInitialized)
+    ));
+    {
+        let mut c = KeyCursor::new(b.as_bytes(), &opts, &mut state).unwrap();
+        let _ = cursor_pose(&mut c, 0.5, Looping::Clamp);
+    }
+    // A C caller keeps only the buffer between calls.
+    for t in [0.6f32, 0.9, 1.2, 0.3] {
+        let mut c = KeyCursor::resume(b.as_bytes(), &opts, &mut state).unwrap();
+        assert_eq!(
+            cursor_pose(&mut c, t, Looping::Clamp),
+            stateless(&mut d, t, Looping::Clamp)
+        );
+    }
+    // Garbage state: wrong poses are allowed, panics and out-of-bounds reads are not.
+    let mut x = 99u32;
+    for round in 0..200 {
+        for w in state.iter_mut().skip(1) {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            *w = if round % 2 == 0 { x } else { x % 8 };
+        }
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut c = KeyCursor::resume(b.as_bytes(), &opts, &mut state).unwrap();
+            let mut out = vec![0.0; c.header().num_joints as usize * 10];
+            c.sample_pose(&mut out, 10).unwrap();
+            c.seek(0.7, Looping::Wrap, Rounding::None).unwrap();
+            c.sample_pose(&mut out, 10).unwrap();
+        }));
+        assert!(r.is_ok(), "round {round}: garbage state panicked");
+    }
+}
+
+#[test]
+fn single_joint_sampling_matches_pose_sampling() {
+    let b = blob(8, true);
+    let opts = DecompressOptions::default();
+    let mut d = Decompressor::new(b.as_bytes(), &opts).unwrap();
+    let mut state = vec![0u32; cursor_state_size(d.header())];
+    let mut c = KeyCursor::new(b.as_bytes(), &opts, &mut state).unwrap();
+    for t in [0.0f32, 0.31, 1.7, 2.45] {
+        let pose = stateless(&mut d, t, Looping::Wrap);
+        let cpose = cursor_pose(&mut c, t, Looping::Wrap);
+        for j in 0..d.num_joints() as u32 {
+            let mut a = [0.0f32; 10];
+            d.sample_joint(j).unwrap().write_to(&mut a);
+            let mut b = [0.0f32; 10];
+            c.sample_joint(j).unwrap().write_to(&mut b);
+            let o = j as usize * 10;
+            assert_eq!(&a[..], &pose[o..o + 10], "stateless joint {j} at {t}");
+            assert_eq!(&b[..], &cpose[o..o + 10], "cursor joint {j} at {t}");
+        }
+    }
+    assert!(d.sample_joint(d.num_joints() as u32).is_err());
+    assert!(c.sample_joint(d.num_joints() as u32).is_err());
+}

@@ -87,3 +87,74 @@ fn encoding_is_deterministic() {
     let b = compress(&clip, &settings()).unwrap();
     assert_eq!(a, b);
 }
+
+#[test]
+fn every_encoder_variant_keeps_the_guarantee() {
+    use animcomp::codec::keys::{compress_with, InterpChoice, KeysOptions, Split, ToleranceMode};
+    let clip = generate_clip(&GenerateOptions {
+        joints: 40,
+        samples: 150,
+        sample_rate: 60.0,
+        max_depth: 10,
+        animated_translation: true,
+        seed: 11,
+        ..Default::default()
+    });
+    let d = KeysOptions::default();
+    let variants = [
+        KeysOptions {
+            interp: InterpChoice::Linear,
+            ..d
+        },
+        KeysOptions {
+            interp: InterpChoice::CatmullRom,
+            ..d
+        },
+        KeysOptions {
+            tolerance: ToleranceMode::DominantShell,
+            ..d
+        },
+        KeysOptions {
+            tolerance: ToleranceMode::ChainHalving,
+            ..d
+        },
+        KeysOptions {
+            split: Split::Worst,
+            ..d
+        },
+        KeysOptions {
+            joint_first: false,
+            initial_budget: 1.0,
+            ..d
+        },
+        KeysOptions {
+            every_nth: Some((2, 3)),
+            ..d
+        },
+    ];
+    for (i, v) in variants.iter().enumerate() {
+        let (blob, stats) = compress_with(&clip, &settings(), v).unwrap();
+        let err = max_error(&clip, &blob);
+        assert!(err <= 0.01, "variant {i}: max error {err}");
+        // The encoder's own final check measured the same thing.
+        assert!(
+            (stats.max_error - err).abs() <= 1e-6,
+            "variant {i}: {} vs {err}",
+            stats.max_error
+        );
+    }
+}
+
+#[test]
+fn clips_longer_than_65536_samples_are_rejected_clearly() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 1,
+        samples: 65_537,
+        sample_rate: 120.0,
+        ..Default::default()
+    });
+    match compress(&clip, &settings()) {
+        Err(animcomp::Error::Unsupported(msg)) => assert!(msg.contains("65536"), "{msg}"),
+        other => panic!("expected Unsupported, got {:?}", other.map(|b| b.len())),
+    }
+}

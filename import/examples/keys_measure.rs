@@ -44,6 +44,10 @@ fn variant(name: &str) -> KeysOptions {
             interp: InterpChoice::CatmullRom,
             ..d
         },
+        "dominant" => KeysOptions {
+            tolerance: ToleranceMode::DominantShell,
+            ..d
+        },
         "chain" => KeysOptions {
             tolerance: ToleranceMode::ChainHalving,
             ..d
@@ -56,10 +60,30 @@ fn variant(name: &str) -> KeysOptions {
             initial_budget: 1.0,
             ..d
         },
+        "jointfirst" => KeysOptions {
+            joint_first: true,
+            ..d
+        },
+        "chainjf" => KeysOptions {
+            joint_first: true,
+            tolerance: ToleranceMode::ChainHalving,
+            ..d
+        },
+        "jointfirst1" => KeysOptions {
+            joint_first: true,
+            initial_budget: 1.0,
+            ..d
+        },
         "budget025" => KeysOptions {
             initial_budget: 0.25,
             ..d
         },
+        "nojf" => KeysOptions {
+            joint_first: false,
+            ..d
+        },
+        "fast" => KeysOptions::for_level(animcomp::codec::Level::Fast),
+        "auto" => KeysOptions::for_level(animcomp::codec::Level::Automatic),
         _ => d,
     }
 }
@@ -239,6 +263,15 @@ fn main() {
                 Ok(b) => {
                     let blob = AlignedBlob::from_bytes(&b);
                     t.seconds += start.elapsed().as_secs_f64();
+                    if per_clip {
+                        println!(
+                            "  {:<9} {:<28} {:>9} -> {:>8}",
+                            codec.name(),
+                            clip.name,
+                            clip.raw_size_bytes(),
+                            blob.len()
+                        );
+                    }
                     t.raw += clip.raw_size_bytes();
                     t.bytes += blob.len();
                     t.max_error = t.max_error.max(max_error(&clip, &blob));

@@ -9,9 +9,10 @@
 //! word 2        current position in samples (f32 bits)
 //! word 3        stream entries read by forward playback (wrapping counter, for instrumentation)
 //! word 4        rebuilds done (wrapping counter)
-//! words 5-7     reserved
-//! 8 + 9 x slot  per slot: keys received r, then the last four received keys (oldest first),
-//!               each as two words: payload low 32 bits, payload high 16 bits | key time << 16
+//! words 5-7     current sample key: i0, i1, alpha (f32 bits)
+//! 8 + 21 x slot per slot: keys received r, then the last four received keys (oldest first),
+//!               each as five words: key time, then the decoded value x y z w (f32 bits), so
+//!               every key is dequantised once, when it is read
 //! ```
 //!
 //! A key is consumed when the playhead reaches the time it is first needed (the time of the key
@@ -30,14 +31,15 @@ use crate::math::{Transform, Vec3, FLOATS_PER_JOINT};
 use crate::{Error, Result};
 
 use super::decode::{
-    blend, constant_value, decode_value, eval_slot_stateless, finish, set_channel,
+    blend, constant_value, decode_value, eval_slot_stateless, find_key, finish, set_channel,
 };
 use super::format::{channels, Kind, Layout, Slot, CH_ROTATION};
 use super::interp::eval;
 
 const MARKER: u32 = 0x4B43_5552; // "KCUR"
 const HEAD_WORDS: usize = 8;
-const SLOT_WORDS: usize = 9;
+const SLOT_WORDS: usize = 21;
+const KEY_WORDS: usize = 5;
 /// A forward jump of more samples than this rebuilds the cursor instead of reading every key.
 pub const REBUILD_DISTANCE: f32 = 256.0;
 
@@ -56,7 +58,6 @@ pub struct KeyCursor<'a> {
     lay: Layout,
     defaults: Defaults<'a>,
     state: &'a mut [u32],
-    key: SampleKey,
 }
 
 impl<'a> KeyCursor<'a> {
@@ -64,16 +65,32 @@ impl<'a> KeyCursor<'a> {
     /// least [`cursor_state_size`] words) and positions the cursor at time 0.
     pub fn new(blob: &'a [u8], opts: &DecompressOptions<'a>, state: &'a mut [u32]) -> Result<Self> {
         let (header, body) = validate_blob(blob, opts.verify_checksum)?;
-        if header.codec != CodecId::Keys {
-            return Err(Error::InvalidArgument(
-                "a key cursor needs a blob written by the keys codec",
-            ));
+        let defaults = Self::defaults(&header, opts)?;
+        let mut c = Self::bind(header, body, defaults, state)?;
+        c.reset();
+        c.consume(0.0);
+        Ok(c)
+    }
+
+    /// Re-binds a state buffer initialised by [`KeyCursor::new`] on the same blob (for example
+    /// across calls of a C API that keeps only the buffer). The blob is validated again; the
+    /// state is used as is — a state that was not written by a cursor on this blob gives wrong
+    /// poses but never unsafe reads (every index taken from it is clamped or range-checked).
+    pub fn resume(
+        blob: &'a [u8],
+        opts: &DecompressOptions<'a>,
+        state: &'a mut [u32],
+    ) -> Result<Self> {
+        let (header, body) = validate_blob(blob, opts.verify_checksum)?;
+        let defaults = Self::defaults(&header, opts)?;
+        if state.first() != Some(&MARKER) {
+            return Err(Error::NotInitialized);
         }
-        let need = cursor_state_size(&header);
-        if state.len() < need {
-            return Err(Error::BufferTooSmall { required: need * 4 });
-        }
-        let defaults = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
+        Self::bind(header, body, defaults, state)
+    }
+
+    fn defaults(header: &Header, opts: &DecompressOptions<'a>) -> Result<Defaults<'a>> {
+        Ok(if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
             let bind = opts.bind_pose.ok_or(Error::BindPoseRequired)?;
             if bind.len() < header.num_joints as usize * FLOATS_PER_JOINT {
                 return Err(Error::InvalidArgument(
@@ -85,19 +102,43 @@ impl<'a> KeyCursor<'a> {
             }
         } else {
             Defaults { bind_pose: None }
-        };
+        })
+    }
+
+    /// Binds a state buffer to an already validated keys body (no reset). For the crate's C
+    /// layer, which holds a validated decompressor.
+    pub(crate) fn bind(
+        header: Header,
+        body: &'a [u8],
+        defaults: Defaults<'a>,
+        state: &'a mut [u32],
+    ) -> Result<Self> {
+        if header.codec != CodecId::Keys {
+            return Err(Error::InvalidArgument(
+                "a key cursor needs a blob written by the keys codec",
+            ));
+        }
+        let need = cursor_state_size(&header);
+        if state.len() < need {
+            return Err(Error::BufferTooSmall { required: need * 4 });
+        }
         let lay = Layout::read(body);
-        let mut c = KeyCursor {
+        Ok(KeyCursor {
             header,
             body,
             lay,
             defaults,
             state,
-            key: SampleKey::default(),
-        };
-        c.reset();
-        c.consume(0.0);
-        Ok(c)
+        })
+    }
+
+    /// The current sample key.
+    pub fn key(&self) -> SampleKey {
+        SampleKey {
+            i0: self.state[5],
+            i1: self.state[6],
+            alpha: f32::from_bits(self.state[7]),
+        }
     }
 
     /// The blob header.
@@ -156,12 +197,14 @@ impl<'a> KeyCursor<'a> {
             i1: key.i1.min(last),
             alpha: key.alpha.clamp(0.0, 1.0),
         };
-        let pos = if key.i1 == key.i0 + 1 {
+        let pos = if key.i0.checked_add(1) == Some(key.i1) {
             key.i0 as f32 + key.alpha
         } else {
             key.i0 as f32
         };
-        self.key = key;
+        self.state[5] = key.i0;
+        self.state[6] = key.i1;
+        self.state[7] = key.alpha.to_bits();
         self.move_to(pos);
     }
 
@@ -210,7 +253,7 @@ impl<'a> KeyCursor<'a> {
 
     #[inline]
     fn window_time(&self, s: usize, w: usize) -> f32 {
-        (self.state[Self::slot_base(s) + 2 + 2 * w] >> 16) as f32
+        self.state[Self::slot_base(s) + 1 + KEY_WORDS * w] as f32
     }
 
     /// Reads stream entries while the next one is needed at or before `pos`.
@@ -239,18 +282,23 @@ impl<'a> KeyCursor<'a> {
                 break;
             }
             let payload = self.lay.entry_payload(self.body, e);
-            self.push(base, r, time, payload);
+            let value = decode_value(&self.lay, self.body, &slot, ch, time, payload);
+            self.push(base, r, time, value);
             self.state[1] += 1;
             self.state[3] = self.state[3].wrapping_add(1);
         }
     }
 
     #[inline]
-    fn push(&mut self, base: usize, r: usize, time: u16, payload: u64) {
-        self.state.copy_within(base + 3..base + 9, base + 1);
-        self.state[base + 7] = payload as u32;
-        self.state[base + 8] = (payload >> 32) as u32 & 0xFFFF | (time as u32) << 16;
-        self.state[base] = (r + 1) as u32;
+    fn push(&mut self, base: usize, r: usize, time: u16, value: Vec4) {
+        let w = &mut self.state[base..base + SLOT_WORDS];
+        w.copy_within(1 + KEY_WORDS..SLOT_WORDS, 1);
+        let last = 1 + 3 * KEY_WORDS;
+        w[last] = time as u32;
+        for (d, v) in w[last + 1..last + 5].iter_mut().zip(value.to_array()) {
+            *d = v.to_bits();
+        }
+        w[0] = (r as u32).wrapping_add(1);
     }
 
     /// Rebuilds the state for playhead `pos` from the key index (binary search per track).
@@ -267,33 +315,27 @@ impl<'a> KeyCursor<'a> {
             }
             let time = |i: usize| {
                 self.lay
-                    .entry_time(self.body, self.lay.index_at(self.body, slot.first + i))
+                    .entry_time(self.body, self.lay.key_pos(self.body, &slot, i))
                     as f32
             };
             // Keys received at `pos`: those whose need time <= pos.
             let r = if time(0) > pos {
                 0
             } else {
-                let (mut lo, mut hi) = (0usize, slot.count);
-                while hi - lo > 1 {
-                    let mid = (lo + hi) / 2;
-                    if time(mid) <= pos {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                (lo + slot.interp.lookbehind() + 1).min(slot.count)
+                let k = find_key(slot.count, pos, time);
+                (k + slot.interp.lookbehind() + 1).min(slot.count)
             };
             let base = Self::slot_base(s);
+            let channel = s % channels(&self.header);
             for i in r.saturating_sub(4)..r {
-                let e = self.lay.index_at(self.body, slot.first + i);
+                let e = self.lay.key_pos(self.body, &slot, i);
                 let (t, p) = (
                     self.lay.entry_time(self.body, e),
                     self.lay.entry_payload(self.body, e),
                 );
+                let value = decode_value(&self.lay, self.body, &slot, channel, t, p);
                 let have = self.state[base] as usize;
-                self.push(base, have, t, p);
+                self.push(base, have, t, value);
                 read = read.max(e + 1);
             }
         }
@@ -318,20 +360,16 @@ impl<'a> KeyCursor<'a> {
         let last = slot.count.saturating_sub(1).min(hi);
         let mut ts = [0.0f32; 4];
         let mut vs = [Vec4::ZERO; 4];
+        let w = &self.state[base..base + SLOT_WORDS];
         for (i, d) in [-1isize, 0, 1, 2].iter().enumerate() {
             let x = (k as isize + d).clamp(lo as isize, last.max(lo) as isize) as usize;
-            let w = x + 4 - r;
-            let lo_w = self.state[base + 1 + 2 * w] as u64;
-            let hi_w = self.state[base + 2 + 2 * w];
-            let time = (hi_w >> 16) as u16;
-            ts[i] = time as f32;
-            vs[i] = decode_value(
-                &self.lay,
-                self.body,
-                slot,
-                channel,
-                time,
-                lo_w | ((hi_w & 0xFFFF) as u64) << 32,
+            let o = 1 + KEY_WORDS * (x + 4 - r);
+            ts[i] = w[o] as f32;
+            vs[i] = Vec4::new(
+                f32::from_bits(w[o + 1]),
+                f32::from_bits(w[o + 2]),
+                f32::from_bits(w[o + 3]),
+                f32::from_bits(w[o + 4]),
             );
         }
         eval(slot.interp, ts, vs, t, channel == CH_ROTATION)
@@ -339,7 +377,7 @@ impl<'a> KeyCursor<'a> {
 
     fn joint(&self, j: usize) -> Transform {
         let nch = channels(&self.header);
-        let key = self.key;
+        let key = self.key();
         let pos = self.position();
         let mut t = self.defaults.get(j);
         for c in 0..nch {
@@ -350,7 +388,7 @@ impl<'a> KeyCursor<'a> {
                 Kind::Constant => constant_value(&self.lay, self.body, &slot, c),
                 Kind::Animated => {
                     let a = self.eval_window(s, &slot, c, pos);
-                    if key.i1 == key.i0 + 1 || key.i1 == key.i0 {
+                    if key.i0.checked_add(1) == Some(key.i1) || key.i1 == key.i0 {
                         a
                     } else {
                         // Wrapping from the last sample to the first.

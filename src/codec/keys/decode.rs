@@ -10,9 +10,9 @@ use crate::codec::{Defaults, PoseOut, SampleKey};
 use crate::math::{Quat, Transform, Vec3};
 
 use super::format::{
-    channels, range_stride, Kind, Layout, Slot, CH_ROTATION, CH_TRANSLATION, SEGMENT_LEN,
+    channels, range_stride, segment_len, Kind, Layout, Slot, CH_ROTATION, CH_TRANSLATION,
 };
-use super::interp::eval;
+use super::interp::{eval, Interp};
 use super::quant::{range_ext, range_min, unpack_rotation, unpack_rotation_rr, unpack_vector};
 
 /// Decodes the payload of a key at sample `time` for a slot.
@@ -31,10 +31,9 @@ pub(crate) fn decode_value(
     // Validation guarantees every key time is below the sample count, so the segment's range
     // is inside the slot's pool entries.
     let stride = range_stride(channel);
-    let p = if slot.segmented {
-        slot.pool + stride * (time as usize / SEGMENT_LEN)
-    } else {
-        slot.pool
+    let p = match segment_len(slot.segments) {
+        Some(len) => slot.pool + stride * (time as usize / len),
+        None => slot.pool,
     };
     let mut r = [0.0f32; 7];
     for (i, v) in r.iter_mut().enumerate().take(stride) {
@@ -64,6 +63,64 @@ pub(crate) fn constant_value(lay: &Layout, body: &[u8], slot: &Slot, channel: us
     )
 }
 
+/// The last of `n` keys (strictly increasing `time(i)`) whose time is at most `t`, or 0 when
+/// none is. Starts from a guess proportional to `t` and gallops from there, so tracks with evenly
+/// spread keys need a couple of probes instead of a full binary search.
+#[inline]
+pub(crate) fn find_key(n: usize, t: f32, time: impl Fn(usize) -> f32) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    let (t0, t1) = (time(0), time(n - 1));
+    if t < t0 {
+        return 0;
+    }
+    if t >= t1 {
+        return n - 1;
+    }
+    if n == 2 {
+        return 0;
+    }
+    // Invariant: time(lo) <= t < time(hi).
+    let (mut lo, mut hi) = (0usize, n - 1);
+    let g = (((t - t0) / (t1 - t0)) * (n - 1) as f32) as usize;
+    let g = g.clamp(1, n - 2);
+    if time(g) <= t {
+        lo = g;
+        let mut step = 1;
+        while lo + step < hi {
+            if time(lo + step) <= t {
+                lo += step;
+                step *= 2;
+            } else {
+                hi = lo + step;
+                break;
+            }
+        }
+    } else {
+        hi = g;
+        let mut step = 1;
+        while hi - lo > step {
+            if time(hi - step) > t {
+                hi -= step;
+                step *= 2;
+            } else {
+                lo = hi - step;
+                break;
+            }
+        }
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if time(mid) <= t {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// Evaluates an animated slot at time `t` (in samples) by binary search over its keys.
 pub(crate) fn eval_slot_stateless(
     lay: &Layout,
@@ -73,23 +130,18 @@ pub(crate) fn eval_slot_stateless(
     t: f32,
 ) -> Vec4 {
     let n = slot.count;
-    let time = |i: usize| lay.entry_time(body, lay.index_at(body, slot.first + i)) as f32;
-    // k = last key with time <= t (0 if none).
-    let (mut lo, mut hi) = (0usize, n);
-    while hi - lo > 1 {
-        let mid = (lo + hi) / 2;
-        if time(mid) <= t {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let k = lo;
+    let time = |i: usize| lay.entry_time(body, lay.key_pos(body, slot, i)) as f32;
+    let k = find_key(n, t, time);
     let mut ts = [0.0f32; 4];
     let mut vs = [Vec4::ZERO; 4];
-    for (i, d) in [-1isize, 0, 1, 2].iter().enumerate() {
-        let key = (k as isize + d).clamp(0, n as isize - 1) as usize;
-        let e = lay.index_at(body, slot.first + key);
+    // Linear spans only read keys k and k+1.
+    let range = match slot.interp {
+        Interp::Linear => 1..3,
+        Interp::CatmullRom => 0..4,
+    };
+    for i in range {
+        let key = (k as isize + i as isize - 1).clamp(0, n as isize - 1) as usize;
+        let e = lay.key_pos(body, slot, key);
         let time = lay.entry_time(body, e);
         ts[i] = time as f32;
         vs[i] = decode_value(lay, body, slot, channel, time, lay.entry_payload(body, e));
@@ -125,13 +177,15 @@ fn channel_value(
     match slot.kind {
         Kind::Default => None,
         Kind::Constant => Some(constant_value(lay, body, slot, channel)),
-        Kind::Animated => Some(if key.i1 == key.i0 + 1 || key.i1 == key.i0 {
-            eval_slot_stateless(lay, body, slot, channel, key.i0 as f32 + key.alpha)
-        } else {
-            let a = eval_slot_stateless(lay, body, slot, channel, key.i0 as f32);
-            let b = eval_slot_stateless(lay, body, slot, channel, key.i1 as f32);
-            blend(a, b, key.alpha, channel)
-        }),
+        Kind::Animated => Some(
+            if key.i0.checked_add(1) == Some(key.i1) || key.i1 == key.i0 {
+                eval_slot_stateless(lay, body, slot, channel, key.i0 as f32 + key.alpha)
+            } else {
+                let a = eval_slot_stateless(lay, body, slot, channel, key.i0 as f32);
+                let b = eval_slot_stateless(lay, body, slot, channel, key.i1 as f32);
+                blend(a, b, key.alpha, channel)
+            },
+        ),
     }
 }
 
@@ -182,5 +236,31 @@ pub(crate) fn sample_pose(
     for j in 0..h.num_joints as usize {
         let t = sample_joint(h, body, key, j, d);
         out.write(j, &t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_key;
+
+    #[test]
+    fn find_key_matches_linear_scan() {
+        let sets: [&[u16]; 4] = [
+            &[0],
+            &[0, 1, 2, 3, 4, 5],
+            &[0, 3, 4, 20, 21, 22, 90, 200],
+            &[0, 199],
+        ];
+        for keys in sets {
+            for t10 in 0..2100 {
+                let t = t10 as f32 * 0.1 - 1.0;
+                let expect = keys.iter().rposition(|&k| k as f32 <= t).unwrap_or(0);
+                assert_eq!(
+                    find_key(keys.len(), t, |i| keys[i] as f32),
+                    expect,
+                    "{keys:?} t {t}"
+                );
+            }
+        }
     }
 }

@@ -13,12 +13,12 @@
 use glam::Vec4;
 
 use crate::blob::{BlobFlags, EncodedBody, Header, HEADER_SIZE};
-use crate::codec::{CodecId, Defaults, EncodeContext, SampleKey};
+use crate::codec::{CodecId, Defaults, EncodeContext, Level, SampleKey};
 use crate::math::{positive_w, Transform};
 
 use super::catmull::{self, Split};
 use super::decode;
-use super::format::{CH_ROTATION, CH_TRANSLATION, SEGMENT_LEN};
+use super::format::{segment_len, CH_ROTATION, CH_TRANSLATION};
 use super::interp::Interp;
 use super::quant::{
     pack_rotation, pack_rotation_rr, pack_vector, range_ext, range_min, rotation_range,
@@ -40,7 +40,8 @@ pub enum InterpChoice {
     Best,
 }
 
-/// Encoder options of the keys codec ([`Default`] is what `compress` uses).
+/// Encoder options of the keys codec (`compress` uses [`KeysOptions::for_level`]; [`Default`]
+/// is the most thorough setting, as at `Level::Best`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KeysOptions {
     /// How per-joint tolerances are derived.
@@ -56,17 +57,43 @@ pub struct KeysOptions {
     pub initial_budget: f32,
     /// Most refinement rounds of the final check before giving up.
     pub max_rounds: u32,
+    /// When a joint fails the final check, first tighten only that joint (until its budget is
+    /// an eighth of the initial one), instead of the joint and all its ancestors at once.
+    pub joint_first: bool,
 }
 
 impl Default for KeysOptions {
     fn default() -> Self {
         KeysOptions {
-            tolerance: ToleranceMode::DominantShell,
+            tolerance: ToleranceMode::Smaller,
             interp: InterpChoice::Best,
             split: Split::Middle,
             every_nth: None,
             initial_budget: INITIAL_BUDGET,
             max_rounds: 24,
+            joint_first: false,
+        }
+    }
+}
+
+impl KeysOptions {
+    /// The options `compress` uses at a [`Level`]: `Fast` runs linear key removal only with
+    /// dominant-shell tolerances; `Automatic` and `Default` run both selectors per track with
+    /// dominant-shell tolerances; `Best` also encodes with chain-halving tolerances and keeps
+    /// the smaller body (about twice the encoding time, 0-3 % smaller).
+    pub fn for_level(level: Level) -> Self {
+        let d = KeysOptions::default();
+        match level {
+            Level::Fast => KeysOptions {
+                tolerance: ToleranceMode::DominantShell,
+                interp: InterpChoice::Linear,
+                ..d
+            },
+            Level::Automatic | Level::Default => KeysOptions {
+                tolerance: ToleranceMode::DominantShell,
+                ..d
+            },
+            Level::Best => d,
         }
     }
 }
@@ -99,7 +126,7 @@ struct QuantVariant {
     payloads: Vec<u64>,
     quant: Vec<Vec4>,
     ranges: Vec<f32>,
-    segmented: bool,
+    segments: u8,
     /// Largest quantisation error in unit terms (rotations: sin of the half angle; vectors:
     /// largest component or length), see [`quant_error`].
     worst: f32,
@@ -117,6 +144,10 @@ struct Prepared {
 /// Share of a track's tolerance its quantisation may use before a finer variant is chosen.
 const QUANT_SHARE: f32 = 0.25;
 
+/// Fine range segments become available to a joint once its budget is below this share of the
+/// initial budget.
+const FINE_AFTER: f32 = 1.0 / 64.0;
+
 /// Local error of a variant's quantisation at `shell`.
 fn quant_error(channel: usize, worst: f32, shell: f32) -> f32 {
     match channel {
@@ -129,13 +160,13 @@ fn quant_error(channel: usize, worst: f32, shell: f32) -> f32 {
 fn variant(
     raw: &[Vec4],
     channel: usize,
-    segmented: bool,
+    segments: u8,
     pack: impl Fn(Vec4, &[f32]) -> u64,
     unpack: impl Fn(u64, &[f32]) -> Vec4,
     range: impl Fn(&[Vec4]) -> Vec<f32>,
 ) -> QuantVariant {
-    let seg = if segmented {
-        SEGMENT_LEN
+    let seg = if let Some(len) = segment_len(segments) {
+        len
     } else {
         raw.len().max(1)
     };
@@ -143,7 +174,7 @@ fn variant(
         payloads: Vec::with_capacity(raw.len()),
         quant: Vec::with_capacity(raw.len()),
         ranges: Vec::new(),
-        segmented,
+        segments,
         worst: 0.0,
     };
     for chunk in raw.chunks(seg) {
@@ -204,33 +235,26 @@ fn prepare(ctx: &EncodeContext, j: usize, c: usize) -> Prepared {
             payloads: p,
             quant: q,
             ranges: Vec::new(),
-            segmented: false,
+            segments: 0,
             worst,
         };
-        let global = variant(
-            &raw,
-            c,
-            false,
-            pack_rotation_rr,
-            unpack_rotation_rr,
-            rotation_range,
-        );
-        // Cheapest first: smallest-three (no range), one range, one range per segment.
+        // Cheapest first: smallest-three (no range), one range, coarse then fine segments.
         variants.push(s3);
-        variants.push(global);
-        variants.push(variant(
-            &raw,
-            c,
-            true,
-            pack_rotation_rr,
-            unpack_rotation_rr,
-            rotation_range,
-        ));
+        for segments in [0, 1, 2] {
+            variants.push(variant(
+                &raw,
+                c,
+                segments,
+                pack_rotation_rr,
+                unpack_rotation_rr,
+                rotation_range,
+            ));
+        }
     } else {
         let pack = |v: Vec4, r: &[f32]| pack_vector(v, range_min(r), range_ext(r));
         let unpack = |b: u64, r: &[f32]| unpack_vector(b, range_min(r), range_ext(r));
-        for segmented in [false, true] {
-            variants.push(variant(&raw, c, segmented, pack, unpack, vector_range_flat));
+        for segments in [0, 1, 2] {
+            variants.push(variant(&raw, c, segments, pack, unpack, vector_range_flat));
         }
     }
     Prepared {
@@ -242,14 +266,22 @@ fn prepare(ctx: &EncodeContext, j: usize, c: usize) -> Prepared {
 }
 
 /// Chooses keys for one prepared channel under tolerance `tol` measured at `shell`.
-fn plan_slot(p: &Prepared, shell: f32, tol: f32, opts: &KeysOptions) -> SlotPlan {
-    let qv = p
-        .variants
+fn plan_slot(p: &Prepared, shell: f32, tol: f32, fine: bool, opts: &KeysOptions) -> SlotPlan {
+    let allowed = |v: &&QuantVariant| fine || v.segments != 2;
+    // The cheapest variant within a quarter of the tolerance, else within half of it, else
+    // within it, else the most precise one.
+    let qv = [QUANT_SHARE, 0.5, 1.0]
         .iter()
-        .find(|v| quant_error(p.channel, v.worst, shell) <= QUANT_SHARE * tol)
+        .find_map(|share| {
+            p.variants
+                .iter()
+                .filter(allowed)
+                .find(|v| quant_error(p.channel, v.worst, shell) <= share * tol)
+        })
         .unwrap_or_else(|| {
             p.variants
                 .iter()
+                .filter(allowed)
                 .min_by(|a, b| a.worst.total_cmp(&b.worst))
                 .expect("variants")
         });
@@ -296,7 +328,7 @@ fn plan_slot(p: &Prepared, shell: f32, tol: f32, opts: &KeysOptions) -> SlotPlan
     SlotPlan::Animated {
         interp,
         ranges: qv.ranges.clone(),
-        segmented: qv.segmented,
+        segments: qv.segments,
         payloads: keys.iter().map(|&s| qv.payloads[s as usize]).collect(),
         times: keys,
     }
@@ -319,6 +351,36 @@ fn header_for(ctx: &EncodeContext, body_len: usize) -> Header {
 
 /// Encodes with explicit options. Returns the body and statistics.
 pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, EncodeStats)> {
+    if opts.tolerance != ToleranceMode::Smaller {
+        return encode_mode(ctx, opts);
+    }
+    let a = encode_mode(
+        ctx,
+        &KeysOptions {
+            tolerance: ToleranceMode::DominantShell,
+            ..*opts
+        },
+    );
+    let b = encode_mode(
+        ctx,
+        &KeysOptions {
+            tolerance: ToleranceMode::ChainHalving,
+            ..*opts
+        },
+    );
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok(if b.0.body.len() < a.0.body.len() {
+            b
+        } else {
+            a
+        }),
+        (Ok(a), Err(_)) => Ok(a),
+        (Err(_), Ok(b)) => Ok(b),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+fn encode_mode(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, EncodeStats)> {
     let clip = ctx.clip;
     let n = clip.num_samples;
     let nj = clip.num_joints();
@@ -364,9 +426,12 @@ pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBo
         for j in 0..nj {
             if dirty[j] {
                 let tol = tols[j].precision * budget[j];
+                // Fine range segments cost 7 floats per 8 samples: only once the final check
+                // has tightened this joint a lot.
+                let fine = budget[j] < opts.initial_budget * FINE_AFTER;
                 for c in 0..nch {
                     plans[j * nch + c] =
-                        plan_slot(&prepared[j * nch + c], tols[j].shell, tol, opts);
+                        plan_slot(&prepared[j * nch + c], tols[j].shell, tol, fine, opts);
                 }
                 dirty[j] = false;
             }
@@ -398,8 +463,16 @@ pub fn encode_with(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBo
                     worst_at = (j, s);
                 }
                 if e > clip.skeleton.joints[j].precision && !dirty[j] {
-                    // Tighten the joint and every ancestor (each once per round).
+                    // Tighten the joint and (unless only the joint is tightened first, and its
+                    // budget is not yet small) every ancestor, each once per round.
+                    let own_first =
+                        opts.joint_first && budget[j] > opts.initial_budget * (1.0 / 8.0);
                     let mut a = Some(j);
+                    if own_first {
+                        dirty[j] = true;
+                        budget[j] *= 0.5;
+                        a = None;
+                    }
                     while let Some(x) = a {
                         if !dirty[x] {
                             dirty[x] = true;

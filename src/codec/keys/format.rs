@@ -6,20 +6,26 @@
 //! 4             4               slot count S (= joints x channels; channels 3 with scale, else 2)
 //! 8             4               key count K (stream entries)
 //! 12            4               pool length P (f32 values)
-//! 16            12 x S          slot table, slot = joint * channels + channel:
+//! 16            4               key index length I (bytes, multiple of 4)
+//! 20            12 x S          slot table, slot = joint * channels + channel:
 //!                                 u32 bits 0-1 kind (0 default, 1 constant, 2 animated),
 //!                                     bit 2 interpolation (0 linear, 1 Catmull-Rom),
 //!                                     bit 3 rotation keys range-reduced (one component
 //!                                           dropped per range, 16/16/16) not smallest-three,
-//!                                     bit 4 one range per segment of SEGMENT_LEN samples
+//!                                     bits 4-5 ranges: 0 one per track, 1 one per
+//!                                           SEGMENT_LEN samples, 2 one per FINE_SEGMENT_LEN
 //!                                           (a key uses the segment of its time),
-//!                                     bits 5-31 pool offset (constant value / key ranges)
-//!                                 u32 first entry in the key index, u32 key count
+//!                                     bit 6 wide key index (u32 positions),
+//!                                     bits 7-31 pool offset (constant value / key ranges)
+//!                                 u32 byte offset of the slot's key index, u32 key count
 //! ...           4 x P           pool of f32 (constant rotation 4, constant vector 3,
 //!                               animated vector min[3] + extent[3], range-reduced rotation
 //!                               min[3] + extent[3] + dropped component, once or per segment;
 //!                               smallest-three rotation none)
-//! ...           4 x K           key index: per slot, the stream position of each of its keys
+//! ...           I               key index: per slot, the stream position of each of its keys,
+//!                               either wide (u32 each) or paged: one u32 base per page of
+//!                               INDEX_PAGE keys, then a u16 offset from its page's base per key
+//!                               (padded to 4 bytes)
 //! ...           10 x K          key stream, sorted by the time playback first needs each key:
 //!                                 u16 key time (sample), u16 joint | channel << 14,
 //!                                 48-bit payload (smallest-three or range-reduced 16/16/16)
@@ -35,18 +41,32 @@ use super::interp::Interp;
 /// Tag at the start of every keys body.
 pub const TAG: [u8; 4] = *b"KEY1";
 /// Bytes of the fixed body header.
-pub const BODY_HEADER: usize = 16;
+pub const BODY_HEADER: usize = 20;
+/// Keys per page of a paged key index.
+pub const INDEX_PAGE: usize = 32;
 /// Bytes per slot-table entry.
 pub const SLOT_SIZE: usize = 12;
 /// Bytes per key-stream entry.
 pub const ENTRY_SIZE: usize = 10;
-/// Samples per range segment of segmented slots.
-pub const SEGMENT_LEN: usize = 32;
+/// Samples per range segment of slots with segment code 1.
+pub const SEGMENT_LEN: usize = 64;
+/// Samples per range segment of slots with segment code 2 (last resort for precision).
+pub const FINE_SEGMENT_LEN: usize = 8;
 
-/// Range segments of a clip of `num_samples` samples.
+/// Samples per range segment for a slot's segment code (`None`: one range for the track).
 #[inline]
-pub fn segments(num_samples: usize) -> usize {
-    num_samples.div_ceil(SEGMENT_LEN).max(1)
+pub fn segment_len(code: u8) -> Option<usize> {
+    match code {
+        1 => Some(SEGMENT_LEN),
+        2 => Some(FINE_SEGMENT_LEN),
+        _ => None,
+    }
+}
+
+/// Ranges a slot with segment code `code` stores for a clip of `num_samples` samples.
+#[inline]
+pub fn range_count(code: u8, num_samples: usize) -> usize {
+    segment_len(code).map_or(1, |len| num_samples.div_ceil(len).max(1))
 }
 
 /// Pool floats per key range: 7 for rotations (min, extent, dropped component), 6 for vectors.
@@ -87,16 +107,15 @@ pub fn channels(h: &Header) -> usize {
     }
 }
 
-/// Pool floats a slot uses (`segs` = [`segments`] of the clip).
+/// Pool floats a slot uses in a clip of `num_samples` samples.
 #[inline]
-pub fn pool_need(slot: &Slot, channel: usize, segs: usize) -> usize {
+pub fn pool_need(slot: &Slot, channel: usize, num_samples: usize) -> usize {
     match (slot.kind, channel) {
         (Kind::Default, _) => 0,
         (Kind::Constant, CH_ROTATION) => 4,
         (Kind::Constant, _) => 3,
         (Kind::Animated, CH_ROTATION) if !slot.ranged => 0,
-        (Kind::Animated, c) if slot.segmented => range_stride(c) * segs,
-        (Kind::Animated, c) => range_stride(c),
+        (Kind::Animated, c) => range_stride(c) * range_count(slot.segments, num_samples),
     }
 }
 
@@ -109,12 +128,14 @@ pub struct Slot {
     pub interp: Interp,
     /// Rotation keys are range-reduced (drop w) rather than smallest-three.
     pub ranged: bool,
-    /// One key range per segment (else one for the track).
-    pub segmented: bool,
+    /// Segment code of the key ranges (see [`segment_len`]; 3 is invalid).
+    pub segments: u8,
     /// First pool float.
     pub pool: usize,
-    /// First entry in the key index.
-    pub first: usize,
+    /// Key index stored as u32 positions (else paged u16 offsets).
+    pub wide: bool,
+    /// Byte offset of the slot's key index within the index section.
+    pub index: usize,
     /// Number of keys.
     pub count: usize,
 }
@@ -140,10 +161,10 @@ pub struct Layout {
 
 impl Layout {
     /// Layout from the counts (checked arithmetic; `None` on overflow).
-    pub fn new(slots: usize, keys: usize, pool_len: usize) -> Option<Layout> {
+    pub fn new(slots: usize, keys: usize, pool_len: usize, index_len: usize) -> Option<Layout> {
         let pool = BODY_HEADER.checked_add(slots.checked_mul(SLOT_SIZE)?)?;
         let index = pool.checked_add(pool_len.checked_mul(4)?)?;
-        let stream = index.checked_add(keys.checked_mul(4)?)?;
+        let stream = index.checked_add(index_len)?;
         let end = stream.checked_add(keys.checked_mul(ENTRY_SIZE)?)?;
         Some(Layout {
             slots,
@@ -162,9 +183,10 @@ impl Layout {
         let slots = read_u32(body, 4) as usize;
         let keys = read_u32(body, 8) as usize;
         let pool_len = read_u32(body, 12) as usize;
+        let index_len = read_u32(body, 16) as usize;
         let pool = BODY_HEADER + slots * SLOT_SIZE;
         let index = pool + pool_len * 4;
-        let stream = index + keys * 4;
+        let stream = index + index_len;
         Layout {
             slots,
             keys,
@@ -195,9 +217,10 @@ impl Layout {
             kind,
             interp,
             ranged: w0 & 8 != 0,
-            segmented: w0 & 16 != 0,
-            pool: (w0 >> 5) as usize,
-            first: read_u32(body, o + 4) as usize,
+            segments: ((w0 >> 4) & 3) as u8,
+            wide: w0 & 64 != 0,
+            pool: (w0 >> 7) as usize,
+            index: read_u32(body, o + 4) as usize,
             count: read_u32(body, o + 8) as usize,
         }
     }
@@ -208,10 +231,17 @@ impl Layout {
         read_f32(body, self.pool + i * 4)
     }
 
-    /// Stream position of key `i` of the index.
+    /// Stream position of key `i` of an animated slot.
     #[inline]
-    pub fn index_at(&self, body: &[u8], i: usize) -> usize {
-        read_u32(body, self.index + i * 4) as usize
+    pub fn key_pos(&self, body: &[u8], slot: &Slot, i: usize) -> usize {
+        let o = self.index + slot.index;
+        if slot.wide {
+            read_u32(body, o + 4 * i) as usize
+        } else {
+            let pages = slot.count.div_ceil(INDEX_PAGE);
+            read_u32(body, o + 4 * (i / INDEX_PAGE)) as usize
+                + read_u16(body, o + 4 * pages + 2 * i) as usize
+        }
     }
 
     /// Key time of stream entry `e`.
@@ -234,6 +264,16 @@ impl Layout {
     }
 }
 
+/// Bytes of a slot's key index for `count` keys (a multiple of 4).
+#[inline]
+pub fn index_bytes(count: usize, wide: bool) -> usize {
+    if wide {
+        4 * count
+    } else {
+        (4 * count.div_ceil(INDEX_PAGE) + 2 * count).div_ceil(4) * 4
+    }
+}
+
 /// Joint-and-channel field value.
 #[inline]
 pub fn jc(joint: usize, channel: usize) -> u16 {
@@ -250,6 +290,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     let slots = r.u32()? as usize;
     let keys = r.u32()? as usize;
     let pool_len = r.u32()? as usize;
+    let index_len = r.u32()? as usize;
     let nj = h.num_joints as usize;
     let nch = channels(h);
     if slots != nj * nch {
@@ -257,7 +298,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             "keys body: slot count does not match joints x channels",
         ));
     }
-    let lay = Layout::new(slots, keys, pool_len)
+    let lay = Layout::new(slots, keys, pool_len, index_len)
         .ok_or(Error::CorruptBlob("keys body: counts overflow"))?;
     if lay.end > body.len() {
         return Err(Error::CorruptBlob(
@@ -281,7 +322,10 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         }
         let slot = lay.slot(body, s);
         let (joint, channel) = (s / nch, s % nch);
-        let need = pool_need(&slot, channel, segments(h.num_samples as usize));
+        if slot.segments == 3 {
+            return Err(Error::CorruptBlob("keys body: unknown range segment code"));
+        }
+        let need = pool_need(&slot, channel, h.num_samples as usize);
         if slot.pool.checked_add(need).is_none_or(|e| e > pool_len) {
             return Err(Error::CorruptBlob("keys body: pool offset out of range"));
         }
@@ -310,7 +354,16 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             }
             continue;
         }
-        if slot.count == 0 || slot.first.checked_add(slot.count).is_none_or(|e| e > keys) {
+        if slot.count == 0 || slot.count > keys || slot.index % 4 != 0 {
+            return Err(Error::CorruptBlob(
+                "keys body: bad key count or index offset",
+            ));
+        }
+        if slot
+            .index
+            .checked_add(index_bytes(slot.count, slot.wide))
+            .is_none_or(|e| e > index_len)
+        {
             return Err(Error::CorruptBlob(
                 "keys body: key index range out of bounds",
             ));
@@ -320,7 +373,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         let mut prev_pos = None;
         let mut prev_time = None;
         for i in 0..slot.count {
-            let pos = lay.index_at(body, slot.first + i);
+            let pos = lay.key_pos(body, &slot, i);
             if pos >= keys || prev_pos.is_some_and(|p| pos <= p) {
                 return Err(Error::CorruptBlob(
                     "keys body: key index not increasing or out of range",

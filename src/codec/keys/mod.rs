@@ -39,7 +39,7 @@ use crate::Result;
 use format::{channels, Kind, Layout, ENTRY_SIZE};
 
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
-    encode_with(ctx, &KeysOptions::default()).map(|(b, _)| b)
+    encode_with(ctx, &KeysOptions::for_level(ctx.settings.level)).map(|(b, _)| b)
 }
 
 pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
@@ -85,7 +85,8 @@ pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
             Kind::Constant => ("constant".to_string(), 0.0),
             Kind::Animated => (
                 format!("{} keys, {}", slot.count, slot.interp.name()),
-                slot.count as f32 * (ENTRY_SIZE as f32 + 4.0) * 8.0 / n,
+                (slot.count * ENTRY_SIZE + format::index_bytes(slot.count, slot.wide)) as f32 * 8.0
+                    / n,
             ),
         };
         d.tracks.push(TrackDescription {

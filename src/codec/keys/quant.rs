@@ -220,4 +220,23 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn ranged_rotation_near_half_turn_stays_precise() {
+        // Rotations about Z by ~pi: w crosses zero, so dropping w would be ill-conditioned.
+        let vals: Vec<Vec4> = (0..64)
+            .map(|i| {
+                Vec4::from(
+                    Quat::from_rotation_z(3.0 + i as f32 * 0.005) * Quat::from_rotation_x(0.1),
+                )
+            })
+            .collect();
+        let r = rotation_range(&vals);
+        assert_ne!(r[6], 3.0, "w must not be the dropped component here");
+        for v in &vals {
+            let q = unpack_rotation_rr(pack_rotation_rr(*v, &r), &r);
+            let e = crate::codec::keys::tolerance::half_angle_sin(*v, q);
+            assert!(e < 1e-5, "{v} {q} {e}");
+        }
+    }
 }

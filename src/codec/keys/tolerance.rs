@@ -32,6 +32,8 @@ pub enum ToleranceMode {
     DominantShell,
     /// Own shell, budget halved per joint of the longest chain below.
     ChainHalving,
+    /// Encode with both of the above and keep the smaller body (the encoder's default).
+    Smaller,
 }
 
 /// The tolerance of one joint: where to measure and how much error to accept.
@@ -46,7 +48,7 @@ pub struct JointTolerance {
 /// Per-joint tolerances of a clip under `mode`.
 pub fn joint_tolerances(clip: &RawClip, mode: ToleranceMode) -> Vec<JointTolerance> {
     match mode {
-        ToleranceMode::DominantShell => dominant_shells(clip)
+        ToleranceMode::DominantShell | ToleranceMode::Smaller => dominant_shells(clip)
             .into_iter()
             .map(|d| JointTolerance {
                 shell: d.shell_distance,
