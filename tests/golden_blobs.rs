@@ -197,6 +197,44 @@ fn parse_name(file: &str) -> Option<(String, String, u32)> {
     ))
 }
 
+/// Decodes one golden blob and compares it with its poses; the first difference as an error.
+fn check_golden(dir: &Path, file: &str, bind: &[f32]) -> Result<(), String> {
+    let (codec, variant, version) = parse_name(file).ok_or(format!("bad golden name {file}"))?;
+    let bytes = std::fs::read(dir.join(file)).unwrap();
+    let blob = AlignedBlob::from_bytes(&bytes);
+    let (nj, entries, expected) = read_poses(&dir.join(file.replace(".blob", ".poses")));
+    let (h, got) = decode(blob.as_bytes(), bind, &entries)
+        .map_err(|e| format!("{file}: no longer decodes: {e}"))?;
+    if h.version as u32 != version {
+        return Err(format!(
+            "{file}: header format version {} differs from the file name",
+            h.version
+        ));
+    }
+    if h.codec.name() != codec {
+        return Err(format!("{file}: codec id {:?}", h.codec));
+    }
+    if h.num_joints as usize != nj || got.len() != expected.len() {
+        return Err(format!(
+            "{file}: {} joints, {} floats",
+            h.num_joints,
+            got.len()
+        ));
+    }
+    let per = nj * FLOATS_PER_JOINT;
+    for (k, (a, b)) in got.iter().zip(&expected).enumerate() {
+        if !(a.to_bits() == b.to_bits() || (a - b).abs() <= 1e-6) {
+            return Err(format!(
+                "{file} ({variant}): entry {:?} joint {} float {}: decoded {a}, golden {b}",
+                entries[k / per],
+                (k % per) / FLOATS_PER_JOINT,
+                k % FLOATS_PER_JOINT
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[test]
 fn golden_blobs_decode_to_their_poses() {
     let dir = golden_dir();
@@ -209,33 +247,19 @@ fn golden_blobs_decode_to_their_poses() {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no golden blobs in {}", dir.display());
+    let mut failures = Vec::new();
     for file in &files {
-        let (codec, variant, version) =
-            parse_name(file).unwrap_or_else(|| panic!("bad golden name {file}"));
-        let bytes = std::fs::read(dir.join(file)).unwrap();
-        let blob = AlignedBlob::from_bytes(&bytes);
-        let (nj, entries, expected) = read_poses(&dir.join(file.replace(".blob", ".poses")));
-        let (h, got) = decode(blob.as_bytes(), &bind, &entries).unwrap_or_else(|e| {
-            panic!("golden {file} no longer decodes: {e} (format version {FORMAT_VERSION})")
-        });
-        assert_eq!(
-            h.version as u32, version,
-            "{file}: the blob's format version differs from its file name"
-        );
-        assert_eq!(h.codec.name(), codec, "{file}: codec id");
-        assert_eq!(h.num_joints as usize, nj, "{file}: joints");
-        assert_eq!(got.len(), expected.len());
-        for (k, (a, b)) in got.iter().zip(&expected).enumerate() {
-            let per = nj * FLOATS_PER_JOINT;
-            assert!(
-                a.to_bits() == b.to_bits() || (a - b).abs() <= 1e-6,
-                "{file} ({variant}): entry {:?} joint {} float {}: decoded {a}, golden {b}",
-                entries[k / per],
-                (k % per) / FLOATS_PER_JOINT,
-                k % FLOATS_PER_JOINT
-            );
+        if let Err(msg) = check_golden(&dir, file, &bind) {
+            failures.push(msg);
         }
     }
+    assert!(
+        failures.is_empty(),
+        "{} of {} golden blobs broke (format version {FORMAT_VERSION}):\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
     println!("{} golden blobs decode to their poses", files.len());
 }
 
