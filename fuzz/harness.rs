@@ -297,7 +297,7 @@ fn check_pose(d: &Decompressor, h: &Header, buf: &mut [f32], stride: usize) {
         t.write_to(&mut one);
         for k in 0..FLOATS_PER_JOINT {
             let (a, b) = (one[k], v[k]);
-            if !check_finite && !(a.is_finite() && b.is_finite()) {
+            if !(check_finite || a.is_finite() && b.is_finite()) {
                 continue;
             }
             assert!(
