@@ -1,0 +1,275 @@
+//! Round trips of the `vbr` codec on generated clips, determinism, description and hostile bodies.
+//!
+//! The guarantee tested (see docs/vbr.md): at every sample time, every joint's error measured by
+//! the metric is within its precision (times 1.0001 for float rounding between the encoder's and
+//! the metric's composition order).
+
+use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
+use animcomp::codec::{CodecChoice, CompressSettings, Level};
+use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::math::Transform;
+use animcomp::metric::{ErrorStats, Metric};
+use animcomp::{compress, AlignedBlob};
+
+fn settings(level: Level) -> CompressSettings {
+    CompressSettings {
+        codec: CodecChoice::Vbr,
+        level,
+        ..Default::default()
+    }
+}
+
+/// Compresses and measures through the real decompressor. Returns (blob, stats).
+fn roundtrip(clip: &RawClip, level: Level) -> (Vec<u8>, ErrorStats) {
+    let blob = compress(clip, &settings(level)).expect("compress");
+    let aligned = AlignedBlob::from_bytes(&blob);
+    let bind: Vec<f32> = Vec::new();
+    let opts = DecompressOptions {
+        bind_pose: if bind.is_empty() { None } else { Some(&bind) },
+        ..Default::default()
+    };
+    let mut d = Decompressor::new(aligned.as_bytes(), &opts).expect("valid blob");
+    let mut c = clip.clone();
+    c.validate().unwrap();
+    let metric = Metric::new(&c);
+    let nj = c.num_joints();
+    let stats = metric.measure(|i, out| {
+        d.pose_at_sample(i as u32, out).unwrap();
+        // Single-joint sampling must agree with whole-pose sampling.
+        for j in [0, nj / 2, nj - 1] {
+            let t = d.sample_joint(j as u32).unwrap();
+            assert_eq!(t, out[j], "joint {j} sample {i}");
+        }
+    });
+    (blob, stats)
+}
+
+fn check(opts: GenerateOptions) {
+    for level in [Level::Fast, Level::Default, Level::Best] {
+        let clip = generate_clip(&opts);
+        let (_, s) = roundtrip(&clip, level);
+        let prec = clip.skeleton.joints[0].precision;
+        assert!(
+            s.max_error <= prec * 1.0001,
+            "{:?} {level:?}: max error {} at joint {} sample {}",
+            opts,
+            s.max_error,
+            s.worst_joint,
+            s.worst_sample
+        );
+    }
+}
+
+#[test]
+fn generated_clips_within_precision() {
+    let base = GenerateOptions {
+        joints: 40,
+        samples: 100,
+        sample_rate: 60.0,
+        max_depth: 10,
+        ..Default::default()
+    };
+    check(base.clone());
+    check(GenerateOptions {
+        scale: true,
+        seed: 2,
+        ..base.clone()
+    });
+    check(GenerateOptions {
+        animated_translation: true,
+        seed: 3,
+        ..base.clone()
+    });
+    check(GenerateOptions {
+        looping: true,
+        seed: 4,
+        ..base.clone()
+    });
+    check(GenerateOptions {
+        samples: 1,
+        ..base.clone()
+    });
+    check(GenerateOptions {
+        samples: 2,
+        ..base.clone()
+    });
+    check(GenerateOptions {
+        samples: 17,
+        ..base.clone()
+    });
+    check(GenerateOptions {
+        joints: 1,
+        ..base.clone()
+    });
+    check(GenerateOptions {
+        samples: 1000,
+        joints: 20,
+        seed: 5,
+        ..base.clone()
+    });
+}
+
+#[test]
+fn compresses_below_raw() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 60,
+        samples: 300,
+        sample_rate: 60.0,
+        ..Default::default()
+    });
+    let (blob, _) = roundtrip(&clip, Level::Default);
+    assert!(
+        blob.len() * 8 < clip.raw_size_bytes(),
+        "{} vs raw {}",
+        blob.len(),
+        clip.raw_size_bytes()
+    );
+}
+
+#[test]
+fn deterministic_bytes() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 30,
+        samples: 90,
+        scale: true,
+        ..Default::default()
+    });
+    for level in [Level::Fast, Level::Best] {
+        let a = compress(&clip, &settings(level)).unwrap();
+        let b = compress(&clip, &settings(level)).unwrap();
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn interpolated_times_are_between_samples() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 10,
+        samples: 40,
+        ..Default::default()
+    });
+    let blob = AlignedBlob::from_bytes(&compress(&clip, &settings(Level::Default)).unwrap());
+    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let mut a = vec![Transform::IDENTITY; 10];
+    let mut b = vec![Transform::IDENTITY; 10];
+    let mut pose = vec![0.0f32; 10 * 10];
+    // 7 -> 8 lies inside one segment (paired read), 15 -> 16 crosses a segment boundary.
+    for i0 in [7u32, 15] {
+        d.pose_at_sample(i0, &mut a).unwrap();
+        d.pose_at_sample(i0 + 1, &mut b).unwrap();
+        d.seek(
+            (i0 as f32 + 0.5) / clip.sample_rate,
+            Looping::Clamp,
+            Rounding::None,
+        )
+        .unwrap();
+        d.sample_pose(&mut pose, 10).unwrap();
+        for j in 0..10u32 {
+            let m = d.sample_joint(j).unwrap();
+            assert_eq!(
+                m,
+                Transform::read_from(&pose[j as usize * 10..]),
+                "joint {j}"
+            );
+            let mid = (a[j as usize].translation + b[j as usize].translation) * 0.5;
+            assert!((m.translation - mid).length() < 1e-3);
+            let ang = animcomp::math::angle_between(
+                m.rotation,
+                animcomp::math::nlerp_shortest(a[j as usize].rotation, b[j as usize].rotation, 0.5),
+            );
+            assert!(ang < 1e-3);
+        }
+    }
+}
+
+#[test]
+fn describe_lists_every_channel() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 12,
+        samples: 50,
+        ..Default::default()
+    });
+    let blob = AlignedBlob::from_bytes(&compress(&clip, &settings(Level::Default)).unwrap());
+    let d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let body = &blob.as_bytes()[64..64 + d.header().body_size as usize];
+    let desc = animcomp::codec::describe(d.header(), body).unwrap();
+    assert_eq!(desc.tracks.len(), 24);
+    let total: usize = desc.sections.iter().map(|s| s.1).sum();
+    assert_eq!(total + 8, body.len());
+    assert!(desc
+        .tracks
+        .iter()
+        .any(|t| t.storage.starts_with("variable")));
+}
+
+#[test]
+fn hostile_bodies_never_panic() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 20,
+        samples: 70,
+        scale: true,
+        ..Default::default()
+    });
+    let blob = compress(&clip, &settings(Level::Default)).unwrap();
+    let mut rng = 0x1234_5678_9ABC_DEF0u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let body_len = blob.len() - 64;
+    let mut rejected = 0;
+    for round in 0..600 {
+        let mut b = blob.clone();
+        let flips = 1 + (next() % 4) as usize;
+        for _ in 0..flips {
+            // Mostly the body's tables (the first 200 bytes), sometimes anywhere.
+            let pos = if round % 2 == 0 {
+                64 + (next() as usize % 200.min(body_len))
+            } else {
+                64 + next() as usize % body_len
+            };
+            b[pos] ^= 1 << (next() % 8);
+        }
+        let aligned = AlignedBlob::from_bytes(&b);
+        let r = std::panic::catch_unwind(|| {
+            let opts = DecompressOptions {
+                verify_checksum: false,
+                ..Default::default()
+            };
+            match Decompressor::new(aligned.as_bytes(), &opts) {
+                Err(_) => true,
+                Ok(mut d) => {
+                    let mut pose = vec![0.0f32; 20 * 10];
+                    for t in [0.0f32, 0.3, 1.1, 2.5] {
+                        d.seek(t, Looping::Wrap, Rounding::None).unwrap();
+                        d.sample_pose(&mut pose, 10).unwrap();
+                        d.sample_joint(19).unwrap();
+                    }
+                    false
+                }
+            }
+        });
+        match r {
+            Ok(true) => rejected += 1,
+            Ok(false) => {}
+            Err(_) => panic!("round {round}: decoding a mutated body panicked"),
+        }
+    }
+    assert!(rejected > 0);
+    // Truncations and garbage counts are rejected.
+    let aligned = AlignedBlob::from_bytes(&blob);
+    let d = Decompressor::new(aligned.as_bytes(), &DecompressOptions::default()).unwrap();
+    let h = *d.header();
+    let body = &aligned.as_bytes()[64..64 + h.body_size as usize];
+    for cut in [0, 1, 16, 31, 40, body.len() / 2, body.len() - 9] {
+        assert!(
+            animcomp::codec::describe(&h, &body[..cut]).is_err(),
+            "cut {cut}"
+        );
+    }
+    let mut garbage = body.to_vec();
+    garbage[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(animcomp::codec::describe(&h, &garbage).is_err());
+}
