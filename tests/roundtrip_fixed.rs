@@ -111,6 +111,58 @@ fn bind_pose_defaults_roundtrip_within_bound() {
     for (e, b) in stats.per_joint_max.iter().zip(&bounds) {
         assert!(e <= b, "{e} > {b}");
     }
+    // Joints that rest at their bind rotation are "default" here but "constant" with identity
+    // defaults.
+    let with_bind = storage(blob.as_bytes());
+    s.default_mode = DefaultMode::Identity;
+    let with_identity = storage(&compress(&clip, &s).unwrap());
+    let at_rest: Vec<usize> = with_bind
+        .iter()
+        .filter(|(_, c, st)| *c == "rotation" && st == "default")
+        .filter(|(j, _, _)| {
+            let bind = clip.skeleton.bind_pose.as_ref().unwrap()[*j].rotation;
+            animcomp::math::angle_between(bind, Quat::IDENTITY) > 0.05
+        })
+        .map(|(j, _, _)| *j)
+        .collect();
+    assert!(!at_rest.is_empty(), "the generated clip has still joints");
+    for j in at_rest {
+        let st = &with_identity
+            .iter()
+            .find(|(jj, c, _)| *jj == j && *c == "rotation")
+            .unwrap()
+            .2;
+        assert_eq!(st, "constant", "joint {j}");
+    }
+}
+
+#[test]
+fn rotations_through_180_degrees_stay_within_bound() {
+    // Drop-W formats are weakest at w = 0; spin a few joints through half and full turns.
+    let mut clip = generate_clip(&GenerateOptions {
+        joints: 8,
+        samples: 121,
+        max_depth: 8,
+        ..Default::default()
+    });
+    for (j, t) in clip.tracks.iter_mut().enumerate() {
+        let axis = Vec3::new(1.0, 0.3 * j as f32, -0.5).normalize();
+        for (i, q) in t.rotations.iter_mut().enumerate() {
+            *q = Quat::from_axis_angle(
+                axis,
+                std::f32::consts::TAU * i as f32 / 120.0 + 0.1 * j as f32,
+            );
+        }
+    }
+    for rf in RotationFormat::ALL {
+        let s = settings(
+            rf,
+            VectorFormat::RangeReduced48,
+            VectorFormat::RangeReduced48,
+        );
+        let (_, err, bound) = check_within_bound(&clip, &s);
+        println!("{:22} max {err:.5} bound {bound:.5}", rf.name());
+    }
 }
 
 /// Storage of every track as described by the codec.
@@ -273,5 +325,44 @@ proptest! {
         // Every other format round-trips too, within its own bound.
         let s = settings(RotationFormat::ALL[k], VectorFormat::ALL[k % 3], VectorFormat::ALL[(k + 2) % 3]);
         check_within_bound(&clip, &s);
+    }
+}
+
+#[test]
+fn describe_accounts_for_every_byte_and_track() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 15,
+        samples: 33,
+        scale: true,
+        ..Default::default()
+    });
+    for rf in RotationFormat::ALL {
+        let s = settings(rf, VectorFormat::RangeReduced32, VectorFormat::Float96);
+        let blob = animcomp::AlignedBlob::from_bytes(&compress(&clip, &s).unwrap());
+        let (h, body) = validate_blob(blob.as_bytes(), true).unwrap();
+        let d = describe(&h, body).unwrap();
+        assert_eq!(d.sections.iter().map(|(_, n)| n).sum::<usize>(), body.len());
+        assert_eq!(d.tracks.len(), 15 * 3);
+        let frame_bits: f32 = d.tracks.iter().map(|t| t.bits_per_sample).sum();
+        let frames = d.sections.iter().find(|(n, _)| n == "frames").unwrap().1;
+        assert_eq!(frames, 33 * (frame_bits as usize).div_ceil(8));
+        for t in &d.tracks {
+            let expected = match (t.channel, t.storage.as_str()) {
+                (_, "default" | "constant") => 0.0,
+                ("rotation", name) => {
+                    assert_eq!(name, rf.name());
+                    rf.bits_per_sample() as f32
+                }
+                ("translation", name) => {
+                    assert_eq!(name, "range32");
+                    32.0
+                }
+                (_, name) => {
+                    assert_eq!(name, "float96");
+                    96.0
+                }
+            };
+            assert_eq!(t.bits_per_sample, expected);
+        }
     }
 }

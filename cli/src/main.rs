@@ -1,1 +1,68 @@
-fn main() {}
+//! `animcomp`: compress, inspect, sample and benchmark animation clips from the command line.
+//!
+//! Each subcommand lives in its own module; [`measure`] holds what they share (loading and
+//! preparing clips, compressing with timing, measuring error through the decompressor).
+
+mod bench;
+mod bench_output;
+mod compress;
+mod inspect;
+mod measure;
+mod peers;
+mod report;
+mod sample;
+mod sample_set;
+mod svg;
+mod table;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Skeletal animation compression: compress clips, inspect and sample blobs, benchmark codecs.
+#[derive(Parser)]
+#[command(name = "animcomp", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compress one clip (BVH, glTF/GLB, ACL .acl.sjson) into a blob.
+    Compress(compress::Args),
+    /// Print a blob's header, section sizes and per-track storage.
+    Inspect(inspect::Args),
+    /// Decompress one pose (or one joint) of a blob at a time.
+    Sample(sample::Args),
+    /// Compress, decompress and measure many clips; print a table (and optionally JSON).
+    Bench(bench::Args),
+    /// Draw an SVG of a clip's error over time and its joints' error ranking.
+    Report(report::Args),
+}
+
+/// What a command failed with: one line, printed after `animcomp: error: `.
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Compress(a) => compress::run(&a),
+        Command::Inspect(a) => inspect::run(&a),
+        Command::Sample(a) => sample::run(&a),
+        Command::Bench(a) => bench::run(&a),
+        Command::Report(a) => report::run(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(CliError(msg)) => {
+            eprintln!("animcomp: error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -47,7 +47,7 @@ impl ByteWriter {
     }
     /// Pads with zeros to a multiple of `align`.
     pub fn align(&mut self, align: usize) {
-        while self.bytes.len() % align != 0 {
+        while !self.bytes.len().is_multiple_of(align) {
             self.bytes.push(0);
         }
     }

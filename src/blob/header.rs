@@ -133,7 +133,7 @@ impl Header {
                 "blob is shorter than its header's total size (truncated)",
             ));
         }
-        if total % super::BLOB_ALIGNMENT != 0 || total < HEADER_SIZE {
+        if !total.is_multiple_of(super::BLOB_ALIGNMENT) || total < HEADER_SIZE {
             return Err(Error::BadSize("total size is not a multiple of 16"));
         }
         if h.body_offset as usize != HEADER_SIZE

@@ -8,7 +8,7 @@ use crate::{Error, Result};
 /// Checks alignment, magic, version, sizes, (optionally) the checksum, and then every offset,
 /// count and bit width in the codec body. Returns the header and the body slice.
 pub fn validate_blob(blob: &[u8], verify_checksum: bool) -> Result<(Header, &[u8])> {
-    if blob.as_ptr() as usize % BLOB_ALIGNMENT != 0 {
+    if !(blob.as_ptr() as usize).is_multiple_of(BLOB_ALIGNMENT) {
         return Err(Error::Misaligned);
     }
     let h = Header::parse(blob)?;

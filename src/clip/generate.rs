@@ -117,7 +117,7 @@ pub fn generate_clip(opts: &GenerateOptions) -> RawClip {
         };
         let freq = rng.range(0.2, 2.5); // Hz
         let freq2 = rng.range(1.0, 5.0);
-        let phase = rng.range(0.0, 6.28);
+        let phase = rng.range(0.0, std::f32::consts::TAU);
         let t_amp = if opts.animated_translation || j == 0 {
             rng.range(0.2, 3.0)
         } else {
@@ -206,7 +206,7 @@ mod tests {
                 })
                 .max()
                 .unwrap();
-            assert!(max_depth >= 5 && max_depth < 12, "{max_depth}");
+            assert!((5..12).contains(&max_depth), "{max_depth}");
         }
     }
 

@@ -4,7 +4,7 @@ use super::{RawClip, Track};
 use crate::math::nlerp_shortest;
 use crate::{Error, Result};
 
-/// Resamples `clip` to `rate` Hz over the same duration (rounded to whole samples).
+/// Resamples `clip` to `rate` Hz from time 0 up to the last raw sample (no extrapolation).
 /// Rotations use nlerp on the shortest arc; translations and scales lerp.
 pub(crate) fn resample(clip: &RawClip, rate: f32) -> Result<RawClip> {
     if !rate.is_finite() || rate <= 0.0 {
@@ -14,7 +14,8 @@ pub(crate) fn resample(clip: &RawClip, rate: f32) -> Result<RawClip> {
         return Err(Error::NoSamples);
     }
     let duration = clip.duration() as f64;
-    let n = ((duration * rate as f64).round() as usize + 1).max(1);
+    // Never extrapolate past the last raw sample: 60 Hz to 30 Hz keeps every second frame.
+    let n = ((duration * rate as f64 + 1e-6).floor() as usize + 1).max(1);
     let mut tracks = Vec::with_capacity(clip.tracks.len());
     for t in &clip.tracks {
         let mut out = Track::default();
@@ -61,5 +62,14 @@ mod tests {
                 assert!(crate::math::angle_between(a.rotations[i], b.rotations[2 * i]) < 1e-3);
             }
         }
+    }
+
+    #[test]
+    fn even_frame_count_drops_the_unreachable_last_frame() {
+        // 60 frames at 60 Hz last 59/60 s; a 30 Hz sample at 60/60 s would extrapolate.
+        let c = generate_clip(&GenerateOptions { samples: 60, sample_rate: 60.0, ..Default::default() });
+        let r = c.resample(30.0).unwrap();
+        assert_eq!(r.num_samples, 30);
+        assert!(r.duration() <= c.duration());
     }
 }

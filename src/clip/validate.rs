@@ -84,7 +84,7 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
                     length: len,
                 });
             }
-            b.rotation = b.rotation / len;
+            b.rotation /= len;
         }
     }
     let n = clip.num_samples;
@@ -110,7 +110,7 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
                     length: len,
                 });
             }
-            *q = *q / len;
+            *q /= len;
         }
         for (i, v) in t.translations.iter().enumerate() {
             if !vec_ok(*v) {

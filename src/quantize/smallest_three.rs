@@ -30,7 +30,8 @@ pub fn pack(q: Quat, bits: u32, w: &mut BitWriter) {
     }
 }
 
-/// Reads a quaternion written by [`pack`] at bit offset `bit`. Always finite and normalised.
+/// Reads a quaternion written by [`pack`] at bit offset `bit`. Always finite and unit length
+/// (to `f32` rounding).
 #[inline(always)]
 pub fn unpack(data: &[u8], bit: usize, bits: u32) -> Quat {
     let idx = read_bits(data, bit, 2) as usize;
@@ -47,8 +48,13 @@ pub fn unpack(data: &[u8], bit: usize, bits: u32) -> Quat {
     }
     a[idx] = (1.0 - sum).max(0.0).sqrt();
     let q = Quat::from_array(a);
-    // |q| >= 1 - rounding: the kept components sum to at most 1.5, the dropped one fills to 1.
-    q * q.length_squared().sqrt().recip()
+    // The dropped component fills the norm to 1 unless the kept ones already exceed it (at most
+    // 1.5 from the stored ranges); only then is a renormalisation needed.
+    if sum > 1.0 {
+        q * sum.sqrt().recip()
+    } else {
+        q
+    }
 }
 
 #[cfg(test)]

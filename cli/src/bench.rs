@@ -1,0 +1,370 @@
+//! `animcomp bench`: compress, decompress and measure every clip of files and folders (or of the
+//! built-in set), per codec; print tables and optionally write JSON.
+//!
+//! Phases, for each codec: (1) clips are imported and prepared in parallel (once for all
+//! codecs); (2) clips are compressed and their error measured in parallel (rayon, `--jobs`); the
+//! compression time is the wall time of `animcomp::compress` on its worker thread, so with more
+//! than one job it includes contention with the other jobs; (3) decompression is timed on the
+//! main thread, one clip after another, after the parallel phase has finished, so no other work
+//! of ours runs meanwhile. See [`crate::bench_output`] for the printed and JSON results.
+
+use crate::bench_output::{self, ClipResult, Failure, Run};
+use crate::measure::{self, Measured, SettingsArgs};
+use crate::peers::{self, PeerRow};
+use crate::{sample_set, CliError};
+use animcomp::{AlignedBlob, CodecChoice, RawClip};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Arguments of `animcomp bench`.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+Every clip is compressed, then EVERY sample is decompressed through the runtime decompressor and \
+measured with the library's metric (virtual vertices at --shell, object space).
+
+Columns: raw size is ACL's definition (10 floats x 4 bytes x joints x samples); ratio = raw / \
+compressed; p99 is the 99th percentile of all per-joint, per-sample errors of the clip; \
+compress time is the wall time of one compress call (on a worker thread); ns/pose is the median, \
+over repeated forward passes \
+(at least 3 passes and at least --timing-ms per clip; warm cache), of the time to seek and \
+decompress one whole pose, measured on the main thread after all compression finished.
+
+TOTAL row: raw and compressed sizes are sums, ratio is their quotient, max error is the max over \
+clips, p99 is the 99th percentile of the POOLED per-joint, per-sample errors of all clips, ns/pose \
+is the median of the clips' figures, compress time is the sum.
+
+Exit status: 0 when every requested codec compressed at least one clip (failed clips are listed \
+at the end and under \"failed\" in the JSON); 1 when an input path does not exist, no clip could \
+be loaded, or a codec failed on every clip.
+
+JSON (--json): {\"codec\", \"precision\", \"shell\", \"clips\": [...], \"failed\": [...], \"totals\": {...}}; \
+with several codecs the top level is the first codec's run and \"runs\" lists every codec's run.")]
+pub struct Args {
+    /// Clip files and folders (searched recursively for .bvh, .gltf, .glb, .acl.sjson).
+    /// Without any, the built-in procedurally generated clip set is used.
+    pub paths: Vec<PathBuf>,
+    /// Codec(s), comma-separated (auto, fixed, vbr, keys): one table per codec and a summary
+    /// against the first [default: the library's default codec].
+    #[arg(long, value_delimiter = ',', value_parser = measure::codec_choice, value_name = "C[,C...]")]
+    pub codec: Vec<CodecChoice>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+    /// Write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Parallel compression jobs [default: one per CPU].
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// A peer results TSV (e.g. /work/shared/peers/acl_cmu-cc_60hz.tsv): adds the peer's bytes and
+    /// max error per clip (matched by clip name) and a totals comparison.
+    #[arg(long, value_name = "FILE.tsv")]
+    pub peers: Option<PathBuf>,
+    /// Least time spent timing the decompression of each clip, in milliseconds.
+    #[arg(long, default_value_t = 20, value_name = "MS")]
+    pub timing_ms: u64,
+}
+
+/// A clip ready to compress.
+pub struct Input {
+    /// Display name (file stem, `stem/animation` for multi-clip files).
+    pub name: String,
+    /// Source path (`<built-in>` for the sample set).
+    pub path: String,
+    /// The prepared clip (error settings applied, resampled, validated).
+    pub clip: RawClip,
+    /// The importer's guess of the length unit ("cm", "m" or "unknown").
+    pub units: String,
+}
+
+fn progress(len: usize, what: &str) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
+    if std::io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{msg:>24} [{bar:40}] {pos}/{len} {elapsed}")
+        {
+            pb.set_style(style.progress_chars("=> "));
+        }
+    }
+    pb.set_message(what.to_string());
+    pb
+}
+
+/// Imports and prepares one file's clips.
+fn load_file(path: &Path, args: &SettingsArgs) -> (Vec<Input>, Vec<Failure>) {
+    let shown = path.display().to_string();
+    let clips = match measure::load_file(path, args) {
+        Ok(c) => c,
+        Err(e) => {
+            return (
+                Vec::new(),
+                vec![Failure {
+                    path: shown,
+                    clip: None,
+                    codec: None,
+                    error: e.0,
+                }],
+            )
+        }
+    };
+    let stem = measure::file_stem(path);
+    let several = clips.len() > 1;
+    let (mut ok, mut failed) = (Vec::new(), Vec::new());
+    if clips.is_empty() {
+        failed.push(Failure {
+            path: shown.clone(),
+            clip: None,
+            codec: None,
+            error: format!("{shown}: the file holds no clip"),
+        });
+    }
+    for c in clips {
+        let name = match several {
+            false => stem.clone(),
+            true if c.clip.name.starts_with(&stem) => c.clip.name.clone(),
+            true => format!("{stem}/{}", c.clip.name),
+        };
+        let units = c.units;
+        match measure::prepare_clip(c.clip, args) {
+            Ok(clip) => ok.push(Input {
+                name,
+                path: shown.clone(),
+                clip,
+                units,
+            }),
+            Err(e) => failed.push(Failure {
+                path: shown.clone(),
+                clip: Some(name.clone()),
+                codec: None,
+                error: format!("{shown}: clip '{name}': {e}"),
+            }),
+        }
+    }
+    (ok, failed)
+}
+
+/// The inputs: the given paths expanded, or the built-in set.
+fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
+    if a.paths.is_empty() {
+        let mut inputs = Vec::new();
+        let mut failed = Vec::new();
+        for clip in sample_set::clips() {
+            let name = clip.name.clone();
+            match measure::prepare_clip(clip, &a.settings) {
+                Ok(clip) => inputs.push(Input {
+                    name,
+                    path: "<built-in>".into(),
+                    clip,
+                    units: "cm".into(),
+                }),
+                Err(e) => failed.push(Failure {
+                    path: "<built-in>".into(),
+                    clip: Some(name),
+                    codec: None,
+                    error: e.to_string(),
+                }),
+            }
+        }
+        return Ok((inputs, failed));
+    }
+    for p in &a.paths {
+        if !p.exists() {
+            return Err(CliError(format!(
+                "{}: no such file or directory",
+                p.display()
+            )));
+        }
+    }
+    let files = animcomp_import::collect_files(&a.paths);
+    if files.is_empty() {
+        return Err(CliError(
+            "no supported clip files (.bvh, .gltf, .glb, .acl.sjson) in the given paths".into(),
+        ));
+    }
+    let pb = progress(files.len(), "loading");
+    let per_file: Vec<(Vec<Input>, Vec<Failure>)> = files
+        .par_iter()
+        .map(|f| {
+            let r = load_file(f, &a.settings);
+            pb.inc(1);
+            r
+        })
+        .collect();
+    pb.finish_and_clear();
+    let (mut inputs, mut failed) = (Vec::new(), Vec::new());
+    for (i, f) in per_file {
+        inputs.extend(i);
+        failed.extend(f);
+    }
+    Ok((inputs, failed))
+}
+
+/// Compresses and measures every input with one codec (parallel, on `pool`), then times
+/// decompression of each success on the calling (main) thread.
+fn run_codec(
+    pool: &rayon::ThreadPool,
+    inputs: &[Input],
+    codec: CodecChoice,
+    a: &Args,
+    peers: Option<&HashMap<String, PeerRow>>,
+) -> Run {
+    let settings = a.settings.settings(codec);
+    let pb = progress(inputs.len(), &format!("{}: compressing", codec.name()));
+    type Done = Result<(AlignedBlob, f64, Measured), String>;
+    let done: Vec<Done> = pool.install(|| {
+        inputs
+            .par_iter()
+            .map(|inp| {
+                let r = measure::compress_timed(&inp.clip, &settings)
+                    .map_err(|e| {
+                        format!(
+                            "{}: clip '{}': {} codec: {e}",
+                            inp.path,
+                            inp.name,
+                            codec.name()
+                        )
+                    })
+                    .and_then(|(blob, t)| {
+                        let m = measure::measure_blob(&inp.clip, &blob).map_err(|e| {
+                            format!(
+                                "{}: clip '{}': decompressing the new blob failed: {e}",
+                                inp.path, inp.name
+                            )
+                        })?;
+                        Ok((blob, t.as_secs_f64(), m))
+                    });
+                pb.inc(1);
+                r
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+
+    let pb = progress(inputs.len(), &format!("{}: timing", codec.name()));
+    let min_time = Duration::from_millis(a.timing_ms);
+    let mut clips = Vec::new();
+    let mut failed = Vec::new();
+    let mut pooled = Vec::new();
+    for (inp, r) in inputs.iter().zip(done) {
+        pb.inc(1);
+        let fail = |error: String| Failure {
+            path: inp.path.clone(),
+            clip: Some(inp.name.clone()),
+            codec: Some(codec.name().into()),
+            error,
+        };
+        let (blob, secs, m) = match r {
+            Ok(v) => v,
+            Err(e) => {
+                failed.push(fail(e));
+                continue;
+            }
+        };
+        let ns = match measure::time_decompression(&blob, min_time) {
+            Ok(ns) => ns,
+            Err(e) => {
+                failed.push(fail(format!(
+                    "{}: clip '{}': decompression failed: {e}",
+                    inp.path, inp.name
+                )));
+                continue;
+            }
+        };
+        let raw = inp.clip.raw_size_bytes() as u64;
+        clips.push(ClipResult {
+            name: inp.name.clone(),
+            path: inp.path.clone(),
+            joints: inp.clip.num_joints(),
+            samples: inp.clip.num_samples,
+            sample_rate: inp.clip.sample_rate,
+            units: inp.units.clone(),
+            raw_bytes: raw,
+            compressed_bytes: blob.len() as u64,
+            ratio: raw as f64 / blob.len() as f64,
+            max_error: m.max_error,
+            p99_error: m.p99_error,
+            worst_joint: measure::joint_name(&inp.clip, m.worst_joint),
+            worst_joint_index: m.worst_joint,
+            worst_sample: m.worst_sample,
+            compress_seconds: secs,
+            ns_per_pose: ns,
+            peer: peers.and_then(|p| p.get(&inp.name).cloned()),
+        });
+        pooled.extend_from_slice(&m.errors);
+    }
+    pb.finish_and_clear();
+    bench_output::make_run(
+        codec,
+        &a.settings,
+        clips,
+        failed,
+        &mut pooled,
+        peers.is_some(),
+    )
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<ExitCode, CliError> {
+    let peers = a.peers.as_deref().map(peers::read).transpose()?;
+    let pool = {
+        let mut b = rayon::ThreadPoolBuilder::new();
+        if let Some(j) = a.jobs {
+            b = b.num_threads(j.max(1));
+        }
+        b.build()
+            .map_err(|e| CliError(format!("cannot start worker threads: {e}")))?
+    };
+    let (inputs, load_failed) = pool.install(|| gather(a))?;
+    let codecs = if a.codec.is_empty() {
+        vec![measure::default_codec()]
+    } else {
+        a.codec.clone()
+    };
+    let mut runs = Vec::new();
+    for &codec in &codecs {
+        let mut run = run_codec(&pool, &inputs, codec, a, peers.as_ref());
+        let mut all_failed = load_failed.clone();
+        all_failed.append(&mut run.failed);
+        run.failed = all_failed;
+        run.totals.failed = run.failed.len();
+        runs.push(run);
+    }
+    if a.paths.is_empty() {
+        println!("(no path given: benchmarking the built-in generated clip set)");
+    }
+    for run in &runs {
+        print!("{}", bench_output::render_run(run, peers.is_some()));
+    }
+    if runs.len() > 1 {
+        print!("{}", bench_output::render_summary(&runs));
+    }
+    print!("{}", bench_output::render_failures(&load_failed, &runs));
+    if let Some(path) = &a.json {
+        let text = bench_output::to_json(&runs)?;
+        std::fs::write(path, text)
+            .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+        println!("wrote {}", path.display());
+    }
+    if inputs.is_empty() {
+        return Err(CliError(
+            "no clip could be loaded (see the failures above)".into(),
+        ));
+    }
+    let dead: Vec<&str> = runs
+        .iter()
+        .filter(|r| r.clips.is_empty())
+        .map(|r| r.codec.as_str())
+        .collect();
+    if !dead.is_empty() {
+        return Err(CliError(format!(
+            "codec {} failed on every clip",
+            dead.join(", ")
+        )));
+    }
+    Ok(ExitCode::SUCCESS)
+}

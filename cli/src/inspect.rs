@@ -1,0 +1,137 @@
+//! `animcomp inspect`: a blob's header, body sections and how each sub-track is stored.
+
+use crate::table::{thousands, Table};
+use crate::CliError;
+use animcomp::blob::{validate_blob, BlobFlags, Header};
+use animcomp::AlignedBlob;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `animcomp inspect`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The blob file (written by `animcomp compress`).
+    pub blob: PathBuf,
+    /// Only the header, sections and a per-storage summary, not one line per sub-track.
+    #[arg(long)]
+    pub brief: bool,
+}
+
+/// Reads a blob file into aligned memory and validates it (checksum included).
+pub fn read_blob(path: &Path) -> Result<(AlignedBlob, Header), CliError> {
+    if !path.exists() {
+        return Err(CliError(format!(
+            "{}: no such file or directory",
+            path.display()
+        )));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError(format!("{}: cannot read file: {e}", path.display())))?;
+    let blob = AlignedBlob::from_bytes(&bytes);
+    let (h, _) = validate_blob(blob.as_bytes(), true)
+        .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    Ok((blob, h))
+}
+
+fn flag_names(flags: u32) -> String {
+    let mut names = Vec::new();
+    for (f, n) in [
+        (BlobFlags::HAS_SCALE, "has-scale"),
+        (BlobFlags::DEFAULTS_ARE_BIND_POSE, "defaults-are-bind-pose"),
+        (BlobFlags::LOOPING, "looping"),
+    ] {
+        if flags & f != 0 {
+            names.push(n);
+        }
+    }
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Runs the command.
+pub fn run(a: &Args) -> Result<ExitCode, CliError> {
+    let (blob, h) = read_blob(&a.blob)?;
+    let (_, body) = validate_blob(blob.as_bytes(), false)?;
+    let desc = animcomp::codec::describe(&h, body)
+        .map_err(|e| CliError(format!("{}: {e}", a.blob.display())))?;
+    let raw = 40u64 * h.num_joints as u64 * h.num_samples as u64;
+    println!("file           {}", a.blob.display());
+    println!("format version {}", h.version);
+    println!("codec          {}", h.codec.name());
+    println!(
+        "total size     {} bytes (raw {} bytes, ratio {:.2} : 1)",
+        thousands(h.total_size as u64),
+        thousands(raw),
+        raw as f64 / h.total_size as f64
+    );
+    println!("checksum       {:#010x} (verified)", h.checksum);
+    println!("flags          {:#x} ({})", h.flags, flag_names(h.flags));
+    println!("joints         {}", h.num_joints);
+    println!("samples        {}", h.num_samples);
+    println!("sample rate    {} Hz", h.sample_rate);
+    println!(
+        "duration       {:.4} s",
+        animcomp::decompress::clip_duration(&h)
+    );
+    println!(
+        "body           offset {}, {} bytes",
+        h.body_offset,
+        thousands(h.body_size as u64)
+    );
+
+    println!();
+    let mut t = Table::new(&["section", "bytes", "share"]);
+    for (name, size) in &desc.sections {
+        t.row(vec![
+            name.clone(),
+            thousands(*size as u64),
+            format!("{:.1}%", 100.0 * *size as f64 / h.total_size.max(1) as f64),
+        ]);
+    }
+    print!("{}", t.render());
+
+    // Summary per channel and storage kind.
+    let mut summary: BTreeMap<(&str, String), (usize, f64)> = BTreeMap::new();
+    let mut bits_per_pose = 0.0f64;
+    for tr in &desc.tracks {
+        let e = summary.entry((tr.channel, tr.storage.clone())).or_default();
+        e.0 += 1;
+        e.1 += tr.bits_per_sample as f64;
+        bits_per_pose += tr.bits_per_sample as f64;
+    }
+    println!();
+    let mut t = Table::new(&["channel", "storage", "sub-tracks", "avg bits/sample"]);
+    for ((ch, st), (count, bits)) in &summary {
+        t.row(vec![
+            ch.to_string(),
+            st.clone(),
+            count.to_string(),
+            format!("{:.2}", bits / *count as f64),
+        ]);
+    }
+    print!("{}", t.render());
+    println!(
+        "animated bits per pose: {:.1} ({:.1} bytes)",
+        bits_per_pose,
+        bits_per_pose / 8.0
+    );
+
+    if !a.brief {
+        println!();
+        let mut t = Table::new(&["joint", "channel", "storage", "bits/sample"]);
+        for tr in &desc.tracks {
+            t.row(vec![
+                tr.joint.to_string(),
+                tr.channel.to_string(),
+                tr.storage.clone(),
+                format!("{:.2}", tr.bits_per_sample),
+            ]);
+        }
+        print!("{}", t.render());
+    }
+    Ok(ExitCode::SUCCESS)
+}

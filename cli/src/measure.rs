@@ -1,0 +1,460 @@
+//! What the commands share: settings arguments, loading and preparing clips, compressing with a
+//! timer, measuring error through the real decompressor, and timing pose decompression.
+
+use crate::CliError;
+use animcomp::codec::Level;
+use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::math::{Transform, FLOATS_PER_JOINT};
+use animcomp::metric::{percentile, Metric};
+use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::{AlignedBlob, CodecChoice, CompressSettings, RawClip};
+use animcomp_import::{ImportOptions, ImportedClip};
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// `--level` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LevelArg {
+    /// The codec picks from the clip's size.
+    Auto,
+    /// Quickest.
+    Fast,
+    /// Balanced.
+    Default,
+    /// Smallest output.
+    Best,
+}
+
+impl LevelArg {
+    fn level(self) -> Level {
+        match self {
+            LevelArg::Auto => Level::Automatic,
+            LevelArg::Fast => Level::Fast,
+            LevelArg::Default => Level::Default,
+            LevelArg::Best => Level::Best,
+        }
+    }
+}
+
+/// Error, shell, format and import options shared by `compress`, `bench` and `report`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SettingsArgs {
+    /// Precision: largest acceptable virtual-vertex error of every joint, in clip units.
+    #[arg(long, default_value_t = 0.01, value_parser = positive_f32, value_name = "E")]
+    pub error: f32,
+    /// Shell distance: distance of the virtual vertices from every joint, in clip units.
+    #[arg(long, default_value_t = 3.0, value_parser = positive_f32, value_name = "S")]
+    pub shell: f32,
+    /// Search effort of codecs that search.
+    #[arg(long, value_enum, default_value_t = LevelArg::Auto)]
+    pub level: LevelArg,
+    /// `fixed` codec rotation format (float128, float96-now, fixed48-now, fixed32-now,
+    /// interval-fixed32-now, float32-now, smallest3-48, smallest3-32).
+    #[arg(long, value_parser = rotation_format, value_name = "NAME")]
+    pub rotation_format: Option<RotationFormat>,
+    /// `fixed` codec translation format (float96, range48, range32).
+    #[arg(long, value_parser = vector_format, value_name = "NAME")]
+    pub translation_format: Option<VectorFormat>,
+    /// `fixed` codec scale format (float96, range48, range32).
+    #[arg(long, value_parser = vector_format, value_name = "NAME")]
+    pub scale_format: Option<VectorFormat>,
+    /// Resample every clip to this rate (Hz) before compressing; errors are measured against
+    /// the resampled clip. glTF animations are always resampled (to this rate, else 30 Hz).
+    #[arg(long, value_parser = positive_f32, value_name = "HZ", conflicts_with = "decimate")]
+    pub resample: Option<f32>,
+    /// Keep every N-th sample (rate / N) before compressing, without interpolation: how ACL's
+    /// 30 Hz peer figures were made from 60 Hz data ("every second frame").
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub decimate: Option<u32>,
+    /// Multiply every imported position by this factor (e.g. 100 for metres to centimetres).
+    #[arg(long, default_value_t = 1.0, value_parser = positive_f32, value_name = "F")]
+    pub unit_scale: f32,
+}
+
+impl SettingsArgs {
+    /// The compression settings for `codec` with these arguments.
+    pub fn settings(&self, codec: CodecChoice) -> CompressSettings {
+        let d = CompressSettings::default();
+        CompressSettings {
+            codec,
+            level: self.level.level(),
+            rotation_format: self.rotation_format.unwrap_or(d.rotation_format),
+            translation_format: self.translation_format.unwrap_or(d.translation_format),
+            scale_format: self.scale_format.unwrap_or(d.scale_format),
+            ..d
+        }
+    }
+
+    /// The importer options.
+    pub fn import_options(&self) -> ImportOptions {
+        ImportOptions {
+            sample_rate: self.resample,
+            unit_scale: self.unit_scale,
+        }
+    }
+}
+
+/// Parses a finite, strictly positive number.
+pub fn positive_f32(s: &str) -> Result<f32, String> {
+    let v: f32 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number"))?;
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} must be finite and greater than 0"))
+    }
+}
+
+/// Parses a codec name (auto, fixed, vbr, keys).
+pub fn codec_choice(s: &str) -> Result<CodecChoice, String> {
+    CodecChoice::from_name(s.trim()).ok_or_else(|| {
+        let names: Vec<_> = CodecChoice::ALL.iter().map(|c| c.name()).collect();
+        format!(
+            "unknown codec '{s}' (expected one of: {})",
+            names.join(", ")
+        )
+    })
+}
+
+fn rotation_format(s: &str) -> Result<RotationFormat, String> {
+    RotationFormat::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = RotationFormat::ALL.iter().map(|f| f.name()).collect();
+        format!(
+            "unknown rotation format '{s}' (expected one of: {})",
+            names.join(", ")
+        )
+    })
+}
+
+fn vector_format(s: &str) -> Result<VectorFormat, String> {
+    VectorFormat::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = VectorFormat::ALL.iter().map(|f| f.name()).collect();
+        format!(
+            "unknown vector format '{s}' (expected one of: {})",
+            names.join(", ")
+        )
+    })
+}
+
+/// The codec used when `--codec` is not given: the library's default.
+pub fn default_codec() -> CodecChoice {
+    CompressSettings::default().codec
+}
+
+/// A file's clip name: its name without the (double, for `.acl.sjson`) extension.
+pub fn file_stem(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    for ext in [".acl.sjson", ".sjson", ".bvh", ".gltf", ".glb", ".acmp"] {
+        if lower.ends_with(ext) {
+            return name[..name.len() - ext.len()].to_string();
+        }
+    }
+    name
+}
+
+/// Loads every clip of a file; the error is the importer's one-line message.
+pub fn load_file(path: &Path, args: &SettingsArgs) -> Result<Vec<ImportedClip>, CliError> {
+    if !path.exists() {
+        return Err(CliError(format!(
+            "{}: no such file or directory",
+            path.display()
+        )));
+    }
+    Ok(animcomp_import::load(path, &args.import_options())?)
+}
+
+/// Applies the command's error settings (every joint), resamples if asked, and validates.
+pub fn prepare_clip(mut clip: RawClip, args: &SettingsArgs) -> animcomp::Result<RawClip> {
+    clip.skeleton.set_error_settings(args.error, args.shell);
+    clip.validate()?;
+    if let Some(hz) = args.resample {
+        if hz != clip.sample_rate {
+            clip = clip.resample(hz)?;
+            clip.validate()?;
+        }
+    }
+    if let Some(k) = args.decimate {
+        clip = decimate(&clip, k as usize);
+    }
+    Ok(clip)
+}
+
+/// Keeps samples 0, k, 2k, … at `rate / k` Hz.
+pub fn decimate(clip: &RawClip, k: usize) -> RawClip {
+    let k = k.max(1);
+    let mut out = clip.clone();
+    for (o, t) in out.tracks.iter_mut().zip(&clip.tracks) {
+        o.rotations = t.rotations.iter().step_by(k).copied().collect();
+        o.translations = t.translations.iter().step_by(k).copied().collect();
+        o.scales = t.scales.iter().step_by(k).copied().collect();
+    }
+    out.num_samples = clip.num_samples.div_ceil(k);
+    out.sample_rate = clip.sample_rate / k as f32;
+    out
+}
+
+/// Compresses and returns the aligned blob and the wall time `compress` took.
+pub fn compress_timed(
+    clip: &RawClip,
+    settings: &CompressSettings,
+) -> animcomp::Result<(AlignedBlob, Duration)> {
+    let t0 = Instant::now();
+    let bytes = animcomp::compress(clip, settings)?;
+    let elapsed = t0.elapsed();
+    Ok((AlignedBlob::from_bytes(&bytes), elapsed))
+}
+
+/// Error of a decompressed blob against its raw clip, measured with [`Metric`] at every sample.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    /// Largest error of any joint at any sample (NaN counts as infinite).
+    pub max_error: f32,
+    /// Where it occurs.
+    pub worst_joint: usize,
+    /// When it occurs.
+    pub worst_sample: usize,
+    /// 99th percentile of all per-joint, per-sample errors.
+    pub p99_error: f32,
+    /// Largest error of each joint.
+    pub per_joint_max: Vec<f32>,
+    /// Every error, sample-major: `errors[sample * joints + joint]`.
+    pub errors: Vec<f32>,
+}
+
+/// Decompresses every sample of `blob` through [`Decompressor`] and measures it against `clip`.
+///
+/// Samples the blob stores are read with `seek_sample`; when the blob dropped a repeated last
+/// sample (looping), the remaining raw samples are read by time, as a player would.
+pub fn measure_blob(clip: &RawClip, blob: &AlignedBlob) -> animcomp::Result<Measured> {
+    let metric = Metric::new(clip);
+    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default())?;
+    let nj = clip.num_joints();
+    if d.num_joints() != nj {
+        return Err(animcomp::Error::InvalidArgument(
+            "blob and clip have different joint counts",
+        ));
+    }
+    let stored = d.header().num_samples as usize;
+    let n = clip.num_samples;
+    let mut floats = vec![0.0f32; nj * FLOATS_PER_JOINT];
+    let mut local = vec![Transform::IDENTITY; nj];
+    let mut scratch = vec![Transform::IDENTITY; nj];
+    let mut errs = vec![0.0f32; nj];
+    let mut m = Measured {
+        max_error: 0.0,
+        worst_joint: 0,
+        worst_sample: 0,
+        p99_error: 0.0,
+        per_joint_max: vec![0.0; nj],
+        errors: Vec::with_capacity(nj * n),
+    };
+    for i in 0..n {
+        if i < stored {
+            d.seek_sample(i as u32);
+        } else {
+            d.seek(i as f32 / clip.sample_rate, Looping::Clamp, Rounding::None)?;
+        }
+        d.sample_pose(&mut floats, FLOATS_PER_JOINT)?;
+        for (j, l) in local.iter_mut().enumerate() {
+            *l = Transform::read_from(&floats[j * FLOATS_PER_JOINT..(j + 1) * FLOATS_PER_JOINT]);
+        }
+        metric.errors_at(i, &local, &mut scratch, &mut errs);
+        for (j, &e) in errs.iter().enumerate() {
+            let e = if e.is_nan() { f32::INFINITY } else { e };
+            if e > m.max_error {
+                m.max_error = e;
+                m.worst_joint = j;
+                m.worst_sample = i;
+            }
+            m.per_joint_max[j] = m.per_joint_max[j].max(e);
+            m.errors.push(e);
+        }
+    }
+    let mut all = m.errors.clone();
+    m.p99_error = percentile(&mut all, 0.99);
+    Ok(m)
+}
+
+/// Median time in nanoseconds to decompress one whole pose, in forward playback order.
+///
+/// One pass seeks to every sample time in order (`seek` + `sample_pose`, clamp, interpolating)
+/// and is timed as a whole; passes repeat until `min_total` has elapsed (and at least 3 ran),
+/// and the result is the median over passes of pass time / samples. Warm cache. Run it on one
+/// thread while nothing else of ours runs, so other work does not pollute the figure.
+pub fn time_decompression(blob: &AlignedBlob, min_total: Duration) -> animcomp::Result<f64> {
+    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default())?;
+    let h = *d.header();
+    let n = h.num_samples as usize;
+    let times: Vec<f32> = (0..n).map(|i| i as f32 / h.sample_rate).collect();
+    let mut pose = vec![0.0f32; d.num_joints() * FLOATS_PER_JOINT];
+    let mut passes = Vec::new();
+    let start = Instant::now();
+    loop {
+        let t0 = Instant::now();
+        for &t in &times {
+            d.seek(black_box(t), Looping::Clamp, Rounding::None)?;
+            d.sample_pose(&mut pose, FLOATS_PER_JOINT)?;
+            black_box(&mut pose);
+        }
+        passes.push(t0.elapsed().as_nanos() as f64 / n as f64);
+        if passes.len() >= 3 && start.elapsed() >= min_total {
+            break;
+        }
+    }
+    Ok(median(&mut passes))
+}
+
+/// Median of `v` (0 when empty; mean of the two middle values for even lengths).
+pub fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        0.5 * (v[m - 1] + v[m])
+    }
+}
+
+/// Joint name for display (its index when unnamed).
+pub fn joint_name(clip: &RawClip, j: usize) -> String {
+    match clip.skeleton.joints.get(j) {
+        Some(joint) if !joint.name.is_empty() => joint.name.clone(),
+        _ => format!("#{j}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use animcomp::clip::{generate_clip, GenerateOptions};
+
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
+    }
+
+    #[test]
+    fn stems_drop_double_extensions() {
+        assert_eq!(file_stem(Path::new("/a/09_02.acl.sjson")), "09_02");
+        assert_eq!(file_stem(Path::new("b/001_01.BVH")), "001_01");
+        assert_eq!(file_stem(Path::new("Fox.glb")), "Fox");
+    }
+
+    #[test]
+    fn settings_override_only_given_formats() {
+        let a = SettingsArgs {
+            error: 0.02,
+            shell: 5.0,
+            level: LevelArg::Best,
+            rotation_format: Some(RotationFormat::Float128),
+            translation_format: None,
+            scale_format: None,
+            resample: None,
+            decimate: None,
+            unit_scale: 1.0,
+        };
+        let s = a.settings(CodecChoice::Fixed);
+        let d = CompressSettings::default();
+        assert_eq!(s.codec, CodecChoice::Fixed);
+        assert_eq!(s.level, Level::Best);
+        assert_eq!(s.rotation_format, RotationFormat::Float128);
+        assert_eq!(s.translation_format, d.translation_format);
+        let mut clip = generate_clip(&GenerateOptions {
+            joints: 4,
+            samples: 5,
+            ..Default::default()
+        });
+        clip.sample_rate = 30.0;
+        let p = prepare_clip(
+            clip,
+            &SettingsArgs {
+                resample: Some(15.0),
+                ..a
+            },
+        )
+        .unwrap();
+        assert_eq!(p.sample_rate, 15.0);
+        assert_eq!(p.num_samples, 3);
+        assert!(p
+            .skeleton
+            .joints
+            .iter()
+            .all(|j| j.precision == 0.02 && j.shell_distance == 5.0));
+    }
+
+    #[test]
+    fn measure_blob_agrees_with_the_metric() {
+        let clip = generate_clip(&GenerateOptions {
+            joints: 12,
+            samples: 40,
+            scale: true,
+            ..Default::default()
+        });
+        let s = CompressSettings {
+            codec: CodecChoice::Fixed,
+            rotation_format: RotationFormat::SmallestThree32,
+            translation_format: VectorFormat::RangeReduced32,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&animcomp::compress(&clip, &s).unwrap());
+        let m = measure_blob(&clip, &blob).unwrap();
+        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        let reference =
+            Metric::new(&clip).measure(|i, out| d.pose_at_sample(i as u32, out).unwrap());
+        assert_eq!(m.max_error, reference.max_error);
+        assert_eq!(m.worst_joint, reference.worst_joint);
+        assert_eq!(m.worst_sample, reference.worst_sample);
+        assert_eq!(m.p99_error, reference.p99_error);
+        assert_eq!(m.per_joint_max, reference.per_joint_max);
+        assert_eq!(m.errors.len(), 12 * 40);
+        assert!(m.max_error > 0.0, "a lossy format shows some error");
+        assert!(time_decompression(&blob, Duration::from_millis(1)).unwrap() > 0.0);
+    }
+
+    #[test]
+    fn decimate_keeps_every_kth_sample() {
+        let clip = generate_clip(&GenerateOptions {
+            joints: 3,
+            samples: 7,
+            sample_rate: 60.0,
+            ..Default::default()
+        });
+        let d = decimate(&clip, 2);
+        assert_eq!((d.num_samples, d.sample_rate), (4, 30.0));
+        for (a, b) in d.tracks.iter().zip(&clip.tracks) {
+            assert_eq!(a.rotations.len(), 4);
+            assert_eq!(a.translations[3], b.translations[6]);
+            assert_eq!(a.rotations[1], b.rotations[2]);
+            assert_eq!(a.scales.len(), 4);
+        }
+        // ACL's 30 Hz figures for 60 Hz clips: 1376 samples -> 688, 1305 -> 653.
+        let long = generate_clip(&GenerateOptions {
+            joints: 1,
+            samples: 1376,
+            ..Default::default()
+        });
+        assert_eq!(decimate(&long, 2).num_samples, 688);
+    }
+
+    #[test]
+    fn parsers_reject_bad_values() {
+        assert!(positive_f32("0").is_err());
+        assert!(positive_f32("nan").is_err());
+        assert!(positive_f32("x").is_err());
+        assert_eq!(positive_f32("0.5"), Ok(0.5));
+        assert!(codec_choice("zip").unwrap_err().contains("fixed"));
+        assert_eq!(codec_choice("keys"), Ok(CodecChoice::Keys));
+    }
+}
