@@ -1,38 +1,100 @@
-//! The `keys` codec. (Placeholder: being written.)
+//! The `keys` codec: key reduction and curve fitting with a playback-ordered key stream.
+//!
+//! Each joint channel (rotation, translation, and scale when the clip has scale) is stored as a
+//! default, a constant, or a set of keys chosen by linear key removal (Unreal-style) or
+//! Catmull-Rom fitting (the League of Legends scheme), whichever needs fewer keys. All keys live
+//! in one stream sorted by the time playback first needs them, so a forward [`KeyCursor`] reads
+//! it once, front to back; a per-track key index gives stateless random access. See
+//! `docs/keys.md` for the algorithms, the layout and the error guarantee.
+//!
+//! Files: [`quant`] (48-bit key payloads), [`interp`] (linear / Catmull-Rom evaluation shared
+//! by encoder and decoders), [`tolerance`], [`reduce`] (trivial, every-Nth and linear key
+//! removal), [`catmull`] (fitting), [`stream`] (body writer, playback order), [`format`] (layout
+//! and validation), [`decode`] (stateless sampling), [`cursor`] (playback cursor), [`encode`].
+
+pub mod catmull;
+pub mod cursor;
+pub(crate) mod decode;
+pub mod encode;
+pub mod format;
+pub mod interp;
+pub(crate) mod quant;
+pub mod reduce;
+pub mod stream;
+pub mod tolerance;
+
+pub use catmull::Split;
+pub use cursor::{cursor_state_size, KeyCursor};
+pub use encode::{compress_with, encode_with, EncodeStats, InterpChoice, KeysOptions};
+pub use interp::Interp;
+pub use tolerance::ToleranceMode;
 
 use crate::blob::{EncodedBody, Header};
-use crate::codec::{BodyDescription, Defaults, EncodeContext, PoseOut, SampleKey};
+use crate::codec::{
+    BodyDescription, Defaults, EncodeContext, PoseOut, SampleKey, TrackDescription,
+};
 use crate::math::Transform;
-use crate::{Error, Result};
+use crate::Result;
 
-pub(crate) fn encode(_ctx: &EncodeContext) -> Result<EncodedBody> {
-    Err(Error::Unsupported("the keys codec is not built yet"))
+use format::{channels, Kind, Layout, ENTRY_SIZE};
+
+pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
+    encode_with(ctx, &KeysOptions::for_level(ctx.settings.level)).map(|(b, _)| b)
 }
 
-pub(crate) fn validate(_h: &Header, _body: &[u8]) -> Result<()> {
-    Err(Error::CorruptBlob("the keys codec is not built yet"))
+pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
+    format::validate(h, body)
 }
 
 pub(crate) fn sample_pose(
-    _h: &Header,
-    _body: &[u8],
-    _key: &SampleKey,
-    _d: &Defaults,
-    _out: &mut PoseOut,
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
 ) {
-    unreachable!("validate rejects every keys body")
+    decode::sample_pose(h, body, key, d, out)
 }
 
 pub(crate) fn sample_joint(
-    _h: &Header,
-    _body: &[u8],
-    _key: &SampleKey,
-    _joint: usize,
-    _d: &Defaults,
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    joint: usize,
+    d: &Defaults,
 ) -> Transform {
-    unreachable!("validate rejects every keys body")
+    decode::sample_joint(h, body, key, joint, d)
 }
 
-pub(crate) fn describe(_h: &Header, _body: &[u8]) -> Result<BodyDescription> {
-    Err(Error::CorruptBlob("the keys codec is not built yet"))
+pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
+    format::validate(h, body)?;
+    let lay = Layout::read(body);
+    let nch = channels(h);
+    let mut d = BodyDescription::default();
+    d.sections
+        .push(("slot table".into(), lay.pool - format::BODY_HEADER));
+    d.sections.push(("pool".into(), lay.index - lay.pool));
+    d.sections
+        .push(("key index".into(), lay.stream - lay.index));
+    d.sections.push(("key stream".into(), lay.end - lay.stream));
+    let n = h.num_samples.max(1) as f32;
+    for s in 0..lay.slots {
+        let slot = lay.slot(body, s);
+        let (storage, bits) = match slot.kind {
+            Kind::Default => ("default".to_string(), 0.0),
+            Kind::Constant => ("constant".to_string(), 0.0),
+            Kind::Animated => (
+                format!("{} keys, {}", slot.count, slot.interp.name()),
+                (slot.count * ENTRY_SIZE + format::index_bytes(slot.count, slot.wide)) as f32 * 8.0
+                    / n,
+            ),
+        };
+        d.tracks.push(TrackDescription {
+            joint: s / nch,
+            channel: ["rotation", "translation", "scale"][s % nch],
+            storage,
+            bits_per_sample: bits,
+        });
+    }
+    Ok(d)
 }
