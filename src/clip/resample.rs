@@ -67,7 +67,11 @@ mod tests {
     #[test]
     fn even_frame_count_drops_the_unreachable_last_frame() {
         // 60 frames at 60 Hz last 59/60 s; a 30 Hz sample at 60/60 s would extrapolate.
-        let c = generate_clip(&GenerateOptions { samples: 60, sample_rate: 60.0, ..Default::default() });
+        let c = generate_clip(&GenerateOptions {
+            samples: 60,
+            sample_rate: 60.0,
+            ..Default::default()
+        });
         let r = c.resample(30.0).unwrap();
         assert_eq!(r.num_samples, 30);
         assert!(r.duration() <= c.duration());
