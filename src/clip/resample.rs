@@ -13,9 +13,10 @@ pub(crate) fn resample(clip: &RawClip, rate: f32) -> Result<RawClip> {
     if clip.num_samples == 0 {
         return Err(Error::NoSamples);
     }
-    let duration = clip.duration() as f64;
+    // Computed in f64 from the sample count: the f32 duration loses whole samples on long clips.
+    let span = (clip.num_samples - 1) as f64 * rate as f64 / clip.sample_rate as f64;
     // Never extrapolate past the last raw sample: 60 Hz to 30 Hz keeps every second frame.
-    let n = ((duration * rate as f64 + 1e-6).floor() as usize + 1).max(1);
+    let n = ((span * (1.0 + 1e-9) + 1e-9).floor() as usize + 1).max(1);
     let mut tracks = Vec::with_capacity(clip.tracks.len());
     for t in &clip.tracks {
         let mut out = Track::default();
@@ -74,6 +75,16 @@ mod tests {
         });
         let r = c.resample(30.0).unwrap();
         assert_eq!(r.num_samples, 30);
+        // Long odd clips keep exactly every second frame too (f32 durations used to lose one).
+        for n in [1001, 2753, 4511] {
+            let c = generate_clip(&GenerateOptions {
+                joints: 2,
+                samples: n,
+                sample_rate: 60.0,
+                ..Default::default()
+            });
+            assert_eq!(c.resample(30.0).unwrap().num_samples, n.div_ceil(2), "{n}");
+        }
         assert!(r.duration() <= c.duration());
     }
 }

@@ -100,6 +100,17 @@ pub struct TrackDescription {
 
 /// Compresses a clip into a blob (a byte vector whose length is a multiple of 16).
 pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> {
+    compress_using(clip, settings, |ctx| encode_with(ctx, settings.codec))
+}
+
+/// The one compression pipeline: validates a copy of the clip, optionally drops a repeated last
+/// sample, prepares the [`EncodeContext`], runs `encode` and wraps its body in a blob. Codecs
+/// with extra entry points (e.g. `keys::compress_with`) call this with their own encoder.
+pub(crate) fn compress_using(
+    clip: &RawClip,
+    settings: &CompressSettings,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<Vec<u8>> {
     let mut clip = clip.clone();
     clip.validate()?;
     let mut flags = 0;
@@ -132,7 +143,7 @@ pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> 
         defaults,
         flags,
     };
-    let body = encode_with(&ctx, settings.codec)?;
+    let body = encode(&ctx)?;
     assemble_blob(&body, clip.num_joints(), clip.num_samples, clip.sample_rate)
 }
 

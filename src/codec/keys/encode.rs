@@ -521,36 +521,19 @@ fn encode_mode(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, 
 }
 
 /// Compresses a clip with the keys codec and explicit options (measurement and tuning; the
-/// normal entry point is [`crate::compress`] with [`crate::CodecChoice::Keys`]). Mirrors
-/// `compress` except that it never drops a repeated last sample. Returns the blob and the
+/// normal entry point is [`crate::compress`] with [`crate::CodecChoice::Keys`]). Runs the same
+/// pipeline as `compress` (so `settings.optimize_loops` applies too). Returns the blob and the
 /// encoder's statistics.
 pub fn compress_with(
     clip: &crate::RawClip,
     settings: &crate::CompressSettings,
     opts: &KeysOptions,
 ) -> Result<(Vec<u8>, EncodeStats)> {
-    let mut clip = clip.clone();
-    clip.validate()?;
-    let metric = crate::metric::Metric::new(&clip);
-    let has_scale = clip.has_scale(crate::metric::SCALE_TOLERANCE);
-    let mut flags = if has_scale { BlobFlags::HAS_SCALE } else { 0 };
-    let defaults = match (settings.default_mode, &clip.skeleton.bind_pose) {
-        (crate::codec::DefaultMode::BindPose, Some(bind)) => {
-            flags |= BlobFlags::DEFAULTS_ARE_BIND_POSE;
-            bind.clone()
-        }
-        _ => vec![Transform::IDENTITY; clip.num_joints()],
-    };
-    let ctx = EncodeContext {
-        clip: &clip,
-        settings,
-        metric: &metric,
-        has_scale,
-        defaults,
-        flags,
-    };
-    let (body, stats) = encode_with(&ctx, opts)?;
-    let blob =
-        crate::blob::assemble_blob(&body, clip.num_joints(), clip.num_samples, clip.sample_rate)?;
-    Ok((blob, stats))
+    let mut stats = None;
+    let blob = crate::codec::compress_using(clip, settings, |ctx| {
+        let (body, s) = encode_with(ctx, opts)?;
+        stats = Some(s);
+        Ok(body)
+    })?;
+    Ok((blob, stats.expect("the encoder ran")))
 }
