@@ -9,9 +9,6 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j2
 ctest --test-dir build --output-on-failure
 
-# Optional second configuration: the C/C++ tests under AddressSanitizer + UBSan.
-if [ "${ANIMCOMP_SANITIZE:-0}" = "1" ]; then
-  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DANIMCOMP_SANITIZE=ON
-  cmake --build build/sanitize -j2
-  ctest --test-dir build/sanitize --output-on-failure
-fi
+# Second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input tests
+# under valgrind memcheck (issue 5).
+bash .ci/sanitize.sh
