@@ -133,16 +133,17 @@ pub fn decode_blob(blob: &[u8], extra: &[u8]) -> DecodeOutcome {
 /// `vbr` validator checks each section's bounds but not their order, and `vbr::describe`
 /// subtracts section offsets (`ranges - constants`), which underflows. The strict regression
 /// test `vbr_describe_survives_forged_section_offsets` in `tests/robust_mutation.rs` is
-/// `#[ignore]`d until the fix lands; then empty this list.
-pub const DESCRIBE_KNOWN_BROKEN: &[CodecId] = &[CodecId::Vbr];
+/// `#[ignore]`d until the fix lands; then empty this list. (Empty: fixed by ordering checks in
+/// `vbr::layout::validate`.)
+pub const DESCRIBE_KNOWN_BROKEN: &[CodecId] = &[];
 
 /// Codecs known to decode some validated, forged bodies to non-finite floats; the harness skips
 /// the finiteness check (and only that) for them unless `ANIMCOMP_HARNESS_STRICT` is set. Known
 /// bug, see docs/robustness.md ("Findings"): `vbr::validate` checks that clip ranges are finite
 /// but not that `min + extent` stays finite, so a forged range decodes to ±inf (found by
 /// `blob_mutate`, regression `fuzz/regressions/blob_mutate/vbr_nonfinite_scale`). Empty this list
-/// once fixed.
-pub const NONFINITE_KNOWN_BROKEN: &[CodecId] = &[CodecId::Vbr];
+/// once fixed. (Empty: `vbr::layout::validate` now bounds clip ranges by 2 x MAX_ABS_VALUE.)
+pub const NONFINITE_KNOWN_BROKEN: &[CodecId] = &[];
 
 fn strict() -> bool {
     std::env::var_os("ANIMCOMP_HARNESS_STRICT").is_some()

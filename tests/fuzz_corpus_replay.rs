@@ -144,7 +144,6 @@ fn write_seeds() {
 /// and `harness::NONFINITE_KNOWN_BROKEN`): fails until vbr's validator is fixed; then un-ignore
 /// and empty those lists.
 #[test]
-#[ignore = "known vbr bugs (docs/robustness.md, Findings 2 and 3)"]
 fn strict_replay_of_open_findings() {
     std::env::set_var("ANIMCOMP_HARNESS_STRICT", "1");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");

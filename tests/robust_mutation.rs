@@ -321,7 +321,6 @@ fn every_header_bit_flip() {
 /// `ranges - constants` underflow in `src/codec/vbr/write.rs`); un-ignore once vbr's `validate`
 /// checks that the sections are in order (or `describe` stops subtracting offsets).
 #[test]
-#[ignore = "known vbr bug: describe underflows on forged section offsets (docs/robustness.md)"]
 fn vbr_describe_survives_forged_section_offsets() {
     let clip = generate_clip(&GenerateOptions {
         joints: 7,

@@ -194,6 +194,17 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if animated != num_animated || per_segment != num_per_segment {
         return Err(bad("vbr: animated sub-track count mismatch"));
     }
+    // Sections must lie in the writer's order without overlap (describe() relies on it).
+    let ordered = tracks.checked_add(nj).is_some_and(|e| e <= constants)
+        && constants
+            .checked_add(const_bytes)
+            .is_some_and(|e| e <= ranges)
+        && ranges
+            .checked_add(range_bytes)
+            .is_some_and(|e| e <= segments);
+    if !ordered {
+        return Err(bad("vbr: sections out of order or overlapping"));
+    }
     let consts = ByteReader::at(body, constants)?.take(const_bytes)?;
     for c in consts.chunks_exact(4) {
         if !f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite() {
@@ -207,12 +218,15 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             let k = kind(b, ch);
             if k == KIND_ANIMATED || (ch == 0 && k == KIND_ANIMATED_PER_SEGMENT) {
                 let n = range_bytes_of(ch, k);
+                // min + extent * t must stay finite and within the clip value limits.
+                let limit = 2.0 * crate::clip::MAX_ABS_VALUE;
                 if ch != 0
-                    && rg[at..at + n]
-                        .chunks_exact(4)
-                        .any(|c| !f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite())
+                    && rg[at..at + n].chunks_exact(4).any(|c| {
+                        let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                        !(v.is_finite() && v.abs() <= limit)
+                    })
                 {
-                    return Err(bad("vbr: non-finite clip range"));
+                    return Err(bad("vbr: clip range not finite or out of bounds"));
                 }
                 at += n;
             }
