@@ -185,6 +185,12 @@ impl RawClip {
         validate::validate(self)
     }
 
+    /// Checks the clip like [`validate`](Self::validate) without modifying it; `Ok(true)` when a
+    /// quaternion is far enough from unit length that normalising would change it.
+    pub fn check(&self) -> crate::Result<bool> {
+        validate::check(self)
+    }
+
     /// Resamples to `rate` Hz (linear, nlerp for rotations), keeping the duration.
     pub fn resample(&self, rate: f32) -> crate::Result<RawClip> {
         resample::resample(self, rate)

@@ -9,9 +9,31 @@ fn vec_ok(v: Vec3) -> bool {
     v.is_finite() && v.abs().max_element() <= MAX_ABS_VALUE
 }
 
+/// Quaternions whose length is within this of 1 are used as they are by [`check`]'s callers that
+/// avoid copying the clip (the resulting error is far below any codec's precision).
+pub(crate) const UNIT_TOLERANCE: f32 = 1.0e-6;
+
 /// Checks counts, hierarchy, error settings and values; normalises quaternions within
 /// [`QUAT_LENGTH_TOLERANCE`] of unit length and flips none of them.
 pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
+    check(clip)?;
+    if let Some(bind) = &mut clip.skeleton.bind_pose {
+        for b in bind {
+            b.rotation /= b.rotation.length();
+        }
+    }
+    for t in &mut clip.tracks {
+        for q in &mut t.rotations {
+            *q /= q.length();
+        }
+    }
+    Ok(())
+}
+
+/// Everything [`validate`] checks, without modifying the clip. Returns whether any quaternion's
+/// length differs from 1 by more than [`UNIT_TOLERANCE`] (so normalising would matter).
+pub(crate) fn check(clip: &RawClip) -> Result<bool> {
+    let mut needs_normalising = false;
     let nj = clip.skeleton.joints.len();
     if nj == 0 {
         return Err(Error::NoJoints);
@@ -48,13 +70,13 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
             return Err(Error::InvalidShellDistance(j));
         }
     }
-    if let Some(bind) = &mut clip.skeleton.bind_pose {
+    if let Some(bind) = &clip.skeleton.bind_pose {
         if bind.len() != nj {
             return Err(Error::InconsistentClip(
                 "bind pose needs one transform per joint",
             ));
         }
-        for (j, b) in bind.iter_mut().enumerate() {
+        for (j, b) in bind.iter().enumerate() {
             if !vec_ok(b.translation) {
                 return Err(Error::NonFiniteValue {
                     joint: j,
@@ -84,17 +106,17 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
                     length: len,
                 });
             }
-            b.rotation /= len;
+            needs_normalising |= (len - 1.0).abs() > UNIT_TOLERANCE;
         }
     }
     let n = clip.num_samples;
-    for (j, t) in clip.tracks.iter_mut().enumerate() {
+    for (j, t) in clip.tracks.iter().enumerate() {
         if t.rotations.len() != n || t.translations.len() != n || t.scales.len() != n {
             return Err(Error::InconsistentClip(
                 "every track needs num_samples values per channel",
             ));
         }
-        for (i, q) in t.rotations.iter_mut().enumerate() {
+        for (i, q) in t.rotations.iter().enumerate() {
             let len = q.length();
             if !len.is_finite() || !q.is_finite() {
                 return Err(Error::NonFiniteValue {
@@ -110,7 +132,7 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
                     length: len,
                 });
             }
-            *q /= len;
+            needs_normalising |= (len - 1.0).abs() > UNIT_TOLERANCE;
         }
         for (i, v) in t.translations.iter().enumerate() {
             if !vec_ok(*v) {
@@ -131,7 +153,7 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(needs_normalising)
 }
 
 #[cfg(test)]

@@ -22,6 +22,8 @@ pub mod vbr;
 pub use runtime::{Defaults, PoseOut, SampleKey};
 pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level};
 
+use std::borrow::Cow;
+
 use crate::blob::{assemble_blob, BlobFlags, EncodedBody, Header};
 use crate::clip::RawClip;
 use crate::math::Transform;
@@ -111,19 +113,29 @@ pub(crate) fn compress_using(
     settings: &CompressSettings,
     encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
 ) -> Result<Vec<u8>> {
-    let mut clip = clip.clone();
-    clip.validate()?;
+    // Borrow the caller's clip unless it must change (normalised quaternions, trimmed loop): a
+    // copy of a long clip is as large as the clip (docs/robustness.md, peak memory).
+    let needs_normalising = clip.check()?;
+    let trim = settings.optimize_loops && clip.num_samples > 2 && last_repeats_first(clip);
     let mut flags = 0;
-    if settings.optimize_loops && clip.num_samples > 2 && last_repeats_first(&clip) {
-        for t in &mut clip.tracks {
-            t.rotations.pop();
-            t.translations.pop();
-            t.scales.pop();
+    let clip: Cow<RawClip> = if needs_normalising || trim {
+        let mut owned = clip.clone();
+        owned.validate()?;
+        if trim {
+            for t in &mut owned.tracks {
+                t.rotations.pop();
+                t.translations.pop();
+                t.scales.pop();
+            }
+            owned.num_samples -= 1;
+            flags |= BlobFlags::LOOPING;
         }
-        clip.num_samples -= 1;
-        flags |= BlobFlags::LOOPING;
-    }
-    let metric = Metric::new(&clip);
+        Cow::Owned(owned)
+    } else {
+        Cow::Borrowed(clip)
+    };
+    let clip: &RawClip = &clip;
+    let metric = Metric::new(clip);
     let has_scale = clip.has_scale(SCALE_TOLERANCE);
     if has_scale {
         flags |= BlobFlags::HAS_SCALE;
@@ -136,7 +148,7 @@ pub(crate) fn compress_using(
         _ => vec![Transform::IDENTITY; clip.num_joints()],
     };
     let ctx = EncodeContext {
-        clip: &clip,
+        clip,
         settings,
         metric: &metric,
         has_scale,
@@ -165,20 +177,21 @@ fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
     }
 }
 
-/// True when the last pose equals the first within every joint's precision.
+/// True when the last pose equals the first within half of every joint's precision.
 fn last_repeats_first(clip: &RawClip) -> bool {
-    let n = clip.num_samples;
     let nj = clip.num_joints();
-    let metric = Metric::new(clip);
+    let has_scale = clip.has_scale(SCALE_TOLERANCE);
+    let mut local = vec![Transform::IDENTITY; nj];
     let mut first = vec![Transform::IDENTITY; nj];
-    clip.local_pose(0, &mut first);
-    let mut scratch = vec![Transform::IDENTITY; nj];
-    let mut errors = vec![0.0; nj];
-    metric.errors_at(n - 1, &first, &mut scratch, &mut errors);
-    errors
-        .iter()
-        .zip(&clip.skeleton.joints)
-        .all(|(e, j)| *e <= j.precision * 0.5)
+    let mut last = vec![Transform::IDENTITY; nj];
+    clip.local_pose(0, &mut local);
+    crate::metric::local_to_object(clip, &local, &mut first);
+    clip.local_pose(clip.num_samples - 1, &mut local);
+    crate::metric::local_to_object(clip, &local, &mut last);
+    clip.skeleton.joints.iter().enumerate().all(|(j, joint)| {
+        crate::metric::vertex_error(&first[j], &last[j], joint.shell_distance, has_scale)
+            <= joint.precision * 0.5
+    })
 }
 
 /// Checks every offset, count and bit width of a body against its length.
@@ -232,4 +245,88 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
 #[allow(dead_code)]
 pub(crate) fn not_built(name: &'static str) -> Error {
     Error::Unsupported(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clip::{generate_clip, GenerateOptions};
+    use crate::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+    use crate::AlignedBlob;
+
+    fn looping_clip(looping: bool) -> RawClip {
+        generate_clip(&GenerateOptions {
+            joints: 12,
+            samples: 41,
+            looping,
+            ..Default::default()
+        })
+    }
+
+    #[test]
+    fn optimize_loops_drops_the_repeated_last_sample_and_still_plays_it() {
+        let clip = looping_clip(true);
+        let settings = CompressSettings {
+            optimize_loops: true,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&compress(&clip, &settings).unwrap());
+        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        assert!(d.header().has(BlobFlags::LOOPING));
+        assert_eq!(d.header().num_samples as usize, clip.num_samples - 1);
+        let metric = Metric::new(&clip);
+        let nj = clip.num_joints();
+        let mut pose = vec![0.0f32; nj * 10];
+        let stats = metric.measure(|i, out| {
+            d.seek(i as f32 / clip.sample_rate, Looping::Clamp, Rounding::None)
+                .unwrap();
+            d.sample_pose(&mut pose, 10).unwrap();
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = Transform::read_from(&pose[j * 10..]);
+            }
+        });
+        // The last sample decodes from the first within the codec's precision plus the
+        // half-precision loop tolerance.
+        assert!(stats.max_error <= 0.015, "{}", stats.max_error);
+    }
+
+    #[test]
+    fn optimize_loops_leaves_other_clips_alone() {
+        let clip = looping_clip(false);
+        let settings = CompressSettings {
+            optimize_loops: true,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&compress(&clip, &settings).unwrap());
+        let h = crate::blob::Header::parse(blob.as_bytes()).unwrap();
+        assert!(!h.has(BlobFlags::LOOPING));
+        assert_eq!(h.num_samples as usize, clip.num_samples);
+    }
+
+    #[test]
+    fn unnormalised_input_is_normalised_before_encoding() {
+        let mut clip = looping_clip(false);
+        let mut stretched = clip.clone();
+        for t in &mut stretched.tracks {
+            for q in &mut t.rotations {
+                *q *= 1.01;
+            }
+        }
+        assert!(stretched.check().unwrap());
+        assert!(!clip.check().unwrap());
+        let blob = AlignedBlob::from_bytes(&compress(&stretched, &Default::default()).unwrap());
+        let d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        clip.validate().unwrap();
+        let metric = Metric::new(&clip);
+        let mut pose = vec![0.0f32; clip.num_joints() * 10];
+        let stats = metric.measure(|i, out| {
+            let mut d = d;
+            d.seek_sample(i as u32);
+            d.sample_pose(&mut pose, 10).unwrap();
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = Transform::read_from(&pose[j * 10..]);
+            }
+        });
+        assert!(stats.max_error <= 0.01, "{}", stats.max_error);
+    }
 }
