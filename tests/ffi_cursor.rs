@@ -335,7 +335,7 @@ fn backward_random_and_wrapping_seeks_match() {
     for _ in 0..400 {
         x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
         let t = ((x >> 8) as f32 / (1u32 << 24) as f32) * 1400.0 - 200.0;
-        let looping = (x & 1) as u32;
+        let looping = x & 1;
         let rounding = (x >> 1) & 3;
         check_at(&mut ctx, &mut st, t / rate, looping, rounding);
     }
