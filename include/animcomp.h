@@ -592,6 +592,18 @@ typedef struct AnimcompRawClip {
 } AnimcompRawClip;
 
 /**
+ * A decompressor: caller-owned, fixed-size, 16-byte aligned, no heap memory. Initialise it with
+ * `animcomp_decompressor_init`; it then refers to the blob (and bind pose), which must outlive it.
+ * It may be copied with `memcpy` (e.g. one copy per thread); it needs no destruction.
+ */
+typedef struct ANIMCOMP_ALIGNED(16) AnimcompDecompressor {
+  /**
+   * Private state; do not touch.
+   */
+  uint64_t opaque[ANIMCOMP_DECOMPRESSOR_WORDS];
+} AnimcompDecompressor;
+
+/**
  * Options of `animcomp_decompressor_init`. Initialise with `animcomp_decompress_options_default`.
  */
 typedef struct AnimcompDecompressOptions {
@@ -615,18 +627,6 @@ typedef struct AnimcompDecompressOptions {
    */
   uint64_t reserved[2];
 } AnimcompDecompressOptions;
-
-/**
- * A decompressor: caller-owned, fixed-size, 16-byte aligned, no heap memory. Initialise it with
- * `animcomp_decompressor_init`; it then refers to the blob (and bind pose), which must outlive it.
- * It may be copied with `memcpy` (e.g. one copy per thread); it needs no destruction.
- */
-typedef struct ANIMCOMP_ALIGNED(16) AnimcompDecompressor {
-  /**
-   * Private state; do not touch.
-   */
-  uint64_t opaque[ANIMCOMP_DECOMPRESSOR_WORDS];
-} AnimcompDecompressor;
 
 /**
  * What `animcomp_blob_info` reports about a blob.
@@ -713,6 +713,48 @@ AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struc
  * compressed and the exact size returned, with the same statuses as `animcomp_compress`.
  */
 AnimcompStatus animcomp_compress_bound(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, size_t *out_bound);
+
+/**
+ * Writes to `*out_bytes` the size in bytes of the cursor state the decompressor's blob needs
+ * (the buffer must also be 4-byte aligned). A blob of another codec gives
+ * `ANIMCOMP_STATUS_UNSUPPORTED` and writes 0.
+ */
+AnimcompStatus animcomp_key_cursor_state_size(const struct AnimcompDecompressor *ctx, size_t *out_bytes);
+
+/**
+ * Initialises the caller-owned cursor `state` (`state_size` bytes, 4-byte aligned, at least
+ * `animcomp_key_cursor_state_size` bytes, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`) on the
+ * decompressor's `keys` blob, at time 0. No memory is allocated. The state stays valid while the
+ * decompressor (and its blob) does; it belongs to that blob only.
+ */
+AnimcompStatus animcomp_key_cursor_init(const struct AnimcompDecompressor *ctx, void *state, size_t state_size);
+
+/**
+ * Moves the cursor to `time` seconds, with the same `looping` (`ANIMCOMP_LOOPING_*`) and
+ * `rounding` (`ANIMCOMP_ROUNDING_*`) policies as `animcomp_seek`. Moving forward reads the key
+ * stream (amortised constant work per track); moving backward, or more than 256 samples forward,
+ * rebuilds the state from the key index. A state not initialised by `animcomp_key_cursor_init`
+ * gives `ANIMCOMP_STATUS_NOT_INITIALIZED`; a NaN or infinite time `ANIMCOMP_STATUS_INVALID_TIME`.
+ */
+AnimcompStatus animcomp_key_cursor_seek(const struct AnimcompDecompressor *ctx, void *state, size_t state_size, float time, uint32_t looping, uint32_t rounding);
+
+/**
+ * Moves the cursor to an exact sample index (clamped to the last sample).
+ */
+AnimcompStatus animcomp_key_cursor_seek_sample(const struct AnimcompDecompressor *ctx, void *state, size_t state_size, uint32_t sample);
+
+/**
+ * Samples every joint at the cursor's position into `out`, exactly as `animcomp_sample_pose`
+ * does at the same position (same layout, `stride_floats` and `out_len_floats` rules, results
+ * bit-identical). The state is only read, but is taken as `void*`: one thread at a time.
+ */
+AnimcompStatus animcomp_key_cursor_sample_pose(const struct AnimcompDecompressor *ctx, void *state, size_t state_size, float *out, size_t out_len_floats, size_t stride_floats);
+
+/**
+ * Samples one joint at the cursor's position into `out[0..10]` (as `animcomp_sample_joint`).
+ * `joint` out of range gives `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`.
+ */
+AnimcompStatus animcomp_key_cursor_sample_joint(const struct AnimcompDecompressor *ctx, void *state, size_t state_size, uint32_t joint, float *out);
 
 /**
  * Writes the default decompression options (verify the checksum, no bind pose).

@@ -71,6 +71,12 @@ impl<'a> Decompressor<'a> {
         &self.header
     }
 
+    /// The validated body and the defaults, for the crate's C layer (the keys cursor binds to
+    /// them without validating the blob again).
+    pub(crate) fn body_and_defaults(&self) -> (&'a [u8], Defaults<'a>) {
+        (self.body, self.defaults)
+    }
+
     /// Joint count.
     pub fn num_joints(&self) -> usize {
         self.header.num_joints as usize

@@ -7,7 +7,7 @@
 //!
 //! Files: [`guard`] (panic boundary, pointer checks), [`status`] (messages, versions), [`types`]
 //! (`#[repr(C)]` structs and constants), [`clip`] (C clip → [`crate::RawClip`]), [`compress`],
-//! [`decompress`], [`info`] (validation, blob info).
+//! [`decompress`], [`cursor`] (the `keys` playback cursor), [`info`] (validation, blob info).
 
 // Every entry point has the same safety contract, stated once in the header preamble and per
 // argument in its doc comment: non-null pointers are valid for the lengths given.
@@ -15,6 +15,7 @@
 
 pub mod clip;
 pub mod compress;
+pub mod cursor;
 pub mod decompress;
 pub mod guard;
 pub mod info;
@@ -23,6 +24,10 @@ pub mod types;
 
 pub use compress::{
     animcomp_compress, animcomp_compress_bound, animcomp_compress_settings_default,
+};
+pub use cursor::{
+    animcomp_key_cursor_init, animcomp_key_cursor_sample_joint, animcomp_key_cursor_sample_pose,
+    animcomp_key_cursor_seek, animcomp_key_cursor_seek_sample, animcomp_key_cursor_state_size,
 };
 pub use decompress::{
     animcomp_decompress_options_default, animcomp_decompressor_init, animcomp_sample_joint,

@@ -105,6 +105,12 @@ impl<'a> KeyCursor<'a> {
         })
     }
 
+    /// Whether `state` starts with the marker [`KeyCursor::new`] writes (for the crate's C layer,
+    /// which refuses buffers that were never initialised).
+    pub(crate) fn is_marked(state: &[u32]) -> bool {
+        state.first() == Some(&MARKER)
+    }
+
     /// Binds a state buffer to an already validated keys body (no reset). For the crate's C
     /// layer, which holds a validated decompressor.
     pub(crate) fn bind(
@@ -130,6 +136,12 @@ impl<'a> KeyCursor<'a> {
             defaults,
             state,
         })
+    }
+
+    /// Resets a bound cursor to time 0 (as [`KeyCursor::new`] leaves it), for the crate's C layer.
+    pub(crate) fn start(&mut self) {
+        self.reset();
+        self.consume(0.0);
     }
 
     /// The current sample key.
