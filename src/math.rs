@@ -3,7 +3,7 @@
 //! A [`Transform`] is a QVV: rotation quaternion, translation, non-uniform scale. Composition follows
 //! ACL's convention: `parent * child` rotates, then scales, then translates the child.
 
-pub use glam::{Quat, Vec3, Vec3A};
+pub use glam::{Quat, Vec3, Vec3A, Vec4};
 
 /// Floats per joint in a sampled pose: `qx qy qz qw tx ty tz sx sy sz`.
 pub const FLOATS_PER_JOINT: usize = 10;
@@ -71,11 +71,14 @@ impl Transform {
 /// Normalised linear interpolation on the shortest arc.
 #[inline]
 pub fn nlerp_shortest(a: Quat, b: Quat, t: f32) -> Quat {
-    let b = if a.dot(b) < 0.0 { -b } else { b };
-    let q = Quat::from_vec4(a.lerp(b, t).into());
-    let len2 = q.length_squared();
+    // Component-wise lerp then one normalisation (glam's `Quat::lerp` normalises too, which
+    // would make this normalise twice on the hot path).
+    let (va, vb) = (Vec4::from(a), Vec4::from(b));
+    let vb = if va.dot(vb) < 0.0 { -vb } else { vb };
+    let v = va + (vb - va) * t;
+    let len2 = v.length_squared();
     if len2 > 0.0 {
-        q * len2.sqrt().recip()
+        Quat::from_vec4(v * len2.sqrt().recip())
     } else {
         a
     }

@@ -141,22 +141,32 @@ pub fn quantize(n: f32, field: u16, bits: u32) -> u32 {
     ((t * m + 0.5) as u32).min(m as u32)
 }
 
-/// Decodes a stored component. `q` is the stored field (ignored for [`RATE_CONSTANT`], the `f32`
+/// A quantised component's decode as `q * mul + add`, for a rate in `0..RATE_RAW` (for
+/// [`RATE_CONSTANT`] `q` is 0 and `add` is the value). The decoder computes this once per
+/// sub-track and segment and applies it to every sample it reads; [`dequantize`] is built on it,
+/// so encoder and decoder round identically.
+#[inline(always)]
+pub fn coefficients(rate: u8, field: u16, range: &ClipRange) -> (f32, f32) {
+    if rate == RATE_CONSTANT {
+        (0.0, range.denormalize(field as f32 * (1.0 / 65535.0)))
+    } else {
+        let (smin, sext) = segment_min_extent(field);
+        (
+            INV_MAX_Q[rate as usize & 31] * sext * range.extent,
+            smin * range.extent + range.min,
+        )
+    }
+}
+
+/// Decodes a stored component. `q` is the stored field (0 for [`RATE_CONSTANT`], the `f32`
 /// bits for [`RATE_RAW`]).
 #[inline(always)]
 pub fn dequantize(q: u32, rate: u8, field: u16, range: &ClipRange) -> f32 {
     if rate == RATE_RAW {
         return f32::from_bits(q);
     }
-    // Constant and quantised rates without a branch (which of the two is data dependent).
-    let (smin, sext) = segment_min_extent(field);
-    let quantized = (q as f32 * INV_MAX_Q[rate as usize & 31]) * sext + smin;
-    let constant = field as f32 * (1.0 / 65535.0);
-    range.denormalize(if rate == RATE_CONSTANT {
-        constant
-    } else {
-        quantized
-    })
+    let (mul, add) = coefficients(rate, field, range);
+    q as f32 * mul + add
 }
 
 /// Encodes raw value `v` at `rate` and returns (stored field, decoded value).

@@ -6,7 +6,9 @@
 //! cursors (the samples may lie in different segments) and blends the results: `nlerp` on the
 //! shortest arc for rotations, `lerp` for vectors.
 
-use super::bitrate::{dequantize, rate_bits, rotation_range, ClipRange, RATE_FIELD_BITS};
+use super::bitrate::{
+    coefficients, rate_bits, rotation_range, ClipRange, RATE_FIELD_BITS, RATE_RAW,
+};
 use super::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
     KIND_CONSTANT, KIND_DEFAULT, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
@@ -40,12 +42,31 @@ pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
     (idx, (local - prev) as f32 / (next - prev) as f32)
 }
 
-/// One sub-track's per-segment storage, read once per pose.
-struct Decoded {
-    rates: [u8; 3],
+/// One sub-track's decode in one segment: the bit widths of its three components and their
+/// `q * mul + add` coefficients (see [`coefficients`]), computed once and applied to every
+/// stored sample read for it (up to four per pose).
+#[derive(Clone, Copy)]
+struct Params {
     bits: [u32; 3],
-    fields: [u16; 3],
-    ranges: [ClipRange; 3],
+    mul: [f32; 3],
+    add: [f32; 3],
+    /// Components stored as raw `f32` bits.
+    raw: [bool; 3],
+    /// Sum of `bits`.
+    total: u32,
+}
+
+impl Params {
+    /// Components from stored fields.
+    #[inline(always)]
+    fn values(&self, q: [u32; 3]) -> [f32; 3] {
+        let mut out = [0.0f32; 3];
+        for c in 0..3 {
+            let v = q[c] as f32 * self.mul[c] + self.add[c];
+            out[c] = if self.raw[c] { f32::from_bits(q[c]) } else { v };
+        }
+        out
+    }
 }
 
 /// Eight bytes at `offset` as a little-endian `u64` (zero past the end, never out of bounds).
@@ -66,9 +87,9 @@ fn read_u64_window(data: &[u8], offset: usize) -> u64 {
 
 /// Three consecutive bit fields of widths `bits` starting at absolute bit `bit`.
 #[inline(always)]
-fn read3(data: &[u8], bit: usize, bits: &[u32; 3]) -> [u32; 3] {
-    let total = bits[0] + bits[1] + bits[2];
-    if total <= 56 {
+fn read3(data: &[u8], bit: usize, p: &Params) -> [u32; 3] {
+    let bits = &p.bits;
+    if p.total <= 56 {
         let w = read_u64_window(data, bit >> 3) >> (bit & 7);
         let m = |b: u32| (1u64 << b) - 1;
         [
@@ -169,70 +190,60 @@ impl Cursor {
         c
     }
 
-    /// The three stored fields of a sub-track at `bit` (widths `bits`, at most 56 bits in all
-    /// use one 64-bit window), blended `t` of the way to the next stored sample.
+    /// The stored sample at `bit`, blended `t` of the way to the next stored sample (a dropped
+    /// keyframe).
     #[inline(always)]
-    fn triple(&self, body: &[u8], bit: usize, t: f32, d: &Decoded) -> [f32; 3] {
-        let q = read3(body, bit, &d.bits);
-        let mut out = [0.0f32; 3];
-        for c in 0..3 {
-            out[c] = dequantize(q[c], d.rates[c], d.fields[c], &d.ranges[c]);
-        }
+    fn sample(&self, body: &[u8], bit: usize, t: f32, p: &Params) -> [f32; 3] {
+        let mut out = p.values(read3(body, bit, p));
         if t > 0.0 {
-            let q = read3(body, bit + self.frame_bits, &d.bits);
+            let next = p.values(read3(body, bit + self.frame_bits, p));
             for c in 0..3 {
-                out[c] = lerp(
-                    out[c],
-                    dequantize(q[c], d.rates[c], d.fields[c], &d.ranges[c]),
-                    t,
-                );
+                out[c] = lerp(out[c], next[c], t);
             }
         }
         out
     }
 
     /// The next animated sub-track's three components for the first sample, and for the second
-    /// when `pair`; `slot_range(i)` is the clip range of stored slot `i`.
+    /// when `pair`; `ranges[i]` is the clip range of stored slot `i`.
     #[inline(always)]
-    fn next(
-        &mut self,
-        body: &[u8],
-        slot_range: impl Fn(usize) -> ClipRange,
-    ) -> ([f32; 3], [f32; 3]) {
+    fn next(&mut self, body: &[u8], ranges: [ClipRange; 3]) -> ([f32; 3], [f32; 3]) {
         let rates = read_bits(
             body,
             self.rates_bit + self.k * RATE_FIELD_BITS as usize,
             3 * RATE_FIELD_BITS,
         );
         let fields = read_u64_window(body, self.fields + 6 * self.f);
-        let mut d = Decoded {
-            rates: [0; 3],
+        let mut p = Params {
             bits: [0; 3],
-            fields: [0; 3],
-            ranges: [ClipRange::default(); 3],
+            mul: [0.0; 3],
+            add: [0.0; 3],
+            raw: [false; 3],
+            total: 0,
         };
         for c in 0..3 {
-            d.rates[c] =
+            let rate =
                 ((rates >> (c as u32 * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
-            d.bits[c] = rate_bits(d.rates[c]);
-            d.fields[c] = (fields >> (16 * c)) as u16;
-            d.ranges[c] = slot_range(c);
+            p.bits[c] = rate_bits(rate);
+            p.raw[c] = rate == RATE_RAW;
+            (p.mul[c], p.add[c]) = coefficients(rate, (fields >> (16 * c)) as u16, &ranges[c]);
         }
-        let out = self.triple(body, self.a_bit, self.t, &d);
+        p.total = p.bits[0] + p.bits[1] + p.bits[2];
+        let out = self.sample(body, self.a_bit, self.t, &p);
         let out2 = if self.pair {
-            self.triple(body, self.b_bit, self.tb, &d)
+            self.sample(body, self.b_bit, self.tb, &p)
         } else {
             [0.0; 3]
         };
-        let total = (d.bits[0] + d.bits[1] + d.bits[2]) as usize;
-        self.a_bit += total;
-        self.b_bit += total;
+        self.a_bit += p.total as usize;
+        self.b_bit += p.total as usize;
         self.k += 3;
         self.f += 1;
         (out, out2)
     }
 
-    /// The next animated rotation (and the second sample's when `pair`).
+    /// The next animated rotation (and the second sample's when `pair`). `rg` is its clip
+    /// ranges' offset.
     #[inline(always)]
     fn rotation(
         &mut self,
@@ -246,11 +257,12 @@ impl Cursor {
         } else {
             track_drop
         };
-        let (a, b) = self.next(body, |i| {
-            // Per-segment drops store all four component ranges, per-track drops the stored three.
+        // Per-segment drops store all four component ranges, per-track drops the stored three.
+        let range = |i: usize| {
             let o = rg + 4 * if per_segment { slot_component(i, c) } else { i };
             rotation_range(read_u16(body, o), read_u16(body, o + 2))
-        });
+        };
+        let (a, b) = self.next(body, [range(0), range(1), range(2)]);
         (
             from_stored(a, c),
             if self.pair {
@@ -260,13 +272,17 @@ impl Cursor {
             },
         )
     }
-}
 
-#[inline(always)]
-fn vector_range(body: &[u8], rg: usize, i: usize) -> ClipRange {
-    ClipRange {
-        min: read_f32(body, rg + 8 * i),
-        extent: read_f32(body, rg + 8 * i + 4),
+    /// The next animated translation or scale (and the second sample's when `pair`). `rg` is
+    /// its clip ranges' offset.
+    #[inline(always)]
+    fn vector(&mut self, body: &[u8], rg: usize) -> (Vec3, Vec3) {
+        let range = |i: usize| ClipRange {
+            min: read_f32(body, rg + 8 * i),
+            extent: read_f32(body, rg + 8 * i + 4),
+        };
+        let (a, b) = self.next(body, [range(0), range(1), range(2)]);
+        (Vec3::from_array(a), Vec3::from_array(b))
     }
 }
 
@@ -289,104 +305,106 @@ fn read_vec(body: &[u8], o: usize) -> Vec3 {
     )
 }
 
-/// Running byte positions in the constants and clip ranges.
-struct Positions {
+/// Running byte positions in the constants and clip ranges, and the cursors: `c0` reads the
+/// first sample (and the second when it is a pair); `c1` the second sample when it lies in
+/// another segment.
+struct State {
     constants: usize,
     ranges: usize,
+    c0: Cursor,
+    c1: Option<Cursor>,
+    alpha: f32,
 }
 
-/// Decodes joint `j`'s transform given its track byte; advances the positions and the cursors.
-/// `c1` is the second sample's cursor when it lies in another segment than `c0`'s (else `c0` is a
-/// pair or there is no second sample).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn decode_joint(
-    body: &[u8],
-    byte: u8,
-    j: usize,
-    has_scale: bool,
-    pos: &mut Positions,
-    c0: &mut Cursor,
-    c1: Option<&mut Cursor>,
-    alpha: f32,
-    d: &Defaults,
-) -> Transform {
-    let needs_default =
-        kind(byte, 0) == 0 || kind(byte, 1) == 0 || (has_scale && kind(byte, 2) == 0);
-    let def = if needs_default {
-        d.get(j)
-    } else {
-        Transform::IDENTITY
-    };
-    let mut c1 = c1;
-    let rotation = match kind(byte, 0) {
-        KIND_CONSTANT => {
-            let q = read_quat(body, pos.constants);
-            pos.constants += constant_bytes(0);
-            q
+impl State {
+    /// The next animated rotation, interpolated.
+    #[inline(always)]
+    fn rotation(&mut self, body: &[u8], kind: u8, track_drop: u8) -> Quat {
+        let per_segment = kind == KIND_ANIMATED_PER_SEGMENT;
+        let rg = self.ranges;
+        self.ranges += range_bytes_of(0, kind);
+        let (q0, q1) = self.c0.rotation(body, rg, per_segment, track_drop);
+        if self.c0.pair {
+            nlerp_shortest(q0, q1, self.alpha)
+        } else if let Some(c1) = self.c1.as_mut() {
+            nlerp_shortest(
+                q0,
+                c1.rotation(body, rg, per_segment, track_drop).0,
+                self.alpha,
+            )
+        } else {
+            q0
         }
-        KIND_DEFAULT => def.rotation,
-        k => {
-            let per_segment = k == KIND_ANIMATED_PER_SEGMENT;
-            let rg = pos.ranges;
-            pos.ranges += range_bytes_of(0, k);
-            let (q0, q1) = c0.rotation(body, rg, per_segment, byte >> 6);
-            if c0.pair {
-                nlerp_shortest(q0, q1, alpha)
-            } else {
-                match c1.as_deref_mut() {
-                    Some(c1) => {
-                        nlerp_shortest(q0, c1.rotation(body, rg, per_segment, byte >> 6).0, alpha)
-                    }
-                    None => q0,
-                }
-            }
+    }
+
+    /// The next animated translation or scale, interpolated.
+    #[inline(always)]
+    fn vector(&mut self, body: &[u8]) -> Vec3 {
+        let rg = self.ranges;
+        self.ranges += VECTOR_RANGE_BYTES;
+        let (a, b) = self.c0.vector(body, rg);
+        if self.c0.pair {
+            a.lerp(b, self.alpha)
+        } else if let Some(c1) = self.c1.as_mut() {
+            a.lerp(c1.vector(body, rg).0, self.alpha)
+        } else {
+            a
         }
-    };
-    let mut vector =
-        |ch: u32, default: Vec3, c0: &mut Cursor, c1: Option<&mut Cursor>| match kind(byte, ch) {
+    }
+
+    /// A translation or scale channel of kind `kind` (`default` when it is a default track).
+    #[inline(always)]
+    fn channel(&mut self, body: &[u8], kind: u8, default: impl Fn() -> Vec3) -> Vec3 {
+        match kind {
             KIND_CONSTANT => {
-                let x = read_vec(body, pos.constants);
-                pos.constants += constant_bytes(ch);
+                let x = read_vec(body, self.constants);
+                self.constants += constant_bytes(1);
                 x
             }
-            KIND_ANIMATED => {
-                let rg = pos.ranges;
-                pos.ranges += VECTOR_RANGE_BYTES;
-                let (a, b) = c0.next(body, |i| vector_range(body, rg, i));
-                let a = Vec3::from_array(a);
-                if c0.pair {
-                    a.lerp(Vec3::from_array(b), alpha)
-                } else {
-                    match c1 {
-                        Some(c1) => a.lerp(
-                            Vec3::from_array(c1.next(body, |i| vector_range(body, rg, i)).0),
-                            alpha,
-                        ),
-                        None => a,
-                    }
-                }
+            KIND_ANIMATED => self.vector(body),
+            _ => default(),
+        }
+    }
+
+    /// Decodes joint `j` whose track byte is `byte`, advancing every position past it.
+    #[inline(always)]
+    fn joint(
+        &mut self,
+        body: &[u8],
+        byte: u8,
+        j: usize,
+        has_scale: bool,
+        d: &Defaults,
+    ) -> Transform {
+        let rotation = match kind(byte, 0) {
+            KIND_CONSTANT => {
+                let q = read_quat(body, self.constants);
+                self.constants += constant_bytes(0);
+                q
             }
-            _ => default,
+            KIND_DEFAULT => d.get(j).rotation,
+            k => self.rotation(body, k, byte >> 6),
         };
-    let translation = vector(1, def.translation, c0, c1.as_deref_mut());
-    let scale = if has_scale {
-        vector(2, def.scale, c0, c1)
-    } else {
-        Vec3::ONE
-    };
-    Transform {
-        rotation,
-        translation,
-        scale,
+        let translation = self.channel(body, kind(byte, 1), || d.get(j).translation);
+        let scale = if has_scale {
+            self.channel(body, kind(byte, 2), || d.get(j).scale)
+        } else {
+            Vec3::ONE
+        };
+        Transform {
+            rotation,
+            translation,
+            scale,
+        }
     }
 }
 
-/// The cursors for a key: one (possibly a pair) or two in different segments.
+/// The decoding state for a key at the start of the body: one cursor (possibly a pair) or two
+/// in different segments.
 #[inline(always)]
-fn cursors(body: &[u8], v: &View, key: &SampleKey) -> (Cursor, Option<Cursor>) {
+fn state(body: &[u8], v: &View, key: &SampleKey) -> State {
     let two = key.i1 != key.i0 && key.alpha > 0.0;
-    if !two {
+    let (c0, c1) = if !two {
         (Cursor::new(body, v, key.i0, None), None)
     } else if key.i0 / v.seg_len == key.i1 / v.seg_len {
         (Cursor::new(body, v, key.i0, Some(key.i1)), None)
@@ -395,6 +413,13 @@ fn cursors(body: &[u8], v: &View, key: &SampleKey) -> (Cursor, Option<Cursor>) {
             Cursor::new(body, v, key.i0, None),
             Some(Cursor::new(body, v, key.i1, None)),
         )
+    };
+    State {
+        constants: v.constants,
+        ranges: v.ranges,
+        c0,
+        c1,
+        alpha: key.alpha,
     }
 }
 
@@ -402,25 +427,10 @@ fn cursors(body: &[u8], v: &View, key: &SampleKey) -> (Cursor, Option<Cursor>) {
 pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut) {
     let v = View::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
-    let nj = h.num_joints as usize;
-    let table = &body[v.tracks..v.tracks + nj];
-    let mut pos = Positions {
-        constants: v.constants,
-        ranges: v.ranges,
-    };
-    let (mut c0, mut c1) = cursors(body, &v, key);
+    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let mut st = state(body, &v, key);
     for (j, &byte) in table.iter().enumerate() {
-        let t = decode_joint(
-            body,
-            byte,
-            j,
-            has_scale,
-            &mut pos,
-            &mut c0,
-            c1.as_mut(),
-            key.alpha,
-            d,
-        );
+        let t = st.joint(body, byte, j, has_scale, d);
         out.write(j, &t);
     }
 }
@@ -436,40 +446,26 @@ pub fn sample_joint(
     let v = View::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
-    let mut pos = Positions {
-        constants: v.constants,
-        ranges: v.ranges,
-    };
+    let mut st = state(body, &v, key);
     let (mut skip, mut per_segment) = (0usize, 0usize);
     for &b in &table[..joint] {
         for ch in 0..3 {
             match kind(b, ch) {
-                KIND_CONSTANT => pos.constants += constant_bytes(ch),
+                KIND_CONSTANT => st.constants += constant_bytes(ch),
                 KIND_DEFAULT => {}
                 k => {
                     skip += 1;
                     per_segment += (k == KIND_ANIMATED_PER_SEGMENT) as usize;
-                    pos.ranges += range_bytes_of(ch, k);
+                    st.ranges += range_bytes_of(ch, k);
                 }
             }
         }
     }
-    let (mut c0, mut c1) = cursors(body, &v, key);
-    c0.skip(body, skip, per_segment);
-    if let Some(c1) = c1.as_mut() {
+    st.c0.skip(body, skip, per_segment);
+    if let Some(c1) = st.c1.as_mut() {
         c1.skip(body, skip, per_segment);
     }
-    decode_joint(
-        body,
-        table[joint],
-        joint,
-        has_scale,
-        &mut pos,
-        &mut c0,
-        c1.as_mut(),
-        key.alpha,
-        d,
-    )
+    st.joint(body, table[joint], joint, has_scale, d)
 }
 
 #[cfg(test)]
