@@ -221,12 +221,12 @@ impl Cursor {
             raw: [false; 3],
             total: 0,
         };
-        for c in 0..3 {
+        for (c, range) in ranges.iter().enumerate() {
             let rate =
                 ((rates >> (c as u32 * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
             p.bits[c] = rate_bits(rate);
             p.raw[c] = rate == RATE_RAW;
-            (p.mul[c], p.add[c]) = coefficients(rate, (fields >> (16 * c)) as u16, &ranges[c]);
+            (p.mul[c], p.add[c]) = coefficients(rate, (fields >> (16 * c)) as u16, range);
         }
         p.total = p.bits[0] + p.bits[1] + p.bits[2];
         let out = self.sample(body, self.a_bit, self.t, &p);
