@@ -166,7 +166,8 @@ pub fn dequantize(q: u32, rate: u8, field: u16, range: &ClipRange) -> f32 {
         return f32::from_bits(q);
     }
     let (mul, add) = coefficients(rate, field, range);
-    q as f32 * mul + add
+    // Quantised fields have at most 24 bits: the signed conversion is exact (the decoder's too).
+    (q as i32) as f32 * mul + add
 }
 
 /// Encodes raw value `v` at `rate` and returns (stored field, decoded value).

@@ -62,7 +62,9 @@ impl Params {
     fn values(&self, q: [u32; 3]) -> [f32; 3] {
         let mut out = [0.0f32; 3];
         for c in 0..3 {
-            let v = q[c] as f32 * self.mul[c] + self.add[c];
+            // Quantised fields have at most 24 bits, so the signed conversion (one instruction,
+            // unlike u32 -> f32) is exact; a raw field's garbage result is discarded below.
+            let v = (q[c] as i32) as f32 * self.mul[c] + self.add[c];
             out[c] = if self.raw[c] { f32::from_bits(q[c]) } else { v };
         }
         out

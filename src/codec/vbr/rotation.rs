@@ -90,12 +90,24 @@ pub fn from_stored(v: [f32; 3], dropped: u8) -> Quat {
         let s = len2.sqrt().recip();
         ([v[0] * s, v[1] * s, v[2] * s], 0.0)
     };
-    match dropped & 3 {
-        0 => Quat::from_xyzw(d, v[0], v[1], v[2]),
-        1 => Quat::from_xyzw(v[0], d, v[1], v[2]),
-        2 => Quat::from_xyzw(v[0], v[1], d, v[2]),
-        _ => Quat::from_xyzw(v[0], v[1], v[2], d),
-    }
+    // Component k comes from slot k - (k > dropped); written with selects rather than a match
+    // because the dropped index changes from joint to joint (a branch would mispredict).
+    let c = dropped & 3;
+    let pick = |k: u8, below: f32, above: f32| {
+        if c == k {
+            d
+        } else if c > k {
+            below
+        } else {
+            above
+        }
+    };
+    Quat::from_xyzw(
+        pick(0, v[0], v[0]),
+        pick(1, v[1], v[0]),
+        pick(2, v[2], v[1]),
+        pick(3, v[2], v[2]),
+    )
 }
 
 #[cfg(test)]

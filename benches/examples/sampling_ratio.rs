@@ -1,0 +1,116 @@
+//! Interleaved pose-sampling comparison of codecs on real clips: per clip, forward passes of
+//! each codec alternate (so a noisy neighbour slows every codec alike), and the figure is the
+//! median over passes of each codec's time relative to the first codec's in the same round.
+//!
+//! `cargo run --release -p animcomp-bench --example sampling_ratio -- [--rounds N] [--between] PATH...`
+//! (codecs vbr then fixed; PATH = clip files or folders). `--between` samples half-way between
+//! stored samples (every pose interpolates) instead of at the sample times.
+
+use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::math::FLOATS_PER_JOINT;
+use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
+use animcomp_import::{collect_files, load, ImportOptions};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Nanoseconds per pose of one forward pass (seek to every sample time, interpolating).
+fn pass(d: &mut Decompressor, times: &[f32], pose: &mut [f32]) -> f64 {
+    let t0 = Instant::now();
+    for &t in times {
+        d.seek(black_box(t), Looping::Clamp, Rounding::None)
+            .unwrap();
+        d.sample_pose(pose, FLOATS_PER_JOINT).unwrap();
+        black_box(&mut *pose);
+    }
+    t0.elapsed().as_nanos() as f64 / times.len() as f64
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn main() {
+    let mut rounds = 30usize;
+    let mut offset = 0.0f32;
+    let mut paths = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--between" {
+            offset = 0.5;
+        } else if a == "--rounds" {
+            rounds = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("--rounds N");
+        } else {
+            paths.push(PathBuf::from(a));
+        }
+    }
+    let codecs = [CodecChoice::Vbr, CodecChoice::Fixed];
+    let files = collect_files(&paths);
+    if files.is_empty() {
+        eprintln!("sampling_ratio: no clips found (give clip files or folders)");
+        return;
+    }
+    let mut ratios = Vec::new();
+    let mut per_codec_ns = vec![Vec::new(); codecs.len()];
+    for f in &files {
+        for ic in load(f, &ImportOptions::default()).unwrap_or_default() {
+            let clip = ic.clip;
+            let blobs: Vec<AlignedBlob> = codecs
+                .iter()
+                .map(|&codec| {
+                    let s = CompressSettings {
+                        codec,
+                        ..Default::default()
+                    };
+                    AlignedBlob::from_bytes(&compress(&clip, &s).unwrap())
+                })
+                .collect();
+            let mut ds: Vec<Decompressor> = blobs
+                .iter()
+                .map(|b| Decompressor::new(b.as_bytes(), &DecompressOptions::default()).unwrap())
+                .collect();
+            let n = clip.num_samples;
+            let rate = clip.sample_rate;
+            let last = (n - 1) as f32 / rate;
+            let times: Vec<f32> = (0..n)
+                .map(|i| ((i as f32 + offset) / rate).min(last))
+                .collect();
+            let mut pose = vec![0.0f32; clip.num_joints() * FLOATS_PER_JOINT];
+            let mut r = vec![Vec::new(); codecs.len()];
+            let mut ns = vec![Vec::new(); codecs.len()];
+            for _ in 0..rounds {
+                let base = pass(&mut ds[0], &times, &mut pose);
+                ns[0].push(base);
+                for (i, d) in ds.iter_mut().enumerate().skip(1) {
+                    let t = pass(d, &times, &mut pose);
+                    ns[i].push(t);
+                    r[i].push(t / base);
+                }
+            }
+            ratios.push(r.iter_mut().skip(1).map(|v| median(v)).collect::<Vec<_>>());
+            for (i, v) in ns.iter_mut().enumerate() {
+                per_codec_ns[i].push(median(v));
+            }
+        }
+    }
+    println!("clips: {}", ratios.len());
+    for (i, c) in codecs.iter().enumerate() {
+        let ns = median(&mut per_codec_ns[i]);
+        if i == 0 {
+            println!("{:6} median ns/pose {:8.0}", c.name(), ns);
+        } else {
+            let mut r: Vec<f64> = ratios.iter().map(|v| v[i - 1]).collect();
+            println!(
+                "{:6} median ns/pose {:8.0}  time / {} (median of per-clip medians) {:.3}",
+                c.name(),
+                ns,
+                codecs[0].name(),
+                median(&mut r)
+            );
+        }
+    }
+}
