@@ -31,8 +31,10 @@ Columns: raw size is ACL's definition (10 floats x 4 bytes x joints x samples); 
 compressed; p99 is the 99th percentile of all per-joint, per-sample errors of the clip; \
 compress time is the wall time of one compress call (on a worker thread); ns/pose is the median, \
 over repeated forward passes \
-(at least 3 passes and at least --timing-ms per clip; warm cache), of the time to seek and \
-decompress one whole pose, measured on the main thread after all compression finished.
+(at least 3 passes and at least --timing-ms per clip and codec; warm cache), of the time to seek \
+and decompress one whole pose, measured on the main thread after all compression finished. With \
+several codecs, a clip's passes alternate between the codecs (one pass of each per round), so a \
+slow spell of a shared machine slows every codec alike and the ns ratios stay comparable.
 
 TOTAL row: raw and compressed sizes are sums, ratio is their quotient, max error is the max over \
 clips, p99 is the 99th percentile of the POOLED per-joint, per-sample errors of all clips, ns/pose \
@@ -204,18 +206,18 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
     Ok((inputs, failed))
 }
 
-/// Compresses and measures every input with one codec (parallel, on `pool`), then times
-/// decompression of each success on the calling (main) thread.
-fn run_codec(
+/// Blob, compression seconds and measured errors of one clip, or why it failed.
+type Done = Result<(AlignedBlob, f64, Measured), String>;
+
+/// Compresses and measures every input with one codec (parallel, on `pool`).
+fn compress_all(
     pool: &rayon::ThreadPool,
     inputs: &[Input],
     codec: CodecChoice,
     a: &Args,
-    peers: Option<&HashMap<String, PeerRow>>,
-) -> Run {
+) -> Vec<Done> {
     let settings = a.settings.settings(codec);
     let pb = progress(inputs.len(), &format!("{}: compressing", codec.name()));
-    type Done = Result<(AlignedBlob, f64, Measured), String>;
     let done: Vec<Done> = pool.install(|| {
         inputs
             .par_iter()
@@ -244,68 +246,93 @@ fn run_codec(
             .collect()
     });
     pb.finish_and_clear();
+    done
+}
 
-    let pb = progress(inputs.len(), &format!("{}: timing", codec.name()));
+/// Times decompression of every clip on the calling (main) thread, all codecs of a clip
+/// interleaved (see [`measure::time_decompression`]), and assembles one run per codec.
+fn time_all(
+    inputs: &[Input],
+    codecs: &[CodecChoice],
+    done: &[Vec<Done>],
+    a: &Args,
+    peers: Option<&HashMap<String, PeerRow>>,
+) -> Vec<Run> {
+    let pb = progress(inputs.len(), "timing");
     let min_time = Duration::from_millis(a.timing_ms);
-    let mut clips = Vec::new();
-    let mut failed = Vec::new();
-    let mut pooled = Vec::new();
-    for (inp, r) in inputs.iter().zip(done) {
+    let mut clips: Vec<Vec<ClipResult>> = vec![Vec::new(); codecs.len()];
+    let mut failed: Vec<Vec<Failure>> = vec![Vec::new(); codecs.len()];
+    let mut pooled: Vec<Vec<f32>> = vec![Vec::new(); codecs.len()];
+    for (i, inp) in inputs.iter().enumerate() {
         pb.inc(1);
-        let fail = |error: String| Failure {
+        let fail = |c: usize, error: String| Failure {
             path: inp.path.clone(),
             clip: Some(inp.name.clone()),
-            codec: Some(codec.name().into()),
+            codec: Some(codecs[c].name().into()),
             error,
         };
-        let (blob, secs, m) = match r {
-            Ok(v) => v,
-            Err(e) => {
-                failed.push(fail(e));
-                continue;
+        let mut ok = Vec::new();
+        for c in 0..codecs.len() {
+            match &done[c][i] {
+                Ok(v) => ok.push((c, v)),
+                Err(e) => failed[c].push(fail(c, e.clone())),
             }
-        };
-        let ns = match measure::time_decompression(&blob, min_time) {
+        }
+        let blobs: Vec<&AlignedBlob> = ok.iter().map(|(_, (blob, _, _))| blob).collect();
+        let ns = match measure::time_decompression(&blobs, min_time) {
             Ok(ns) => ns,
             Err(e) => {
-                failed.push(fail(format!(
-                    "{}: clip '{}': decompression failed: {e}",
-                    inp.path, inp.name
-                )));
+                for (c, _) in ok {
+                    failed[c].push(fail(
+                        c,
+                        format!(
+                            "{}: clip '{}': decompression failed: {e}",
+                            inp.path, inp.name
+                        ),
+                    ));
+                }
                 continue;
             }
         };
         let raw = inp.clip.raw_size_bytes() as u64;
-        clips.push(ClipResult {
-            name: inp.name.clone(),
-            path: inp.path.clone(),
-            joints: inp.clip.num_joints(),
-            samples: inp.clip.num_samples,
-            sample_rate: inp.clip.sample_rate,
-            units: inp.units.clone(),
-            raw_bytes: raw,
-            compressed_bytes: blob.len() as u64,
-            ratio: raw as f64 / blob.len() as f64,
-            max_error: m.max_error,
-            p99_error: m.p99_error,
-            worst_joint: measure::joint_name(&inp.clip, m.worst_joint),
-            worst_joint_index: m.worst_joint,
-            worst_sample: m.worst_sample,
-            compress_seconds: secs,
-            ns_per_pose: ns,
-            peer: peers.and_then(|p| p.get(&inp.name).cloned()),
-        });
-        pooled.extend_from_slice(&m.errors);
+        for ((c, (blob, secs, m)), ns) in ok.into_iter().zip(ns) {
+            clips[c].push(ClipResult {
+                name: inp.name.clone(),
+                path: inp.path.clone(),
+                joints: inp.clip.num_joints(),
+                samples: inp.clip.num_samples,
+                sample_rate: inp.clip.sample_rate,
+                units: inp.units.clone(),
+                raw_bytes: raw,
+                compressed_bytes: blob.len() as u64,
+                ratio: raw as f64 / blob.len() as f64,
+                max_error: m.max_error,
+                p99_error: m.p99_error,
+                worst_joint: measure::joint_name(&inp.clip, m.worst_joint),
+                worst_joint_index: m.worst_joint,
+                worst_sample: m.worst_sample,
+                compress_seconds: *secs,
+                ns_per_pose: ns,
+                peer: peers.and_then(|p| p.get(&inp.name).cloned()),
+            });
+            pooled[c].extend_from_slice(&m.errors);
+        }
     }
     pb.finish_and_clear();
-    bench_output::make_run(
-        codec,
-        &a.settings,
-        clips,
-        failed,
-        &mut pooled,
-        peers.is_some(),
-    )
+    codecs
+        .iter()
+        .zip(clips.into_iter().zip(failed).zip(pooled))
+        .map(|(&codec, ((clips, failed), mut pooled))| {
+            bench_output::make_run(
+                codec,
+                &a.settings,
+                clips,
+                failed,
+                &mut pooled,
+                peers.is_some(),
+            )
+        })
+        .collect()
 }
 
 /// Runs the command.
@@ -325,14 +352,17 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     } else {
         a.codec.clone()
     };
-    let mut runs = Vec::new();
-    for &codec in &codecs {
-        let mut run = run_codec(&pool, &inputs, codec, a, peers.as_ref());
+    let done: Vec<Vec<Done>> = codecs
+        .iter()
+        .map(|&codec| compress_all(&pool, &inputs, codec, a))
+        .collect();
+    let mut runs = time_all(&inputs, &codecs, &done, a, peers.as_ref());
+    drop(done);
+    for run in &mut runs {
         let mut all_failed = load_failed.clone();
         all_failed.append(&mut run.failed);
         run.failed = all_failed;
         run.totals.failed = run.failed.len();
-        runs.push(run);
     }
     if a.paths.is_empty() {
         println!("(no path given: benchmarking the built-in generated clip set)");

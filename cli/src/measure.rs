@@ -282,33 +282,50 @@ pub fn measure_blob(clip: &RawClip, blob: &AlignedBlob) -> animcomp::Result<Meas
     Ok(m)
 }
 
-/// Median time in nanoseconds to decompress one whole pose, in forward playback order.
+/// Median time in nanoseconds to decompress one whole pose, in forward playback order, for
+/// each of `blobs` (the same clip compressed by several codecs).
 ///
 /// One pass seeks to every sample time in order (`seek` + `sample_pose`, clamp, interpolating)
-/// and is timed as a whole; passes repeat until `min_total` has elapsed (and at least 3 ran),
-/// and the result is the median over passes of pass time / samples. Warm cache. Run it on one
-/// thread while nothing else of ours runs, so other work does not pollute the figure.
-pub fn time_decompression(blob: &AlignedBlob, min_total: Duration) -> animcomp::Result<f64> {
-    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default())?;
-    let h = *d.header();
+/// and is timed as a whole. Passes run in rounds, one pass of every blob per round, so a slow
+/// spell of a shared machine slows every codec alike; rounds repeat until `min_total` per blob
+/// has elapsed (and at least 3 ran). Each blob's result is the median over its passes of pass
+/// time / samples. Warm cache. Run it on one thread while nothing else of ours runs.
+pub fn time_decompression(
+    blobs: &[&AlignedBlob],
+    min_total: Duration,
+) -> animcomp::Result<Vec<f64>> {
+    let mut ds = Vec::with_capacity(blobs.len());
+    for b in blobs {
+        ds.push(Decompressor::new(
+            b.as_bytes(),
+            &DecompressOptions::default(),
+        )?);
+    }
+    let Some(first) = ds.first() else {
+        return Ok(Vec::new());
+    };
+    let h = *first.header();
     let n = h.num_samples as usize;
     let times: Vec<f32> = (0..n).map(|i| i as f32 / h.sample_rate).collect();
-    let mut pose = vec![0.0f32; d.num_joints() * FLOATS_PER_JOINT];
-    let mut passes = Vec::new();
+    let mut pose = vec![0.0f32; first.num_joints() * FLOATS_PER_JOINT];
+    let mut passes = vec![Vec::new(); ds.len()];
+    let budget = min_total * ds.len() as u32;
     let start = Instant::now();
     loop {
-        let t0 = Instant::now();
-        for &t in &times {
-            d.seek(black_box(t), Looping::Clamp, Rounding::None)?;
-            d.sample_pose(&mut pose, FLOATS_PER_JOINT)?;
-            black_box(&mut pose);
+        for (d, p) in ds.iter_mut().zip(&mut passes) {
+            let t0 = Instant::now();
+            for &t in &times {
+                d.seek(black_box(t), Looping::Clamp, Rounding::None)?;
+                d.sample_pose(&mut pose, FLOATS_PER_JOINT)?;
+                black_box(&mut pose);
+            }
+            p.push(t0.elapsed().as_nanos() as f64 / n as f64);
         }
-        passes.push(t0.elapsed().as_nanos() as f64 / n as f64);
-        if passes.len() >= 3 && start.elapsed() >= min_total {
+        if passes[0].len() >= 3 && start.elapsed() >= budget {
             break;
         }
     }
-    Ok(median(&mut passes))
+    Ok(passes.iter_mut().map(|p| median(p)).collect())
 }
 
 /// Median of `v` (0 when empty; mean of the two middle values for even lengths).
@@ -420,7 +437,9 @@ mod tests {
         assert_eq!(m.per_joint_max, reference.per_joint_max);
         assert_eq!(m.errors.len(), 12 * 40);
         assert!(m.max_error > 0.0, "a lossy format shows some error");
-        assert!(time_decompression(&blob, Duration::from_millis(1)).unwrap() > 0.0);
+        let ns = time_decompression(&[&blob, &blob], Duration::from_millis(1)).unwrap();
+        assert_eq!(ns.len(), 2);
+        assert!(ns.iter().all(|&t| t > 0.0));
     }
 
     #[test]
