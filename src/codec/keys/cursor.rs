@@ -34,7 +34,7 @@ use super::decode::{
     blend, constant_value, decode_value, eval_slot_stateless, find_key, finish, set_channel,
 };
 use super::format::{channels, Kind, Layout, Slot, CH_ROTATION};
-use super::interp::eval;
+use super::interp::{eval, Interp};
 
 const MARKER: u32 = 0x4B43_5552; // "KCUR"
 const HEAD_WORDS: usize = 8;
@@ -373,8 +373,14 @@ impl<'a> KeyCursor<'a> {
         let mut ts = [0.0f32; 4];
         let mut vs = [Vec4::ZERO; 4];
         let w = &self.state[base..base + SLOT_WORDS];
-        for (i, d) in [-1isize, 0, 1, 2].iter().enumerate() {
-            let x = (k as isize + d).clamp(lo as isize, last.max(lo) as isize) as usize;
+        // Linear spans only read keys k and k+1 (as the stateless path).
+        let range = match slot.interp {
+            Interp::Linear => 1..3,
+            Interp::CatmullRom => 0..4,
+        };
+        for i in range {
+            let x =
+                (k as isize + i as isize - 1).clamp(lo as isize, last.max(lo) as isize) as usize;
             let o = 1 + KEY_WORDS * (x + 4 - r);
             ts[i] = w[o] as f32;
             vs[i] = Vec4::new(
@@ -387,10 +393,7 @@ impl<'a> KeyCursor<'a> {
         eval(slot.interp, ts, vs, t, channel == CH_ROTATION)
     }
 
-    fn joint(&self, j: usize) -> Transform {
-        let nch = channels(&self.header);
-        let key = self.key();
-        let pos = self.position();
+    fn joint(&self, j: usize, nch: usize, key: &SampleKey, pos: f32) -> Transform {
         let mut t = self.defaults.get(j);
         for c in 0..nch {
             let s = j * nch + c;
@@ -427,8 +430,9 @@ impl<'a> KeyCursor<'a> {
         if out.len() < need {
             return Err(Error::BufferTooSmall { required: need * 4 });
         }
+        let (nch, key, pos) = (channels(&self.header), self.key(), self.position());
         for j in 0..nj {
-            self.joint(j)
+            self.joint(j, nch, &key, pos)
                 .write_to(&mut out[j * stride..j * stride + FLOATS_PER_JOINT]);
         }
         Ok(())
@@ -439,6 +443,7 @@ impl<'a> KeyCursor<'a> {
         if joint >= self.header.num_joints {
             return Err(Error::JointOutOfRange(joint));
         }
-        Ok(self.joint(joint as usize))
+        let (nch, key, pos) = (channels(&self.header), self.key(), self.position());
+        Ok(self.joint(joint as usize, nch, &key, pos))
     }
 }

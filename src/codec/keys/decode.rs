@@ -194,7 +194,11 @@ fn channel_value(
 #[inline]
 pub(crate) fn finish(mut t: Transform) -> Transform {
     let l2 = t.rotation.length_squared();
-    t.rotation = if l2 > 0.0 && l2.is_finite() {
+    // Interpolated rotations leave `eval` normalised: keep those as they are (a second
+    // normalisation per joint is measurable in playback), fix anything else.
+    t.rotation = if (l2 - 1.0).abs() <= 1e-6 {
+        t.rotation
+    } else if l2 > 0.0 && l2.is_finite() {
         t.rotation * l2.sqrt().recip()
     } else {
         Quat::IDENTITY
