@@ -182,6 +182,54 @@ fn interpolated_times_are_between_samples() {
     }
 }
 
+/// A rotation held still over a whole segment, animated elsewhere: the decoder's shortcut for
+/// segment-constant sub-tracks (no unpacking, no blend) must give exactly the stored value between
+/// samples of that segment, agree with single-joint sampling, and still interpolate in segments
+/// where the track moves.
+#[test]
+fn segment_constant_rotation_between_samples() {
+    let mut clip = generate_clip(&GenerateOptions {
+        joints: 6,
+        samples: 48,
+        ..Default::default()
+    });
+    let held = clip.tracks[3].rotations[0];
+    for q in &mut clip.tracks[3].rotations[..16] {
+        *q = held;
+    }
+    let blob = AlignedBlob::from_bytes(&compress(&clip, &settings(Level::Default)).unwrap());
+    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let mut at = vec![Transform::IDENTITY; 6];
+    let mut next = vec![Transform::IDENTITY; 6];
+    let mut pose = vec![0.0f32; 6 * 10];
+    for i0 in [2u32, 9, 30] {
+        d.pose_at_sample(i0, &mut at).unwrap();
+        d.pose_at_sample(i0 + 1, &mut next).unwrap();
+        d.seek(
+            (i0 as f32 + 0.5) / clip.sample_rate,
+            Looping::Clamp,
+            Rounding::None,
+        )
+        .unwrap();
+        d.sample_pose(&mut pose, 10).unwrap();
+        let mid = Transform::read_from(&pose[30..40]);
+        assert_eq!(d.sample_joint(3).unwrap(), mid, "sample {i0}");
+        if i0 < 16 {
+            assert_eq!(at[3].rotation, next[3].rotation, "held at sample {i0}");
+            assert_eq!(
+                mid.rotation,
+                at[3].rotation,
+                "between samples {i0} and {}",
+                i0 + 1
+            );
+        } else {
+            assert_ne!(at[3].rotation, next[3].rotation, "moving at sample {i0}");
+            let blended = animcomp::math::nlerp_shortest(at[3].rotation, next[3].rotation, 0.5);
+            assert!(animcomp::math::angle_between(mid.rotation, blended) < 1e-4);
+        }
+    }
+}
+
 #[test]
 fn describe_lists_every_channel() {
     let clip = generate_clip(&GenerateOptions {

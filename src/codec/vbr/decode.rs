@@ -207,9 +207,10 @@ impl Cursor {
     }
 
     /// The next animated sub-track's three components for the first sample, and for the second
-    /// when `pair`; `ranges[i]` is the clip range of stored slot `i`.
+    /// when `pair`; `ranges[i]` is the clip range of stored slot `i`. The flag is true when the
+    /// sub-track is constant over this segment (every rate 0: both samples are the same value).
     #[inline(always)]
-    fn next(&mut self, body: &[u8], ranges: [ClipRange; 3]) -> ([f32; 3], [f32; 3]) {
+    fn next(&mut self, body: &[u8], ranges: [ClipRange; 3]) -> ([f32; 3], [f32; 3], bool) {
         let rates = read_bits(
             body,
             self.rates_bit + self.k * RATE_FIELD_BITS as usize,
@@ -231,6 +232,13 @@ impl Cursor {
             (p.mul[c], p.add[c]) = coefficients(rate, (fields >> (16 * c)) as u16, range);
         }
         p.total = p.bits[0] + p.bits[1] + p.bits[2];
+        self.k += 3;
+        self.f += 1;
+        if p.total == 0 {
+            // Constant over the segment: `add` is exactly what unpacking (and blending two
+            // equal values) would give. Common on mocap rigs (fingers, toes, spine segments).
+            return (p.add, p.add, true);
+        }
         let out = self.sample(body, self.a_bit, self.t, &p);
         let out2 = if self.pair {
             self.sample(body, self.b_bit, self.tb, &p)
@@ -239,13 +247,11 @@ impl Cursor {
         };
         self.a_bit += p.total as usize;
         self.b_bit += p.total as usize;
-        self.k += 3;
-        self.f += 1;
-        (out, out2)
+        (out, out2, false)
     }
 
-    /// The next animated rotation (and the second sample's when `pair`). `rg` is its clip
-    /// ranges' offset.
+    /// The next animated rotation (and the second sample's when `pair`, else the first again),
+    /// and whether it is constant over the segment. `rg` is its clip ranges' offset.
     #[inline(always)]
     fn rotation(
         &mut self,
@@ -253,7 +259,7 @@ impl Cursor {
         rg: usize,
         per_segment: bool,
         track_drop: u8,
-    ) -> (Quat, Quat) {
+    ) -> (Quat, Quat, bool) {
         let c = if per_segment {
             self.next_drop(body)
         } else {
@@ -264,15 +270,14 @@ impl Cursor {
             let o = rg + 4 * if per_segment { slot_component(i, c) } else { i };
             rotation_range(read_u16(body, o), read_u16(body, o + 2))
         };
-        let (a, b) = self.next(body, [range(0), range(1), range(2)]);
-        (
-            from_stored(a, c),
-            if self.pair {
-                from_stored(b, c)
-            } else {
-                Quat::IDENTITY
-            },
-        )
+        let (a, b, same) = self.next(body, [range(0), range(1), range(2)]);
+        let q0 = from_stored(a, c);
+        let q1 = if self.pair && !same {
+            from_stored(b, c)
+        } else {
+            q0
+        };
+        (q0, q1, same)
     }
 
     /// The next animated translation or scale (and the second sample's when `pair`). `rg` is
@@ -283,7 +288,7 @@ impl Cursor {
             min: read_f32(body, rg + 8 * i),
             extent: read_f32(body, rg + 8 * i + 4),
         };
-        let (a, b) = self.next(body, [range(0), range(1), range(2)]);
+        let (a, b, _) = self.next(body, [range(0), range(1), range(2)]);
         (Vec3::from_array(a), Vec3::from_array(b))
     }
 }
@@ -325,9 +330,14 @@ impl State {
         let per_segment = kind == KIND_ANIMATED_PER_SEGMENT;
         let rg = self.ranges;
         self.ranges += range_bytes_of(0, kind);
-        let (q0, q1) = self.c0.rotation(body, rg, per_segment, track_drop);
+        let (q0, q1, same) = self.c0.rotation(body, rg, per_segment, track_drop);
         if self.c0.pair {
-            nlerp_shortest(q0, q1, self.alpha)
+            // Both samples in one segment where the rotation is constant: nothing to blend.
+            if same {
+                q0
+            } else {
+                nlerp_shortest(q0, q1, self.alpha)
+            }
         } else if let Some(c1) = self.c1.as_mut() {
             nlerp_shortest(
                 q0,
