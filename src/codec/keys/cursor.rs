@@ -10,9 +10,10 @@
 //! word 3        stream entries read by forward playback (wrapping counter, for instrumentation)
 //! word 4        rebuilds done (wrapping counter)
 //! words 5-7     current sample key: i0, i1, alpha (f32 bits)
-//! 8 + 21 x slot per slot: keys received r, then the last four received keys (oldest first),
-//!               each as five words: key time, then the decoded value x y z w (f32 bits), so
-//!               every key is dequantised once, when it is read
+//! 8 + 21 x slot per slot: keys received r, then a ring of the last four received keys (key
+//!               number x in place x mod 4), each as five words: key time, then the decoded
+//!               value x y z w (f32 bits), so every key is dequantised once, when it is read
+//!               and nothing moves when a key arrives
 //! ```
 //!
 //! A key is consumed when the playhead reaches the time it is first needed (the time of the key
@@ -264,8 +265,8 @@ impl<'a> KeyCursor<'a> {
     }
 
     #[inline]
-    fn window_time(&self, s: usize, w: usize) -> f32 {
-        self.state[Self::slot_base(s) + 1 + KEY_WORDS * w] as f32
+    fn key_time(&self, s: usize, x: usize) -> f32 {
+        self.state[Self::slot_base(s) + 1 + KEY_WORDS * (x & 3)] as f32
     }
 
     /// Reads stream entries while the next one is needed at or before `pos`.
@@ -288,7 +289,7 @@ impl<'a> KeyCursor<'a> {
                 time as f32
             } else {
                 let m = r.saturating_sub(slot.interp.lookbehind());
-                self.window_time(s, (m + 4).saturating_sub(r).min(3))
+                self.key_time(s, m)
             };
             if need > pos {
                 break;
@@ -304,10 +305,10 @@ impl<'a> KeyCursor<'a> {
     #[inline]
     fn push(&mut self, base: usize, r: usize, time: u16, value: Vec4) {
         let w = &mut self.state[base..base + SLOT_WORDS];
-        w.copy_within(1 + KEY_WORDS..SLOT_WORDS, 1);
-        let last = 1 + 3 * KEY_WORDS;
-        w[last] = time as u32;
-        for (d, v) in w[last + 1..last + 5].iter_mut().zip(value.to_array()) {
+        // Key number r goes to place r mod 4 of the ring, over the key four before it.
+        let at = 1 + KEY_WORDS * (r & 3);
+        w[at] = time as u32;
+        for (d, v) in w[at + 1..at + 5].iter_mut().zip(value.to_array()) {
             *d = v.to_bits();
         }
         w[0] = (r as u32).wrapping_add(1);
@@ -365,7 +366,7 @@ impl<'a> KeyCursor<'a> {
         let hi = r - 1;
         let mut k = lo;
         for x in lo..=hi {
-            if self.window_time(s, x + 4 - r) <= t {
+            if self.key_time(s, x) <= t {
                 k = x;
             }
         }
@@ -381,7 +382,7 @@ impl<'a> KeyCursor<'a> {
         for i in range {
             let x =
                 (k as isize + i as isize - 1).clamp(lo as isize, last.max(lo) as isize) as usize;
-            let o = 1 + KEY_WORDS * (x + 4 - r);
+            let o = 1 + KEY_WORDS * (x & 3);
             ts[i] = w[o] as f32;
             vs[i] = Vec4::new(
                 f32::from_bits(w[o + 1]),
