@@ -86,16 +86,23 @@ fn main() {
     for f in &files {
         for ic in load(f, &ImportOptions::default()).unwrap_or_default() {
             let clip = ic.clip;
-            let blobs: Vec<AlignedBlob> = codecs
+            let blobs: Result<Vec<AlignedBlob>, _> = codecs
                 .iter()
                 .map(|&codec| {
                     let s = CompressSettings {
                         codec,
                         ..Default::default()
                     };
-                    AlignedBlob::from_bytes(&compress(&clip, &s).unwrap())
+                    compress(&clip, &s).map(|b| AlignedBlob::from_bytes(&b))
                 })
                 .collect();
+            let blobs = match blobs {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("skipping {}: {e}", f.display());
+                    continue;
+                }
+            };
             let opts = DecompressOptions::default();
             let mut ds: Vec<Player> = blobs
                 .iter()
