@@ -141,6 +141,21 @@ fn deterministic_bytes() {
     }
 }
 
+/// Poses at samples `i0` and `i0 + 1`, and the whole pose (10 floats per joint) half-way
+/// between them, sampled at `rate` Hz.
+fn around(d: &mut Decompressor, rate: f32, i0: u32) -> (Vec<Transform>, Vec<Transform>, Vec<f32>) {
+    let nj = d.num_joints();
+    let mut a = vec![Transform::IDENTITY; nj];
+    let mut b = vec![Transform::IDENTITY; nj];
+    let mut pose = vec![0.0f32; nj * 10];
+    d.pose_at_sample(i0, &mut a).unwrap();
+    d.pose_at_sample(i0 + 1, &mut b).unwrap();
+    d.seek((i0 as f32 + 0.5) / rate, Looping::Clamp, Rounding::None)
+        .unwrap();
+    d.sample_pose(&mut pose, 10).unwrap();
+    (a, b, pose)
+}
+
 #[test]
 fn interpolated_times_are_between_samples() {
     let clip = generate_clip(&GenerateOptions {
@@ -150,20 +165,9 @@ fn interpolated_times_are_between_samples() {
     });
     let blob = AlignedBlob::from_bytes(&compress(&clip, &settings(Level::Default)).unwrap());
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
-    let mut a = vec![Transform::IDENTITY; 10];
-    let mut b = vec![Transform::IDENTITY; 10];
-    let mut pose = vec![0.0f32; 10 * 10];
     // 7 -> 8 lies inside one segment (paired read), 15 -> 16 crosses a segment boundary.
     for i0 in [7u32, 15] {
-        d.pose_at_sample(i0, &mut a).unwrap();
-        d.pose_at_sample(i0 + 1, &mut b).unwrap();
-        d.seek(
-            (i0 as f32 + 0.5) / clip.sample_rate,
-            Looping::Clamp,
-            Rounding::None,
-        )
-        .unwrap();
-        d.sample_pose(&mut pose, 10).unwrap();
+        let (a, b, pose) = around(&mut d, clip.sample_rate, i0);
         for j in 0..10u32 {
             let m = d.sample_joint(j).unwrap();
             assert_eq!(
@@ -199,19 +203,8 @@ fn segment_constant_rotation_between_samples() {
     }
     let blob = AlignedBlob::from_bytes(&compress(&clip, &settings(Level::Default)).unwrap());
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
-    let mut at = vec![Transform::IDENTITY; 6];
-    let mut next = vec![Transform::IDENTITY; 6];
-    let mut pose = vec![0.0f32; 6 * 10];
     for i0 in [2u32, 9, 30] {
-        d.pose_at_sample(i0, &mut at).unwrap();
-        d.pose_at_sample(i0 + 1, &mut next).unwrap();
-        d.seek(
-            (i0 as f32 + 0.5) / clip.sample_rate,
-            Looping::Clamp,
-            Rounding::None,
-        )
-        .unwrap();
-        d.sample_pose(&mut pose, 10).unwrap();
+        let (at, next, pose) = around(&mut d, clip.sample_rate, i0);
         let mid = Transform::read_from(&pose[30..40]);
         assert_eq!(d.sample_joint(3).unwrap(), mid, "sample {i0}");
         if i0 < 16 {
