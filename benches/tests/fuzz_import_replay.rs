@@ -1,23 +1,31 @@
-//! Replays the importer fuzz seeds (built in code, `fuzz/seeds_import.rs`), corpora and
+//! Replays the importer fuzz seeds (the importer tests' golden files, built in code in
+//! `import/tests/common/fixtures.rs`), corpora and
 //! regressions (`fuzz/corpus/import_{bvh,acl}/*`, `fuzz/regressions/import_{bvh,acl}/*`)
 //! through the cargo-fuzz targets' harness
 //! (`fuzz/harness_import.rs`) on stable Rust. It lives in this crate because the root crate may
 //! not depend on the importers.
 
+#[path = "../../import/tests/common/fixtures.rs"]
+mod fixtures;
 #[path = "../../fuzz/harness_import.rs"]
 mod harness_import;
-#[path = "../../fuzz/seeds_import.rs"]
-mod seeds_import;
+
+/// (fuzz target, file name, contents) of the seeds.
+const SEEDS: [(&str, &str, &str); 4] = [
+    ("import_bvh", "seed_golden.bvh", fixtures::BVH_GOLDEN),
+    ("import_bvh", "seed_one_joint.bvh", fixtures::BVH_ONE_JOINT),
+    ("import_acl", "seed_v1.acl.sjson", fixtures::ACL_V1),
+    ("import_acl", "seed_v5.acl.sjson", fixtures::ACL_V5),
+];
 
 use std::path::Path;
 
 fn replay(target: &str, run: fn(&[u8])) -> usize {
     let mut seeds = 0;
-    for seed in seeds_import::SEEDS {
-        if seed.target == target {
-            let data = seed.bytes();
-            let r = std::panic::catch_unwind(|| run(&data));
-            assert!(r.is_ok(), "seed {} panicked", seed.name);
+    for (t, name, text) in SEEDS {
+        if t == target {
+            let r = std::panic::catch_unwind(|| run(text.as_bytes()));
+            assert!(r.is_ok(), "seed {name} panicked");
             seeds += 1;
         }
     }
@@ -44,7 +52,7 @@ fn replay(target: &str, run: fn(&[u8])) -> usize {
 fn write_seeds() {
     for target in ["import_bvh", "import_acl"] {
         assert!(
-            seeds_import::SEEDS.iter().any(|s| s.target == target),
+            SEEDS.iter().any(|(t, _, _)| *t == target),
             "no seed for {target}"
         );
     }
@@ -52,10 +60,10 @@ fn write_seeds() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
-    for seed in seeds_import::SEEDS {
-        let dir = root.join(seed.target);
+    for (target, name, text) in SEEDS {
+        let dir = root.join(target);
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(seed.name), seed.bytes()).unwrap();
+        std::fs::write(dir.join(name), text).unwrap();
     }
 }
 

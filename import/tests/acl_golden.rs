@@ -3,63 +3,7 @@
 use animcomp::math::{Quat, Vec3};
 use animcomp_import::{acl, load, ImportOptions};
 
-const V1: &str = r#"version = 1
-
-// A two-bone clip, three samples.
-clip =
-{
-	name = "tiny"
-	num_samples = 3
-	sample_rate = 24
-	error_threshold = 0.05
-}
-
-bones =
-[
-	{
-		name = "root"
-		parent = ""
-		vertex_distance = 2.5
-		bind_rotation = [ 0.0, 0.0, 0.0, 1.0 ]
-	}
-	{
-		name = "child", parent = "root", vertex_distance = 4.0
-		bind_rotation = [ 0.0, 0.7071067811865476, 0.0, 0.7071067811865476 ]
-		bind_translation = [ 1.0, 2.0, 3.0 ]
-		bind_scale = [ 2.0, 2.0, 2.0 ]
-	}
-	{
-		name = "second_root"
-		parent = ""
-		vertex_distance = 3.0
-		bind_translation = [ 0.0, 0.0, -7.5 ]
-	}
-]
-
-tracks =
-[
-	{
-		name = "child"
-		rotations = [ [ 0.0, 0.0, 0.0, 1.0 ] [ 1.0, 0.0, 0.0, 0.0 ], [ 0.0, 0.0, 1.0, 0.0 ] ]
-	}
-	{
-		name = "root"
-		rotations =
-		[
-			[ 0.0, 0.0, 0.0, 1.0 ]
-			[ 0.0, 0.0, 0.0, 1.0 ]
-			[ 0.0, 0.0, 0.0, 1.0 ]
-		]
-		translations =
-		[
-			[ 10.0, 0.0, 0.0 ]
-			[ 11.5, -1.0e1, 0.0 ]
-			[ 1.0e25, 0.0, 0.0 ]
-		]
-		scales = [ [1,1,1] [1,1,1] [0.5,1,1] ]
-	}
-]
-"#;
+use common::fixtures::{ACL_V1 as V1, ACL_V5 as V5};
 
 #[test]
 fn v1_clip_values() {
@@ -118,19 +62,6 @@ fn v1_clip_values() {
     good.tracks[0].translations[2].x = 12.0;
     good.validate().unwrap();
 }
-
-/// Version 5 layout: threshold in `settings`, binary-exact hexadecimal values, parent by index.
-const V5: &str = r#"version = 5
-clip = { name = "hex", num_samples = 2, sample_rate = 30, is_binary_exact = true, additive_format = "none" }
-settings = { level = "medium", error_threshold = 0.02 }
-bones = [
-  { name = "a", parent = "", vertex_distance = "4008000000000000" }
-  { name = "b", parent = 0, vertex_distance = 1.0, bind_translation = [ "3FF0000000000000", "0", "C000000000000000" ] }
-]
-tracks = [
-  { name = "b", translations = [ [ "3FF8000000000000", "0", "0" ], [ "0", "4024000000000000", "0" ] ] }
-]
-"#;
 
 #[test]
 fn v5_binary_exact() {

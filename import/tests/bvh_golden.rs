@@ -3,41 +3,7 @@
 use animcomp::math::{Quat, Vec3};
 use animcomp_import::{bvh, load, ImportOptions};
 
-// Line numbers matter for the error tests below; CRLF, tabs and trailing blanks on purpose.
-const GOLDEN: &str = "HIERARCHY\r\n\
-ROOT Hips\r\n\
-{\r\n\
-\tOFFSET 1 2 3\r\n\
-\tCHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation  \r\n\
-\tJOINT Chest\r\n\
-\t{\r\n\
-\t\tOFFSET 0 10 0\r\n\
-\t\tCHANNELS 3 Xrotation Yrotation Zrotation\r\n\
-\t\tJOINT Arm\r\n\
-\t\t{\r\n\
-\t\t\tOFFSET 5 0 0\r\n\
-\t\t\tCHANNELS 6 Xrotation Yposition Zrotation Xposition Zposition Yrotation\r\n\
-\t\t\tEnd Site\r\n\
-\t\t\t{\r\n\
-\t\t\t\tOFFSET 4 0 0\r\n\
-\t\t\t}\r\n\
-\t\t}\r\n\
-\t}\r\n\
-\tJOINT Leg\r\n\
-\t{\r\n\
-\t\tOFFSET -3 -4 0\r\n\
-\t\tCHANNELS 3 Zrotation Xrotation Yrotation\r\n\
-\t\tEnd Site\r\n\
-\t\t{\r\n\
-\t\t\tOFFSET 0 -5 0\r\n\
-\t\t}\r\n\
-\t}\r\n\
-}\r\n\
-MOTION\r\n\
-Frames: 2\r\n\
-Frame Time: 0.0333333\r\n\
-10 20 30 90 0 90   90 0 90   0 7 0 8 9 30   0 0 0 \r\n\
-0 0 0 0 4.5e1 0\t0 0 -90\t180 1 0 2 3 0\t0 90 90\r\n";
+use common::fixtures::BVH_GOLDEN as GOLDEN;
 
 const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
 

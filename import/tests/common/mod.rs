@@ -1,5 +1,9 @@
 //! Helpers shared by the importer tests.
 
+#![allow(dead_code)] // each test binary uses part of it
+
+pub mod fixtures;
+
 /// Deterministic xorshift generator (no dependency, reproducible failures).
 pub struct Rng(u64);
 
