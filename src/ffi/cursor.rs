@@ -10,7 +10,7 @@
 use std::os::raw::c_void;
 
 use super::decompress::decompressor;
-use super::guard::{guard, out_ptr, out_slice, write_if_some};
+use super::guard::{guard, out_ptr, out_slice, pose_buffer, write_if_some};
 use super::types::AnimcompDecompressor;
 use crate::codec::keys::{cursor_state_size, KeyCursor};
 use crate::codec::CodecId;
@@ -177,17 +177,7 @@ pub unsafe extern "C" fn animcomp_key_cursor_sample_pose(
 ) -> Status {
     guard(|| {
         let cursor = bound(ctx, state, state_size)?;
-        let stride = if stride_floats == 0 {
-            FLOATS_PER_JOINT
-        } else {
-            stride_floats
-        };
-        if stride < FLOATS_PER_JOINT {
-            return Err(Error::InvalidArgument(
-                "stride must be 0 or at least 10 floats",
-            ));
-        }
-        let out = out_slice(out, out_len_floats, "out")?;
+        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats)?;
         cursor.sample_pose(out, stride)
     })
 }

@@ -6,7 +6,7 @@
 
 use std::os::raw::c_void;
 
-use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice};
+use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice, pose_buffer};
 use super::types::{AnimcompDecompressOptions, AnimcompDecompressor};
 use crate::blob::validate_blob;
 use crate::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
@@ -183,17 +183,7 @@ pub unsafe extern "C" fn animcomp_sample_pose(
 ) -> Status {
     guard(|| {
         let st = state(ctx)?;
-        let stride = if stride_floats == 0 {
-            FLOATS_PER_JOINT
-        } else {
-            stride_floats
-        };
-        if stride < FLOATS_PER_JOINT {
-            return Err(Error::InvalidArgument(
-                "stride must be 0 or at least 10 floats",
-            ));
-        }
-        let out = out_slice(out, out_len_floats, "out")?;
+        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats)?;
         st.dec.sample_pose(out, stride)
     })
 }

@@ -7,6 +7,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::math::FLOATS_PER_JOINT;
 use crate::{Error, Result, Status};
 
 /// Runs `f`, mapping its result to a status and a panic to [`Status::Internal`].
@@ -104,6 +105,29 @@ pub(crate) unsafe fn out_slice<'a, T>(
     check_ptr(ptr as *const T, what)?;
     check_len(ptr as *const T, len)?;
     Ok(std::slice::from_raw_parts_mut(ptr, len))
+}
+
+/// A caller's pose buffer from C arguments: `stride_floats` 0 means packed (10 floats per joint);
+/// otherwise it must be at least 10. Returns the buffer and the stride.
+///
+/// # Safety
+/// As [`out_slice`] for `out` and `len_floats`.
+pub(crate) unsafe fn pose_buffer<'a>(
+    out: *mut f32,
+    len_floats: usize,
+    stride_floats: usize,
+) -> Result<(&'a mut [f32], usize)> {
+    let stride = if stride_floats == 0 {
+        FLOATS_PER_JOINT
+    } else {
+        stride_floats
+    };
+    if stride < FLOATS_PER_JOINT {
+        return Err(Error::InvalidArgument(
+            "stride must be 0 or at least 10 floats",
+        ));
+    }
+    Ok((out_slice(out, len_floats, "out")?, stride))
 }
 
 /// Writes `value` through `ptr` when it is non-null (for "also report" outputs on error paths).
