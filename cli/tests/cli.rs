@@ -47,6 +47,24 @@ fn json_of(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// Runs `animcomp bench <args> --timing-ms 1 --json <file>`; returns the run's assertion handle
+/// and the JSON it wrote (`Null` when it wrote none).
+fn bench_json(args: &[&str]) -> (assert_cmd::assert::Assert, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    let run = animcomp()
+        .arg("bench")
+        .args(args)
+        .args(["--timing-ms", "1", "--json", json.to_str().unwrap()])
+        .assert();
+    let v = if json.exists() {
+        json_of(&json)
+    } else {
+        Value::Null
+    };
+    (run, v)
+}
+
 #[test]
 fn missing_file_is_an_error_with_its_name() {
     for cmd in [
@@ -174,24 +192,8 @@ fn check_clip_fields(c: &Value) {
 
 #[test]
 fn bench_json_on_the_built_in_set() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("bench.json");
-    animcomp()
-        .args([
-            "bench",
-            "--codec",
-            "fixed",
-            "--timing-ms",
-            "1",
-            "--jobs",
-            "2",
-            "--json",
-            json.to_str().unwrap(),
-        ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("TOTAL(5)"));
-    let v = json_of(&json);
+    let (run, v) = bench_json(&["--codec", "fixed", "--jobs", "2"]);
+    run.success().stdout(predicate::str::contains("TOTAL(5)"));
     assert_eq!(v["codec"], "fixed");
     assert_eq!(v["precision"].as_f64().unwrap() as f32, 0.01);
     assert_eq!(v["shell"].as_f64().unwrap() as f32, 3.0);
@@ -358,22 +360,9 @@ fn one_bad_file_does_not_stop_the_batch() {
     write(dir.path(), "a_good.bvh", &bvh_text(20));
     write(dir.path(), "b_bad.bvh", &bad_bvh_text());
     write(dir.path(), "c_good.bvh", &bvh_text(12));
-    let json = dir.path().join("out.json");
-    animcomp()
-        .args([
-            "bench",
-            dir.path().to_str().unwrap(),
-            "--codec",
-            "fixed",
-            "--timing-ms",
-            "1",
-            "--json",
-            json.to_str().unwrap(),
-        ])
-        .assert()
-        .success()
+    let (run, v) = bench_json(&[dir.path().to_str().unwrap(), "--codec", "fixed"]);
+    run.success()
         .stdout(predicate::str::contains("FAILED (1)").and(predicate::str::contains("b_bad.bvh:")));
-    let v = json_of(&json);
     let names: Vec<&str> = v["clips"]
         .as_array()
         .unwrap()
@@ -510,42 +499,16 @@ fn several_codecs_give_one_run_each_and_peers_are_matched_by_name() {
 fn resample_changes_rate_and_sample_count() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "walk.bvh", &bvh_text(31)); // 1 s at 30 Hz
-    let json = dir.path().join("r.json");
-    animcomp()
-        .args([
-            "bench",
-            dir.path().to_str().unwrap(),
-            "--codec",
-            "fixed",
-            "--resample",
-            "10",
-            "--timing-ms",
-            "1",
-        ])
-        .args(["--json", json.to_str().unwrap()])
-        .assert()
-        .success();
-    let v = json_of(&json);
+    let d = dir.path().to_str().unwrap();
+    let (run, v) = bench_json(&[d, "--codec", "fixed", "--resample", "10"]);
+    run.success();
     assert_eq!(v["clips"][0]["samples"], 11);
     assert_eq!(v["clips"][0]["sample_rate"].as_f64().unwrap(), 10.0);
     assert_eq!(v["resample_hz"].as_f64().unwrap(), 10.0);
 
     // Decimation keeps every third sample: 31 samples at 30 Hz -> 11 at 10 Hz, no interpolation.
-    animcomp()
-        .args([
-            "bench",
-            dir.path().to_str().unwrap(),
-            "--codec",
-            "fixed",
-            "--decimate",
-            "3",
-            "--timing-ms",
-            "1",
-        ])
-        .args(["--json", json.to_str().unwrap()])
-        .assert()
-        .success();
-    let v = json_of(&json);
+    let (run, v) = bench_json(&[d, "--codec", "fixed", "--decimate", "3"]);
+    run.success();
     assert_eq!(v["clips"][0]["samples"], 11);
     assert_eq!(v["clips"][0]["sample_rate"].as_f64().unwrap(), 10.0);
     assert_eq!(v["decimate"], 3);
