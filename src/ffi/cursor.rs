@@ -9,12 +9,12 @@
 
 use std::os::raw::c_void;
 
-use super::decompress::decompressor;
+use super::decompress::{decompressor, seek_policies};
 use super::guard::{guard, out_ptr, out_slice, pose_buffer, write_if_some};
 use super::types::AnimcompDecompressor;
 use crate::codec::keys::{cursor_state_size, KeyCursor};
 use crate::codec::CodecId;
-use crate::decompress::{Decompressor, Looping, Rounding};
+use crate::decompress::Decompressor;
 use crate::math::FLOATS_PER_JOINT;
 use crate::{Error, Result, Status};
 
@@ -137,14 +137,7 @@ pub unsafe extern "C" fn animcomp_key_cursor_seek(
     rounding: u32,
 ) -> Status {
     guard(|| {
-        let looping = Looping::from_u32(looping).ok_or(Error::InvalidEnum {
-            what: "looping",
-            value: looping,
-        })?;
-        let rounding = Rounding::from_u32(rounding).ok_or(Error::InvalidEnum {
-            what: "rounding",
-            value: rounding,
-        })?;
+        let (looping, rounding) = seek_policies(looping, rounding)?;
         bound(ctx, state, state_size)?.seek(time, looping, rounding)
     })
 }

@@ -145,16 +145,22 @@ pub unsafe extern "C" fn animcomp_seek(
 ) -> Status {
     guard(|| {
         let st = state_mut(ctx)?;
-        let looping = Looping::from_u32(looping).ok_or(Error::InvalidEnum {
-            what: "looping",
-            value: looping,
-        })?;
-        let rounding = Rounding::from_u32(rounding).ok_or(Error::InvalidEnum {
-            what: "rounding",
-            value: rounding,
-        })?;
+        let (looping, rounding) = seek_policies(looping, rounding)?;
         st.dec.seek(time, looping, rounding)
     })
+}
+
+/// The looping and rounding policies from their C integers (range-checked).
+pub(crate) fn seek_policies(looping: u32, rounding: u32) -> Result<(Looping, Rounding)> {
+    let l = Looping::from_u32(looping).ok_or(Error::InvalidEnum {
+        what: "looping",
+        value: looping,
+    })?;
+    let r = Rounding::from_u32(rounding).ok_or(Error::InvalidEnum {
+        what: "rounding",
+        value: rounding,
+    })?;
+    Ok((l, r))
 }
 
 /// Moves the decompressor to an exact sample index (clamped to the last sample).
