@@ -48,7 +48,7 @@
 /**
  * The blob format version this header describes (see `animcomp_blob_format_version`).
  */
-#define ANIMCOMP_BLOB_FORMAT_VERSION 1
+#define ANIMCOMP_BLOB_FORMAT_VERSION 2
 
 /**
  * Most joints a clip may have.

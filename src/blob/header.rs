@@ -1,11 +1,11 @@
-//! The 64-byte blob header (format version 1). All fields little-endian.
+//! The 64-byte blob header (format version 2). All fields little-endian.
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 4 | magic `ACMP` |
 //! | 4 | 2 | format version |
 //! | 6 | 1 | codec id |
-//! | 7 | 1 | reserved, 0 |
+//! | 7 | 1 | additive format ([`AdditiveFormat`] as u8; 0 = not additive) |
 //! | 8 | 4 | total size in bytes (multiple of 16) |
 //! | 12 | 4 | CRC-32C of bytes 0..12 and 16..total size |
 //! | 16 | 4 | flags ([`BlobFlags`]) |
@@ -13,8 +13,13 @@
 //! | 24 | 4 | sample count |
 //! | 28 | 4 | sample rate (f32, Hz) |
 //! | 32 | 4 | body offset (64) |
-//! | 36 | 4 | body size |
-//! | 40 | 24 | reserved, 0 |
+//! | 36 | 4 | body size (joint tracks; may be 0 when there are no joints) |
+//! | 40 | 4 | curve count (scalar curves; 0 when none) |
+//! | 44 | 4 | curves offset (0 when no curves; else a multiple of 16 at or after the body's end) |
+//! | 48 | 4 | curves size |
+//! | 52 | 12 | reserved, 0 |
+//!
+//! A blob holds joints, curves or both: the joint count may be 0 only when the curve count is not.
 
 use crate::codec::CodecId;
 use crate::{Error, Result};
@@ -22,7 +27,9 @@ use crate::{Error, Result};
 /// The magic tag at the start of every blob.
 pub const MAGIC: [u8; 4] = *b"ACMP";
 /// Blob format version this library writes and reads. Bumped deliberately, never by accident.
-pub const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 2;
+/// Largest curve count a blob may hold.
+pub const MAX_CURVES: usize = 65_535;
 /// Header size in bytes.
 pub const HEADER_SIZE: usize = 64;
 
@@ -62,6 +69,42 @@ pub struct Header {
     pub body_offset: u32,
     /// Body size.
     pub body_size: u32,
+    /// Additive format byte (0 = a plain clip; see [`AdditiveFormat`]).
+    pub additive: u8,
+    /// Scalar curve count.
+    pub num_curves: u32,
+    /// Byte offset of the curves section (0 when there are no curves).
+    pub curves_offset: u32,
+    /// Byte size of the curves section.
+    pub curves_size: u32,
+}
+
+/// How an additive clip is applied to its base (stored in header byte 7). Names follow ACL.
+#[repr(u8)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum AdditiveFormat {
+    /// Not an additive clip.
+    #[default]
+    None = 0,
+    /// `result = base * additive` (rotations, translations through the base, scales multiplied).
+    Relative = 1,
+    /// Rotations multiplied, translations added, scales multiplied.
+    Additive0 = 2,
+    /// Rotations multiplied, translations added, `scale = base * (1 + additive)` (Unreal).
+    Additive1 = 3,
+}
+
+impl AdditiveFormat {
+    /// From the stored byte.
+    pub fn from_u8(v: u8) -> Option<Self> {
+        match v {
+            0 => Some(Self::None),
+            1 => Some(Self::Relative),
+            2 => Some(Self::Additive0),
+            3 => Some(Self::Additive1),
+            _ => None,
+        }
+    }
 }
 
 fn u32_at(b: &[u8], o: usize) -> u32 {
@@ -85,6 +128,7 @@ impl Header {
         out[0..4].copy_from_slice(&MAGIC);
         out[4..6].copy_from_slice(&self.version.to_le_bytes());
         out[6] = self.codec as u8;
+        out[7] = self.additive;
         out[8..12].copy_from_slice(&self.total_size.to_le_bytes());
         out[12..16].copy_from_slice(&self.checksum.to_le_bytes());
         out[16..20].copy_from_slice(&self.flags.to_le_bytes());
@@ -93,6 +137,19 @@ impl Header {
         out[28..32].copy_from_slice(&self.sample_rate.to_le_bytes());
         out[32..36].copy_from_slice(&self.body_offset.to_le_bytes());
         out[36..40].copy_from_slice(&self.body_size.to_le_bytes());
+        out[40..44].copy_from_slice(&self.num_curves.to_le_bytes());
+        out[44..48].copy_from_slice(&self.curves_offset.to_le_bytes());
+        out[48..52].copy_from_slice(&self.curves_size.to_le_bytes());
+    }
+
+    /// Byte range of the joint body within the blob (checked by [`Header::parse`]).
+    pub fn body_range(&self) -> std::ops::Range<usize> {
+        self.body_offset as usize..self.body_offset as usize + self.body_size as usize
+    }
+
+    /// Byte range of the curves section within the blob (empty when there are no curves).
+    pub fn curves_range(&self) -> std::ops::Range<usize> {
+        self.curves_offset as usize..self.curves_offset as usize + self.curves_size as usize
     }
 
     /// Parses and checks the header fields on their own (not the checksum, not the body).
@@ -112,7 +169,11 @@ impl Header {
             return Err(Error::UnsupportedVersion(version as u32));
         }
         let codec = CodecId::from_u8(blob[6]).ok_or(Error::CorruptBlob("unknown codec id"))?;
-        if blob[7] != 0 || blob[40..64].iter().any(|&b| b != 0) {
+        let additive = blob[7];
+        if AdditiveFormat::from_u8(additive).is_none() {
+            return Err(Error::CorruptBlob("unknown additive format"));
+        }
+        if blob[52..64].iter().any(|&b| b != 0) {
             return Err(Error::CorruptBlob("reserved header bytes are not zero"));
         }
         let h = Header {
@@ -126,6 +187,10 @@ impl Header {
             sample_rate: f32::from_le_bytes(blob[28..32].try_into().unwrap()),
             body_offset: u32_at(blob, 32),
             body_size: u32_at(blob, 36),
+            additive,
+            num_curves: u32_at(blob, 40),
+            curves_offset: u32_at(blob, 44),
+            curves_size: u32_at(blob, 48),
         };
         let total = h.total_size as usize;
         if total > blob.len() {
@@ -144,7 +209,26 @@ impl Header {
         if h.flags & !BlobFlags::ALL != 0 {
             return Err(Error::CorruptBlob("unknown header flags"));
         }
-        if h.num_joints == 0 || h.num_joints as usize > crate::clip::MAX_JOINTS {
+        if h.num_curves as usize > MAX_CURVES {
+            return Err(Error::CorruptBlob("curve count out of range"));
+        }
+        if h.num_curves == 0 {
+            if h.curves_offset != 0 || h.curves_size != 0 {
+                return Err(Error::CorruptBlob("curves section without curves"));
+            }
+        } else {
+            let body_end = h.body_offset as u64 + h.body_size as u64;
+            let off = h.curves_offset as u64;
+            if !off.is_multiple_of(super::BLOB_ALIGNMENT as u64)
+                || off < body_end
+                || off + h.curves_size as u64 > total as u64
+            {
+                return Err(Error::CorruptBlob("curves offset or size out of bounds"));
+            }
+        }
+        if (h.num_joints == 0 && h.num_curves == 0)
+            || h.num_joints as usize > crate::clip::MAX_JOINTS
+        {
             return Err(Error::CorruptBlob("joint count out of range"));
         }
         if h.num_samples == 0 || h.num_samples as usize > crate::clip::MAX_SAMPLES {

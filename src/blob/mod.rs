@@ -10,9 +10,11 @@ pub mod header;
 pub mod reader;
 pub mod writer;
 
-pub use header::{BlobFlags, Header, FORMAT_VERSION, HEADER_SIZE, MAGIC};
+pub use header::{
+    AdditiveFormat, BlobFlags, Header, FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_CURVES,
+};
 pub use reader::validate_blob;
-pub use writer::{assemble_blob, EncodedBody};
+pub use writer::{assemble_blob, assemble_blob_with, BlobExtras, EncodedBody};
 
 /// Alignment of blobs and of the buffers they are written into.
 pub const BLOB_ALIGNMENT: usize = 16;

@@ -1,6 +1,6 @@
 //! Validation of a blob from an untrusted source. Nothing reads a blob before this passes.
 
-use super::header::{Header, HEADER_SIZE};
+use super::header::Header;
 use super::writer::blob_checksum;
 use super::BLOB_ALIGNMENT;
 use crate::{Error, Result};
@@ -16,7 +16,13 @@ pub fn validate_blob(blob: &[u8], verify_checksum: bool) -> Result<(Header, &[u8
     if verify_checksum && blob_checksum(blob) != h.checksum {
         return Err(Error::ChecksumMismatch);
     }
-    let body = &blob[HEADER_SIZE..HEADER_SIZE + h.body_size as usize];
+    let body = &blob[h.body_range()];
+    if h.num_curves != 0 {
+        // Scalar curves are defined by format version 2 but not yet decoded by this build.
+        return Err(Error::CorruptBlob(
+            "curves section is not supported by this build",
+        ));
+    }
     crate::codec::validate_body(&h, body)?;
     Ok((h, body))
 }

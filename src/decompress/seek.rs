@@ -134,6 +134,10 @@ mod tests {
             sample_rate: rate,
             body_offset: 64,
             body_size: 0,
+            additive: 0,
+            num_curves: 0,
+            curves_offset: 0,
+            curves_size: 0,
         }
     }
 

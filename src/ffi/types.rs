@@ -11,7 +11,7 @@ pub const ANIMCOMP_FLOATS_PER_JOINT: u32 = 10;
 /// `AnimcompDecompressor`.
 pub const ANIMCOMP_ALIGNMENT: u32 = 16;
 /// The blob format version this header describes (see `animcomp_blob_format_version`).
-pub const ANIMCOMP_BLOB_FORMAT_VERSION: u32 = 1;
+pub const ANIMCOMP_BLOB_FORMAT_VERSION: u32 = 2;
 /// Most joints a clip may have.
 pub const ANIMCOMP_MAX_JOINTS: u32 = 16383;
 /// Most samples a clip may have (2^24).

@@ -346,6 +346,10 @@ fn header_for(ctx: &EncodeContext, body_len: usize) -> Header {
         sample_rate: ctx.clip.sample_rate,
         body_offset: HEADER_SIZE as u32,
         body_size: body_len as u32,
+        additive: 0,
+        num_curves: 0,
+        curves_offset: 0,
+        curves_size: 0,
     }
 }
 

@@ -179,6 +179,10 @@ mod tests {
             sample_rate: 60.0,
             body_offset: HEADER_SIZE as u32,
             body_size: body.len() as u32,
+            additive: 0,
+            num_curves: 0,
+            curves_offset: 0,
+            curves_size: 0,
         }
     }
 
