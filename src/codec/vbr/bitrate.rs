@@ -7,8 +7,6 @@
 //! stores the `f32` bits themselves (ranges unused). The encoder measures error through exactly
 //! these functions, so what it judges is what the decoder produces.
 
-use glam::{BVec4A, Vec4};
-
 /// Bits per component for each rate index. Index 0 is "constant in the segment"; the last index
 /// is a raw `f32`.
 pub const RATE_BITS: [u8; 24] = [
@@ -172,39 +170,11 @@ pub fn coefficients(rate: u8, field: u16, range: &ClipRange) -> (f32, f32) {
     }
 }
 
-/// [`coefficients`] of a sub-track's three components at once (lane 3 unused), bit for bit the
-/// same values, computed without branches; a raw component (rate [`RATE_RAW`]) gets `mul = 1`,
-/// `add = 0` (the decoder reinterprets its field). `min` and `extent` hold the three clip ranges.
+/// `if c { a } else { b }` on the bits, without a branch.
 #[inline(always)]
-pub fn coefficients4(rate: [u8; 3], field: [u16; 3], min: Vec4, extent: Vec4) -> (Vec4, Vec4) {
-    let lane = |f: &dyn Fn(usize) -> f32| Vec4::new(f(0), f(1), f(2), 0.0);
-    let inv = lane(&|c| INV_MAX_Q[rate[c] as usize & 31]);
-    let smin = lane(&|c| EIGHT_BIT_FRACTION[(field[c] & 0xFF) as usize]);
-    let sext = lane(&|c| EIGHT_BIT_FRACTION[(field[c] >> 8) as usize]);
-    let constant = lane(&|c| field[c] as f32) * (1.0 / 65535.0);
-    let is_constant = BVec4A::new(
-        rate[0] == RATE_CONSTANT,
-        rate[1] == RATE_CONSTANT,
-        rate[2] == RATE_CONSTANT,
-        false,
-    );
-    let is_raw = BVec4A::new(
-        rate[0] == RATE_RAW,
-        rate[1] == RATE_RAW,
-        rate[2] == RATE_RAW,
-        false,
-    );
-    let mul = Vec4::select(
-        is_constant,
-        Vec4::ZERO,
-        Vec4::select(is_raw, Vec4::ONE, inv * sext * extent),
-    );
-    let add = Vec4::select(
-        is_constant,
-        constant * extent + min,
-        Vec4::select(is_raw, Vec4::ZERO, smin * extent + min),
-    );
-    (mul, add)
+pub fn select(c: bool, a: f32, b: f32) -> f32 {
+    let m = (c as u32).wrapping_neg();
+    f32::from_bits((a.to_bits() & m) | (b.to_bits() & !m))
 }
 
 /// Decodes a stored component. `q` is the stored field (0 for [`RATE_CONSTANT`], the `f32`
@@ -237,49 +207,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn coefficients4_equals_the_scalar_coefficients_bit_for_bit() {
-        let ranges = [
-            ClipRange {
-                min: -3.0,
-                extent: 10.0,
-            },
-            ClipRange {
-                min: 0.25,
-                extent: 1.0e-3,
-            },
-            rotation_range(1234, 40000),
-        ];
-        for rate in 0..NUM_RATES as u8 - 1 {
-            for field in [0u16, 1, 255, 256, 0x80FF, 0x1234, 0xFFFF, 0xFF00] {
-                let r = [rate, (rate + 7) % 23, 0];
-                let f = [field, field.rotate_left(3), field ^ 0x5A5A];
-                let min = Vec4::new(ranges[0].min, ranges[1].min, ranges[2].min, 0.0);
-                let ext = Vec4::new(ranges[0].extent, ranges[1].extent, ranges[2].extent, 0.0);
-                let (mul, add) = coefficients4(r, f, min, ext);
-                for c in 0..3 {
-                    let (m, a) = coefficients(r[c], f[c], &ranges[c]);
-                    assert_eq!(
-                        mul[c].to_bits(),
-                        m.to_bits(),
-                        "mul rate {} field {}",
-                        r[c],
-                        f[c]
-                    );
-                    assert_eq!(
-                        add[c].to_bits(),
-                        a.to_bits(),
-                        "add rate {} field {}",
-                        r[c],
-                        f[c]
-                    );
-                    let q = 5u32.min((1 << rate_bits(r[c])) - 1);
-                    let v = (q as i32) as f32 * mul[c] + add[c];
-                    assert_eq!(v.to_bits(), dequantize(q, r[c], f[c], &ranges[c]).to_bits());
-                }
+    fn coefficients_follow_the_rate_cases() {
+        let range = ClipRange {
+            min: -3.0,
+            extent: 10.0,
+        };
+        for field in [0u16, 1, 255, 0x80FF, 0xFFFF] {
+            let (m, a) = coefficients(RATE_CONSTANT, field, &range);
+            assert_eq!(m.to_bits(), 0f32.to_bits());
+            assert_eq!(a, range.denormalize(field as f32 * (1.0 / 65535.0)));
+            for rate in 1..RATE_RAW {
+                let (smin, sext) = segment_min_extent(field);
+                let (m, a) = coefficients(rate, field, &range);
+                assert_eq!(m, INV_MAX_Q[rate as usize] * sext * range.extent);
+                assert_eq!(a, smin * range.extent + range.min);
             }
         }
-        let (mul, add) = coefficients4([RATE_RAW; 3], [7; 3], Vec4::ONE, Vec4::ONE);
-        assert_eq!((mul.x, add.x), (1.0, 0.0));
+        assert_eq!(select(true, 1.5, f32::NAN), 1.5);
+        assert!(select(false, 1.5, f32::NAN).is_nan());
     }
 
     #[test]

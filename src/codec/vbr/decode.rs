@@ -6,7 +6,10 @@
 //! cursors (the samples may lie in different segments) and blends the results: `nlerp` on the
 //! shortest arc for rotations, `lerp` for vectors.
 
-use super::bitrate::{coefficients4, rate_bits, NUM_RATES, RATE_BITS, RATE_FIELD_BITS, RATE_RAW};
+use super::bitrate::{
+    coefficients, rate_bits, rotation_range, ClipRange, NUM_RATES, RATE_BITS, RATE_FIELD_BITS,
+    RATE_RAW,
+};
 use super::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
     KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
@@ -18,7 +21,6 @@ use crate::codec::{Defaults, JointSelection, PoseOut, SampleKey};
 use crate::decompress::CHANNELS_ALL;
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
 use crate::quantize::bits::read_bits;
-use glam::Vec4;
 
 /// Linear blend used for dropped keyframes (encoder and decoder share it bit for bit).
 #[inline(always)]
@@ -44,13 +46,12 @@ pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
 
 /// One sub-track's decode in one segment: the bit widths of its three components and their
 /// `q * mul + add` coefficients (see [`coefficients`]), computed once and applied to every
-/// stored sample read for it (up to four per pose). A raw (`f32`) component has `mul = 1`,
-/// `add = 0` and its field is reinterpreted rather than converted.
+/// stored sample read for it (up to four per pose).
 #[derive(Clone, Copy)]
 struct Params {
     bits: [u32; 3],
-    mul: Vec4,
-    add: Vec4,
+    mul: [f32; 3],
+    add: [f32; 3],
     /// Components stored as raw `f32` bits.
     raw: [bool; 3],
     /// Sum of `bits`.
@@ -60,17 +61,15 @@ struct Params {
 impl Params {
     /// Components from stored fields.
     #[inline(always)]
-    fn values(&self, q: [u32; 3]) -> Vec4 {
+    fn values(&self, q: [u32; 3]) -> [f32; 3] {
         // Quantised fields have at most 24 bits, so the signed conversion (one instruction,
-        // unlike u32 -> f32) is exact.
-        let x = |c: usize| {
-            if self.raw[c] {
-                f32::from_bits(q[c])
-            } else {
-                (q[c] as i32) as f32
-            }
-        };
-        Vec4::new(x(0), x(1), x(2), 0.0) * self.mul + self.add
+        // unlike u32 -> f32) is exact; a raw field's converted value is discarded by the select.
+        let mut out = [0.0f32; 3];
+        for c in 0..3 {
+            let v = (q[c] as i32) as f32 * self.mul[c] + self.add[c];
+            out[c] = if self.raw[c] { f32::from_bits(q[c]) } else { v };
+        }
+        out
     }
 }
 
@@ -233,43 +232,43 @@ impl Cursor {
     /// The stored sample at `bit`, blended `t` of the way to the next stored sample (a dropped
     /// keyframe).
     #[inline(always)]
-    fn sample(&self, body: &[u8], bit: usize, t: f32, p: &Params) -> Vec4 {
-        let out = p.values(read3(body, bit, p));
+    fn sample(&self, body: &[u8], bit: usize, t: f32, p: &Params) -> [f32; 3] {
+        let mut out = p.values(read3(body, bit, p));
         if t > 0.0 {
             let next = p.values(read3(body, bit + self.frame_bits, p));
-            // `a + (b - a) * t` per component, as the encoder's `lerp`.
-            out + (next - out) * t
-        } else {
-            out
+            for c in 0..3 {
+                out[c] = lerp(out[c], next[c], t);
+            }
         }
+        out
     }
 
     /// The next animated sub-track's three components for the first sample, and for the second
-    /// when `pair`; `min` and `extent` are its stored slots' clip ranges. The flag is true when
-    /// the sub-track is constant over this segment (every rate 0: both samples are the same).
+    /// when `pair`; `ranges[i]` is the clip range of stored slot `i`. The flag is true when the
+    /// sub-track is constant over this segment (every rate 0: both samples are the same value).
     #[inline(always)]
-    fn next(&mut self, body: &[u8], min: Vec4, extent: Vec4) -> (Vec4, Vec4, bool) {
+    fn next(&mut self, body: &[u8], ranges: [ClipRange; 3]) -> ([f32; 3], [f32; 3], bool) {
         let rates = read_bits(
             body,
             self.rates_bit + self.k * RATE_FIELD_BITS as usize,
             3 * RATE_FIELD_BITS,
         );
         let fields = read_u64_window(body, self.fields + 6 * self.f);
-        let r = [
-            (rates & 31) as u8,
-            ((rates >> 5) & 31) as u8,
-            ((rates >> 10) & 31) as u8,
-        ];
-        let field = [fields as u16, (fields >> 16) as u16, (fields >> 32) as u16];
-        let (mul, add) = coefficients4(r, field, min, extent);
-        let bits = r.map(rate_bits);
-        let p = Params {
-            bits,
-            mul,
-            add,
-            raw: r.map(|r| r == RATE_RAW),
-            total: bits[0] + bits[1] + bits[2],
+        let mut p = Params {
+            bits: [0; 3],
+            mul: [0.0; 3],
+            add: [0.0; 3],
+            raw: [false; 3],
+            total: 0,
         };
+        for (c, range) in ranges.iter().enumerate() {
+            let rate =
+                ((rates >> (c as u32 * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
+            p.bits[c] = rate_bits(rate);
+            p.raw[c] = rate == RATE_RAW;
+            (p.mul[c], p.add[c]) = coefficients(rate, (fields >> (16 * c)) as u16, range);
+        }
+        p.total = p.bits[0] + p.bits[1] + p.bits[2];
         self.k += 3;
         self.f += 1;
         if p.total == 0 {
@@ -304,15 +303,14 @@ impl Cursor {
             track_drop
         };
         // Per-segment drops store all four component ranges, per-track drops the stored three.
-        let at = |i: usize| rg + 4 * if per_segment { slot_component(i, c) } else { i };
-        let (o0, o1, o2) = (at(0), at(1), at(2));
-        let q16 = |o: usize| read_u16(body, o) as f32;
-        let min = Vec4::new(q16(o0), q16(o1), q16(o2), 0.0) * ROTATION_RANGE_STEP - Vec4::ONE;
-        let extent = Vec4::new(q16(o0 + 2), q16(o1 + 2), q16(o2 + 2), 0.0) * ROTATION_RANGE_STEP;
-        let (a, b, same) = self.next(body, min, extent);
-        let q0 = from_stored([a.x, a.y, a.z], c);
+        let range = |i: usize| {
+            let o = rg + 4 * if per_segment { slot_component(i, c) } else { i };
+            rotation_range(read_u16(body, o), read_u16(body, o + 2))
+        };
+        let (a, b, same) = self.next(body, [range(0), range(1), range(2)]);
+        let q0 = from_stored(a, c);
         let q1 = if self.pair && !same {
-            from_stored([b.x, b.y, b.z], c)
+            from_stored(b, c)
         } else {
             q0
         };
@@ -323,25 +321,23 @@ impl Cursor {
     /// to the clip value limits. `rg` is its clip ranges' offset.
     #[inline(always)]
     fn vector(&mut self, body: &[u8], rg: usize) -> (Vec3, Vec3) {
-        let f = |o: usize| read_f32(body, rg + o);
-        let min = Vec4::new(f(0), f(8), f(16), 0.0);
-        let extent = Vec4::new(f(4), f(12), f(20), 0.0);
-        let (a, b, _) = self.next(body, min, extent);
+        let range = |i: usize| ClipRange {
+            min: read_f32(body, rg + 8 * i),
+            extent: read_f32(body, rg + 8 * i + 4),
+        };
+        let (a, b, _) = self.next(body, [range(0), range(1), range(2)]);
         (clamp_value(a), clamp_value(b))
     }
 }
-
-/// Scale of the 16-bit rotation clip range fields (as [`super::bitrate::rotation_range`]).
-const ROTATION_RANGE_STEP: f32 = 2.0 / 65535.0;
 
 /// A decoded translation or scale within the clip value limits; a NaN (only possible from raw
 /// samples of a hostile blob) becomes the lower limit. Values the encoder wrote are within the
 /// limits already, so this never moves them.
 #[inline(always)]
-fn clamp_value(v: Vec4) -> Vec3 {
+fn clamp_value(v: [f32; 3]) -> Vec3 {
     let m = crate::clip::MAX_ABS_VALUE;
-    // `max` returns its argument when `v` is NaN (glam follows SSE's `maxps` operand order).
-    Vec3::new(v.x.max(-m).min(m), v.y.max(-m).min(m), v.z.max(-m).min(m))
+    // `f32::max` returns the other operand when one is NaN.
+    Vec3::from_array(v.map(|x| x.max(-m).min(m)))
 }
 
 #[inline(always)]
