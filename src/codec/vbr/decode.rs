@@ -337,6 +337,7 @@ impl Cursor {
 fn clamp_value(v: [f32; 3]) -> Vec3 {
     let m = crate::clip::MAX_ABS_VALUE;
     // `f32::max` returns the other operand when one is NaN.
+    #[allow(clippy::manual_clamp)]
     Vec3::from_array(v.map(|x| x.max(-m).min(m)))
 }
 

@@ -88,6 +88,7 @@ const INSERT: [[usize; 4]; 4] = [[3, 0, 1, 2], [0, 3, 1, 2], [0, 1, 3, 2], [0, 1
 #[inline(always)]
 pub fn from_stored(v: [f32; 3], dropped: u8) -> Quat {
     // `max` then `min` (not `clamp`): a NaN component becomes -1 instead of staying NaN.
+    #[allow(clippy::manual_clamp)]
     let v = v.map(|c| c.max(-1.0).min(1.0));
     let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     // Within the unit ball the rebuilt quaternion is unit length; outside it (quantisation can
