@@ -1,7 +1,8 @@
 //! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings) into DIR as
 //! `.blob` files; `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
-//! (seed fixed) and prints ns/pose. Run `sample` under `valgrind --tool=callgrind` to count
-//! instructions per pose independently of machine load.
+//! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
+//! (`sample_joints`). Run under `valgrind --tool=callgrind` to count instructions per pose
+//! independently of machine load.
 //!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
@@ -36,7 +37,8 @@ fn main() {
                 }
             }
         }
-        Some("sample") => {
+        Some(mode @ ("sample" | "subset")) => {
+            let subset = mode == "subset";
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
             let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -56,6 +58,7 @@ fn main() {
                 let mut d = Decompressor::new(b.as_bytes(), &DecompressOptions::default()).unwrap();
                 let dur = d.header().duration();
                 let mut pose = vec![0.0f32; d.num_joints() * FLOATS_PER_JOINT];
+                let tenth: Vec<u32> = (0..d.num_joints() as u32).step_by(10).collect();
                 let t0 = Instant::now();
                 for _ in 0..n {
                     seed ^= seed << 13;
@@ -64,7 +67,12 @@ fn main() {
                     let t = (seed >> 40) as f32 / (1u64 << 24) as f32 * dur;
                     d.seek(black_box(t), Looping::Clamp, Rounding::None)
                         .unwrap();
-                    d.sample_pose(&mut pose, FLOATS_PER_JOINT).unwrap();
+                    if subset {
+                        d.sample_joints(&tenth, None, 7, &mut pose, FLOATS_PER_JOINT)
+                            .unwrap();
+                    } else {
+                        d.sample_pose(&mut pose, FLOATS_PER_JOINT).unwrap();
+                    }
                     black_box(&mut pose);
                 }
                 ns += t0.elapsed().as_nanos();
@@ -76,6 +84,6 @@ fn main() {
                 ns as f64 / poses as f64
             );
         }
-        _ => eprintln!("usage: decode_profile write DIR CLIPS... | sample DIR [N]"),
+        _ => eprintln!("usage: decode_profile write DIR CLIPS... | sample DIR [N] | subset DIR [N]"),
     }
 }
