@@ -189,7 +189,8 @@ pub unsafe extern "C" fn animcomp_sample_pose(
 ) -> Status {
     guard(|| {
         let st = state(ctx)?;
-        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats)?;
+        let joints = st.dec.num_joints();
+        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats, joints)?;
         st.dec.sample_pose(out, stride)
     })
 }
