@@ -1,6 +1,6 @@
 //! Generates `include/animcomp.h` with cbindgen.
 //!
-//! The header is always written to `$OUT_DIR/animcomp.h` (which `tests/header_fresh.rs` compares
+//! The header is always written to `$OUT_DIR/animcomp.h` (which `tests/ffi/header_fresh.rs` compares
 //! with the committed `include/animcomp.h`), and copied to `include/animcomp.h` only when its
 //! content changed, so a build never dirties the tree needlessly. Set `ANIMCOMP_NO_HEADER_WRITE=1`
 //! to leave `include/` untouched (e.g. to check a stale header in CI by the test alone).

@@ -1,5 +1,5 @@
 //! The fuzzing harnesses, shared by the cargo-fuzz targets (`fuzz/fuzz_targets/*.rs`) and by the
-//! stable-Rust corpus replay test (`tests/fuzz_corpus_replay.rs`), which both pull this file in
+//! stable-Rust corpus replay test (`tests/robust/fuzz_corpus_replay.rs`), which both pull this file in
 //! with `#[path = ...] mod harness;`. Only depends on the `animcomp` crate.
 //!
 //! Every function takes arbitrary bytes and must return normally: a panic (including a failed
@@ -132,7 +132,7 @@ pub fn decode_blob(blob: &[u8], extra: &[u8]) -> DecodeOutcome {
 /// fuzzers keep exploring their decoders. Known bug, see docs/robustness.md ("Findings"): the
 /// `vbr` validator checks each section's bounds but not their order, and `vbr::describe`
 /// subtracts section offsets (`ranges - constants`), which underflows. The strict regression
-/// test `vbr_describe_survives_forged_section_offsets` in `tests/robust_mutation.rs` is
+/// test `vbr_describe_survives_forged_section_offsets` in `tests/robust/robust_mutation.rs` is
 /// `#[ignore]`d until the fix lands; then empty this list. (Empty: fixed by ordering checks in
 /// `vbr::layout::validate`.)
 pub const DESCRIBE_KNOWN_BROKEN: &[CodecId] = &[];
@@ -689,7 +689,7 @@ pub fn mutate(blob: &mut Vec<u8>, kind: u8, pos: u16, val: u8) {
 }
 
 /// Compressed blobs of the base clips, computed once per (clip kind, settings).
-fn base_blob(kind: u8, settings_id: u8) -> Option<Vec<u8>> {
+pub fn base_blob(kind: u8, settings_id: u8) -> Option<Vec<u8>> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     type Cache = Mutex<HashMap<(u8, u8), Option<Vec<u8>>>>;

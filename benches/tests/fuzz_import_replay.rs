@@ -5,7 +5,7 @@
 //! (`fuzz/harness_import.rs`) on stable Rust. It lives in this crate because the root crate may
 //! not depend on the importers.
 
-#[path = "../../import/tests/common/fixtures.rs"]
+#[path = "../../import/tests/importers/common/fixtures.rs"]
 mod fixtures;
 #[path = "../../fuzz/harness_import.rs"]
 mod harness_import;

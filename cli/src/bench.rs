@@ -60,14 +60,19 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Parallel compression jobs [default: one per CPU].
-    #[arg(long, short, value_name = "N")]
+    #[arg(allow_negative_numbers = true, long, short, value_name = "N")]
     pub jobs: Option<usize>,
-    /// A peer results TSV (e.g. /work/shared/peers/acl_cmu-cc_60hz.tsv): adds the peer's bytes and
-    /// max error per clip (matched by clip name) and a totals comparison.
+    /// A peer results TSV (e.g. acl_cmu-cc_60hz.tsv from the shared peers folder): adds the peer's
+    /// bytes and max error per clip (matched by clip name) and a totals comparison.
     #[arg(long, value_name = "FILE.tsv")]
     pub peers: Option<PathBuf>,
     /// Least time spent timing the decompression of each clip, in milliseconds.
-    #[arg(long, default_value_t = 20, value_name = "MS")]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 20,
+        value_name = "MS"
+    )]
     pub timing_ms: u64,
 }
 
@@ -335,6 +340,47 @@ fn time_all(
         .collect()
 }
 
+/// What `--codec auto` chose, as one line (`auto chose: vbr for 40 clips, fixed for 9`), when
+/// `auto` is among the codecs.
+fn auto_choices(codecs: &[CodecChoice], done: &[Vec<Done>]) -> Option<String> {
+    let c = codecs.iter().position(|&c| c == CodecChoice::Auto)?;
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for (blob, _, _) in done[c].iter().flatten() {
+        let name = measure::blob_codec(blob);
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(n, k)| format!("{n} for {k} clip{}", if *k == 1 { "" } else { "s" }))
+        .collect();
+    Some(format!("auto chose: {}", parts.join(", ")))
+}
+
+/// Warns on stderr about every codec whose error ended above the requested precision on some
+/// clip (`fixed` has no search: its formats may not reach a small precision).
+fn warn_above_precision(runs: &[Run], precision: f32) {
+    for run in runs {
+        let above: Vec<&ClipResult> = run
+            .clips
+            .iter()
+            .filter(|c| !(c.max_error <= precision))
+            .collect();
+        if let Some(worst) = above.iter().map(|c| c.max_error).reduce(f32::max) {
+            eprintln!(
+                "animcomp: warning: codec {}: max error above the requested precision {precision} \
+                 on {} of {} clips (worst {worst:.5})",
+                run.codec,
+                above.len(),
+                run.clips.len()
+            );
+        }
+    }
+}
+
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let peers = a.peers.as_deref().map(peers::read).transpose()?;
@@ -356,6 +402,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         .iter()
         .map(|&codec| compress_all(&pool, &inputs, codec, a))
         .collect();
+    let chosen = auto_choices(&codecs, &done);
     let mut runs = time_all(&inputs, &codecs, &done, a, peers.as_ref());
     drop(done);
     for run in &mut runs {
@@ -374,6 +421,10 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         print!("{}", bench_output::render_summary(&runs));
     }
     print!("{}", bench_output::render_failures(&load_failed, &runs));
+    if let Some(line) = chosen {
+        println!("{line}");
+    }
+    warn_above_precision(&runs, a.settings.error);
     if let Some(path) = &a.json {
         let text = bench_output::to_json(&runs)?;
         std::fs::write(path, text)

@@ -18,8 +18,16 @@ pub struct Args {
     #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
     pub codec: Option<CodecChoice>,
     /// Which clip of a file holding several (glTF animations), counting from 0.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 0,
+        value_name = "N"
+    )]
     pub clip_index: usize,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub settings: SettingsArgs,
 }
@@ -35,6 +43,12 @@ pub fn load_one(
     index: usize,
     args: &SettingsArgs,
 ) -> Result<animcomp::RawClip, CliError> {
+    if path.is_dir() {
+        return Err(CliError(format!(
+            "{}: is a directory (give one clip file; `animcomp bench` takes folders)",
+            path.display()
+        )));
+    }
     let mut clips = measure::load_file(path, args)?;
     let count = clips.len();
     if index >= count {
@@ -61,6 +75,13 @@ pub fn load_one(
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let clip = load_one(&a.input, a.clip_index, &a.settings)?;
+    let out = a.output.clone().unwrap_or_else(|| default_output(&a.input));
+    if out.exists() && !a.force {
+        return Err(CliError(format!(
+            "{}: already exists (pass --force to overwrite it)",
+            out.display()
+        )));
+    }
     let codec = a.codec.unwrap_or_else(measure::default_codec);
     let settings = a.settings.settings(codec);
     let (blob, elapsed) = measure::compress_timed(&clip, &settings).map_err(|e| {
@@ -76,7 +97,6 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             a.input.display()
         ))
     })?;
-    let out = a.output.clone().unwrap_or_else(|| default_output(&a.input));
     std::fs::write(&out, blob.as_bytes())
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     let raw = clip.raw_size_bytes();
@@ -88,11 +108,13 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         clip.num_samples,
         clip.sample_rate
     );
+    let chosen = match codec {
+        CodecChoice::Auto => format!("auto (chose {})", measure::blob_codec(&blob)),
+        c => c.name().to_string(),
+    };
     println!(
-        "codec {}, precision {}, shell {}",
-        codec.name(),
-        a.settings.error,
-        a.settings.shell
+        "codec {chosen}, precision {}, shell {}",
+        a.settings.error, a.settings.shell
     );
     println!(
         "size {} bytes (raw {} bytes), ratio {:.2} : 1, compressed in {:.3} s",
@@ -108,5 +130,12 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         m.worst_sample,
         m.p99_error
     );
+    if m.max_error > a.settings.error {
+        eprintln!(
+            "animcomp: warning: max error {:.5} is above the requested precision {} \
+             (codec {chosen} does not reach it on this clip)",
+            m.max_error, a.settings.error
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,6 @@ use crate::table::{thousands, Table};
 use crate::CliError;
 use animcomp::blob::{validate_blob, BlobFlags, Header};
 use animcomp::AlignedBlob;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -52,6 +51,55 @@ fn flag_names(flags: u32) -> String {
     }
 }
 
+/// One row of the storage summary.
+struct Summary {
+    channel: &'static str,
+    class: String,
+    count: usize,
+    bits: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Summary {
+    fn new(channel: &'static str, class: String, bits: f64) -> Self {
+        Summary {
+            channel,
+            class,
+            count: 1,
+            bits,
+            min: bits,
+            max: bits,
+        }
+    }
+
+    fn add(&mut self, bits: f64) {
+        self.count += 1;
+        self.bits += bits;
+        self.min = self.min.min(bits);
+        self.max = self.max.max(bits);
+    }
+}
+
+/// Channels in joint order.
+fn channel_rank(channel: &str) -> usize {
+    ["rotation", "translation", "scale"]
+        .iter()
+        .position(|c| *c == channel)
+        .unwrap_or(3)
+}
+
+/// A storage description without its per-track figures: the text before any parenthesis, with
+/// number words dropped (`variable (14.1 bits/sample, ...)` → `variable`, `12 keys, linear` →
+/// `keys, linear`), so tracks stored alike share a summary row.
+fn storage_class(storage: &str) -> String {
+    let head = storage.split(" (").next().unwrap_or(storage);
+    head.split(' ')
+        .filter(|w| w.parse::<f64>().is_err())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let (blob, h) = read_blob(&a.blob)?;
@@ -94,23 +142,39 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     }
     print!("{}", t.render());
 
-    // Summary per channel and storage kind.
-    let mut summary: BTreeMap<(&str, String), (usize, f64)> = BTreeMap::new();
+    // Summary per channel and storage kind (the storage text without its per-track figures).
+    let mut summary: Vec<Summary> = Vec::new();
     let mut bits_per_pose = 0.0f64;
     for tr in &desc.tracks {
-        let e = summary.entry((tr.channel, tr.storage.clone())).or_default();
-        e.0 += 1;
-        e.1 += tr.bits_per_sample as f64;
-        bits_per_pose += tr.bits_per_sample as f64;
+        let class = storage_class(&tr.storage);
+        let bits = tr.bits_per_sample as f64;
+        bits_per_pose += bits;
+        match summary
+            .iter_mut()
+            .find(|s| s.channel == tr.channel && s.class == class)
+        {
+            Some(s) => s.add(bits),
+            None => summary.push(Summary::new(tr.channel, class, bits)),
+        }
     }
+    summary.sort_by(|a, b| {
+        (channel_rank(a.channel), &a.class).cmp(&(channel_rank(b.channel), &b.class))
+    });
     println!();
-    let mut t = Table::new(&["channel", "storage", "sub-tracks", "avg bits/sample"]);
-    for ((ch, st), (count, bits)) in &summary {
+    let mut t = Table::new(&[
+        "channel",
+        "storage",
+        "sub-tracks",
+        "avg bits/sample",
+        "min-max",
+    ]);
+    for s in &summary {
         t.row(vec![
-            ch.to_string(),
-            st.clone(),
-            count.to_string(),
-            format!("{:.2}", bits / *count as f64),
+            s.channel.to_string(),
+            s.class.clone(),
+            s.count.to_string(),
+            format!("{:.2}", s.bits / s.count as f64),
+            format!("{:.2}-{:.2}", s.min, s.max),
         ]);
     }
     print!("{}", t.render());

@@ -49,7 +49,18 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
+/// Lets a closed stdout end the program quietly, as Unix tools do (`animcomp inspect b | head`):
+/// Rust ignores SIGPIPE, so a write to a closed pipe would fail and `println!` would panic.
+fn quiet_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of SIGPIPE at startup, before any thread is spawned.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compress(a) => compress::run(&a),

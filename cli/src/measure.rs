@@ -41,10 +41,10 @@ impl LevelArg {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SettingsArgs {
     /// Precision: largest acceptable virtual-vertex error of every joint, in clip units.
-    #[arg(long, default_value_t = 0.01, value_parser = positive_f32, value_name = "E")]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 0.01, value_parser = positive_f32, value_name = "E")]
     pub error: f32,
     /// Shell distance: distance of the virtual vertices from every joint, in clip units.
-    #[arg(long, default_value_t = 3.0, value_parser = positive_f32, value_name = "S")]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 3.0, value_parser = positive_f32, value_name = "S")]
     pub shell: f32,
     /// Search effort of codecs that search.
     #[arg(long, value_enum, default_value_t = LevelArg::Auto)]
@@ -61,14 +61,14 @@ pub struct SettingsArgs {
     pub scale_format: Option<VectorFormat>,
     /// Resample every clip to this rate (Hz) before compressing; errors are measured against
     /// the resampled clip. glTF animations are always resampled (to this rate, else 30 Hz).
-    #[arg(long, value_parser = positive_f32, value_name = "HZ", conflicts_with = "decimate")]
+    #[arg(allow_negative_numbers = true, long, value_parser = positive_f32, value_name = "HZ", conflicts_with = "decimate")]
     pub resample: Option<f32>,
     /// Keep every N-th sample (rate / N) before compressing, without interpolation: how ACL's
     /// 30 Hz peer figures were made from 60 Hz data ("every second frame").
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub decimate: Option<u32>,
     /// Multiply every imported position by this factor (e.g. 100 for metres to centimetres).
-    #[arg(long, default_value_t = 1.0, value_parser = positive_f32, value_name = "F")]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1.0, value_parser = positive_f32, value_name = "F")]
     pub unit_scale: f32,
 }
 
@@ -93,6 +93,11 @@ impl SettingsArgs {
             unit_scale: self.unit_scale,
         }
     }
+}
+
+/// The name of the codec that wrote `blob` (what `--codec auto` chose).
+pub fn blob_codec(blob: &AlignedBlob) -> &'static str {
+    animcomp::blob::Header::parse(blob.as_bytes()).map_or("unknown", |h| h.codec.name())
 }
 
 /// Parses a finite, strictly positive number.

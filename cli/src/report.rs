@@ -24,13 +24,28 @@ pub struct Args {
     #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
     pub codec: Option<CodecChoice>,
     /// Which clip of a file holding several (glTF animations), counting from 0.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 0,
+        value_name = "N"
+    )]
     pub clip_index: usize,
     /// Joints drawn in the error-over-time chart (the worst ones).
-    #[arg(long, default_value_t = 8, value_name = "N")]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 8,
+        value_name = "N"
+    )]
     pub top: usize,
     /// Joints in the ranking chart.
-    #[arg(long, default_value_t = 25, value_name = "N")]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 25,
+        value_name = "N"
+    )]
     pub bars: usize,
     #[command(flatten)]
     pub settings: SettingsArgs,

@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long, short, allow_negative_numbers = true)]
     pub time: f32,
     /// Only this joint (index).
-    #[arg(long, short)]
+    #[arg(allow_negative_numbers = true, long, short)]
     pub joint: Option<u32>,
     /// What happens to times outside the clip.
     #[arg(long, value_enum, default_value_t = LoopingArg::Clamp)]
@@ -71,6 +71,13 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         RoundingArg::Nearest => Rounding::Nearest,
     };
     d.seek(a.time, looping, rounding).map_err(at)?;
+    if let Some(j) = a.joint.filter(|&j| j as usize >= d.num_joints()) {
+        return Err(CliError(format!(
+            "{}: joint {j} out of range (the blob has {} joints)",
+            a.blob.display(),
+            d.num_joints()
+        )));
+    }
     let k = d.key();
     println!(
         "# time {} -> samples {} and {}, alpha {:.6}",
@@ -79,14 +86,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     println!("# joint qx qy qz qw tx ty tz sx sy sz");
     match a.joint {
         Some(j) => {
-            let t = d.sample_joint(j).map_err(|e| match e {
-                animcomp::Error::JointOutOfRange(_) => CliError(format!(
-                    "{}: joint {j} out of range (the blob has {} joints)",
-                    a.blob.display(),
-                    d.num_joints()
-                )),
-                e => at(e),
-            })?;
+            let t = d.sample_joint(j).map_err(at)?;
             let mut v = [0.0f32; FLOATS_PER_JOINT];
             t.write_to(&mut v);
             println!("{j} {}", fmt_floats(&v));

@@ -518,3 +518,6 @@ fn resample_changes_rate_and_sample_count() {
         .failure()
         .code(2);
 }
+
+#[path = "cli/new_user.rs"]
+mod new_user;

@@ -1,6 +1,7 @@
 //! What every codec's decoder receives: where to sample, what defaults are, where to write.
 
 use crate::math::{Transform, FLOATS_PER_JOINT};
+use crate::{Error, Result};
 
 /// A resolved sample position: interpolate `alpha` of the way from sample `i0` to sample `i1`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -66,15 +67,68 @@ impl PoseOut<'_> {
         }
     }
 
-    /// Floats a buffer needs for `joints` joints at `stride` (`None` when that overflows).
-    pub fn required_len(joints: usize, stride: usize) -> Option<usize> {
-        if joints == 0 {
-            Some(0)
-        } else {
-            (joints - 1)
-                .checked_mul(stride)?
-                .checked_add(FLOATS_PER_JOINT)
+    /// Floats a buffer needs for `joints` joints at `stride`, saturating at `usize::MAX` (a caller
+    /// that may see huge strides checks with [`PoseOut::check_len`] first).
+    pub fn required_len(joints: usize, stride: usize) -> usize {
+        Self::checked_len(joints, stride).unwrap_or(usize::MAX)
+    }
+
+    /// Floats a buffer needs for `joints` joints at `stride`, or `None` when it overflows.
+    fn checked_len(joints: usize, stride: usize) -> Option<usize> {
+        match joints {
+            0 => Some(0),
+            _ => (joints - 1)
+                .checked_mul(stride)
+                .and_then(|n| n.checked_add(FLOATS_PER_JOINT)),
         }
+    }
+
+    /// Checks a caller's buffer of `len` floats for `joints` joints at `stride` floats: a stride
+    /// below 10, or a required length whose byte count overflows the address space, is
+    /// [`Error::InvalidArgument`]; a buffer shorter than required is [`Error::BufferTooSmall`]
+    /// (with the bytes required).
+    pub fn check_len(len: usize, joints: usize, stride: usize) -> Result<()> {
+        if stride < FLOATS_PER_JOINT {
+            return Err(Error::InvalidArgument("stride must be at least 10 floats"));
+        }
+        let need = Self::checked_len(joints, stride)
+            .filter(|n| *n <= isize::MAX as usize / std::mem::size_of::<f32>())
+            .ok_or(Error::InvalidArgument(
+                "(joints - 1) x stride + 10 floats overflows the address space",
+            ))?;
+        if len < need {
+            return Err(Error::BufferTooSmall {
+                required: need * std::mem::size_of::<f32>(),
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_len_rejects_overflowing_strides_as_arguments() {
+        for stride in [usize::MAX, 1 << 63, 1 << 62, usize::MAX / 4 + 1] {
+            assert!(matches!(
+                PoseOut::check_len(usize::MAX, 2, stride),
+                Err(Error::InvalidArgument(_))
+            ));
+            assert_eq!(PoseOut::required_len(5, stride), usize::MAX);
+        }
+        // One joint never multiplies the stride.
+        assert_eq!(PoseOut::check_len(10, 1, usize::MAX), Ok(()));
+        assert_eq!(
+            PoseOut::check_len(29, 3, 10),
+            Err(Error::BufferTooSmall { required: 120 })
+        );
+        assert_eq!(PoseOut::check_len(30, 3, 10), Ok(()));
+        assert!(matches!(
+            PoseOut::check_len(30, 3, 9),
+            Err(Error::InvalidArgument(_))
+        ));
     }
 }
 

@@ -188,16 +188,7 @@ impl<'a> Decompressor<'a> {
 
     /// Samples every joint into `out`: 10 floats per joint, joint `j` at `out[j * stride..]`.
     pub fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
-        if stride < FLOATS_PER_JOINT {
-            return Err(Error::InvalidArgument("stride must be at least 10 floats"));
-        }
-        let need = PoseOut::required_len(self.num_joints(), stride)
-            .ok_or(Error::InvalidArgument("joints * stride overflows"))?;
-        if out.len() < need {
-            return Err(Error::BufferTooSmall {
-                required: need.saturating_mul(4),
-            });
-        }
+        PoseOut::check_len(out.len(), self.num_joints(), stride)?;
         let mut po = PoseOut { data: out, stride };
         codec::sample_pose(&self.header, self.body, &self.key, &self.defaults, &mut po);
         Ok(())
@@ -254,13 +245,7 @@ impl<'a> Decompressor<'a> {
             max_slot = max_slot.max(out_slots.map_or(i, |s| s[i] as usize));
         }
         if !joints.is_empty() {
-            let need = PoseOut::required_len(max_slot + 1, stride)
-                .ok_or(Error::InvalidArgument("slot * stride overflows"))?;
-            if out.len() < need {
-                return Err(Error::BufferTooSmall {
-                    required: need.saturating_mul(4),
-                });
-            }
+            PoseOut::check_len(out.len(), max_slot + 1, stride)?;
         }
         let mut po = PoseOut { data: out, stride };
         let sel = codec::JointSelection {

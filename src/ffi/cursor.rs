@@ -170,7 +170,8 @@ pub unsafe extern "C" fn animcomp_key_cursor_sample_pose(
 ) -> Status {
     guard(|| {
         let cursor = bound(ctx, state, state_size)?;
-        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats)?;
+        let joints = keys_decompressor(ctx)?.num_joints();
+        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats, joints)?;
         cursor.sample_pose(out, stride)
     })
 }

@@ -268,7 +268,8 @@ pub unsafe extern "C" fn animcomp_sample_pose(
 ) -> Status {
     guard(|| {
         let st = state(ctx)?;
-        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats)?;
+        let joints = st.dec.num_joints();
+        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats, joints)?;
         st.dec.sample_pose(out, stride)
     })
 }
@@ -318,7 +319,7 @@ pub unsafe extern "C" fn animcomp_sample_joints(
         } else {
             Some(in_slice(out_slots, count, "out_slots")?)
         };
-        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats)?;
+        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats, 0)?;
         st.dec.sample_joints(joints, slots, channels, out, stride)
     })
 }

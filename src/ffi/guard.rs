@@ -7,6 +7,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::codec::PoseOut;
 use crate::math::FLOATS_PER_JOINT;
 use crate::{Error, Result, Status};
 
@@ -107,8 +108,10 @@ pub(crate) unsafe fn out_slice<'a, T>(
     Ok(std::slice::from_raw_parts_mut(ptr, len))
 }
 
-/// A caller's pose buffer from C arguments: `stride_floats` 0 means packed (10 floats per joint);
-/// otherwise it must be at least 10. Returns the buffer and the stride.
+/// A caller's pose buffer for `joints` joints from C arguments: `stride_floats` 0 means packed (10
+/// floats per joint); otherwise it must be at least 10. `(joints - 1) x stride + 10` is computed
+/// overflow-checked (overflow → [`Error::InvalidArgument`]) and must fit `len_floats` (else
+/// [`Error::BufferTooSmall`]). Returns the buffer and the stride.
 ///
 /// # Safety
 /// As [`out_slice`] for `out` and `len_floats`.
@@ -116,6 +119,7 @@ pub(crate) unsafe fn pose_buffer<'a>(
     out: *mut f32,
     len_floats: usize,
     stride_floats: usize,
+    joints: usize,
 ) -> Result<(&'a mut [f32], usize)> {
     let stride = if stride_floats == 0 {
         FLOATS_PER_JOINT
@@ -127,7 +131,9 @@ pub(crate) unsafe fn pose_buffer<'a>(
             "stride must be 0 or at least 10 floats",
         ));
     }
-    Ok((out_slice(out, len_floats, "out")?, stride))
+    let out = out_slice(out, len_floats, "out")?;
+    PoseOut::check_len(len_floats, joints, stride)?;
+    Ok((out, stride))
 }
 
 /// Writes `value` through `ptr` when it is non-null (for "also report" outputs on error paths).

@@ -2,6 +2,7 @@
 
 use super::layout::{constant_quat, constant_vec3, kinds_of, range_at, Cursor, Kind, Layout};
 use crate::blob::{BlobFlags, Header};
+use crate::clip::MAX_ABS_VALUE;
 use crate::codec::{Defaults, PoseOut, SampleKey};
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
 use crate::quantize::Range3;
@@ -93,7 +94,10 @@ fn vector(
                 v0.lerp(format.unpack(fr.f1, c.bit, &range), fr.alpha)
             };
             c.bit += format.bits_per_sample() as usize;
-            v
+            // Validated ranges decode within 3 x MAX_ABS_VALUE, and a lerp may round past the
+            // limit: clamp to the input limit (docs/robustness.md, "What a valid blob decodes to").
+            let lim = Vec3::splat(MAX_ABS_VALUE);
+            v.clamp(-lim, lim)
         }
     }
 }

@@ -9,13 +9,15 @@ use crate::blob::{BlobFlags, Header};
 use crate::quantize::{RotationFormat, VectorFormat};
 use crate::{Error, Result};
 
-/// Largest magnitude accepted for a stored translation or scale value or range bound (far above
-/// [`crate::clip::MAX_ABS_VALUE`], far below where `f32` arithmetic could overflow).
-pub const VECTOR_LIMIT: f32 = 1.0e9;
+/// Largest magnitude accepted for a stored translation or scale value or range minimum: the
+/// input limit [`crate::clip::MAX_ABS_VALUE`] (range extents may reach twice it, so a range-reduced
+/// value decodes within three times it; the decoder clamps animated vectors to the limit).
+pub const VECTOR_LIMIT: f32 = crate::clip::MAX_ABS_VALUE;
 /// Largest magnitude accepted for a stored rotation component or rotation range bound.
 pub const ROTATION_LIMIT: f32 = 2.0;
-/// Stored float quaternions must have a length within this of 1.
-pub const QUAT_NORM_TOLERANCE: f32 = 0.01;
+/// Stored float quaternions must have a length within this of 1 (the encoder stores normalised
+/// quaternions; decoded rotations are unit length within this).
+pub const QUAT_NORM_TOLERANCE: f32 = 1.0e-3;
 
 fn corrupt(msg: &'static str) -> Error {
     Error::CorruptBlob(msg)

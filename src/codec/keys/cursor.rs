@@ -423,17 +423,8 @@ impl<'a> KeyCursor<'a> {
 
     /// Samples every joint at the cursor's position: 10 floats per joint at `stride`.
     pub fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
-        if stride < FLOATS_PER_JOINT {
-            return Err(Error::InvalidArgument("stride must be at least 10 floats"));
-        }
         let nj = self.header.num_joints as usize;
-        let need = crate::codec::PoseOut::required_len(nj, stride)
-            .ok_or(Error::InvalidArgument("joints * stride overflows"))?;
-        if out.len() < need {
-            return Err(Error::BufferTooSmall {
-                required: need.saturating_mul(4),
-            });
-        }
+        crate::codec::PoseOut::check_len(out.len(), nj, stride)?;
         let (nch, key, pos) = (channels(&self.header), self.key(), self.position());
         for j in 0..nj {
             self.joint(j, nch, &key, pos)

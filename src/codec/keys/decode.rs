@@ -6,6 +6,7 @@
 use glam::Vec4;
 
 use crate::blob::Header;
+use crate::clip::MAX_ABS_VALUE;
 use crate::codec::{Defaults, PoseOut, SampleKey};
 use crate::math::{Quat, Transform, Vec3};
 
@@ -190,9 +191,14 @@ fn channel_value(
 }
 
 /// Finishes a decoded transform: rotations are normalised (constant rotations may be stored
-/// unnormalised by a hostile body) and scale is one when the blob has none.
+/// unnormalised by a hostile body); translations and scales are clamped to
+/// [`MAX_ABS_VALUE`] (Catmull-Rom spans overshoot their keys, and validation bounds key ranges
+/// only to a few times that limit).
 #[inline]
 pub(crate) fn finish(mut t: Transform) -> Transform {
+    let lim = Vec3::splat(MAX_ABS_VALUE);
+    t.translation = t.translation.clamp(-lim, lim);
+    t.scale = t.scale.clamp(-lim, lim);
     let l2 = t.rotation.length_squared();
     // Interpolated rotations leave `eval` normalised: keep those as they are (a second
     // normalisation per joint is measurable in playback), fix anything else.

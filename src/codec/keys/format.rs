@@ -34,6 +34,7 @@
 use crate::blob::bytes::{read_f32, read_u16, read_u32, ByteReader};
 use crate::blob::BlobFlags;
 use crate::blob::Header;
+use crate::clip::MAX_ABS_VALUE;
 use crate::{Error, Result};
 
 use super::interp::Interp;
@@ -329,23 +330,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         if slot.pool.checked_add(need).is_none_or(|e| e > pool_len) {
             return Err(Error::CorruptBlob("keys body: pool offset out of range"));
         }
-        if slot.kind == Kind::Animated {
-            let stride = range_stride(channel);
-            for r in (0..need).step_by(stride) {
-                for c in 0..3 {
-                    if lay.pool_f32(body, slot.pool + r + 3 + c) < 0.0 {
-                        return Err(Error::CorruptBlob("keys body: negative range extent"));
-                    }
-                }
-                if stride == 7
-                    && !matches!(lay.pool_f32(body, slot.pool + r + 6), 0.0 | 1.0 | 2.0 | 3.0)
-                {
-                    return Err(Error::CorruptBlob(
-                        "keys body: bad dropped rotation component",
-                    ));
-                }
-            }
-        }
+        check_pool_values(&lay, body, &slot, channel, need)?;
         if slot.kind != Kind::Animated {
             if slot.count != 0 {
                 return Err(Error::CorruptBlob(
@@ -400,6 +385,97 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         return Err(Error::CorruptBlob(
             "keys body: key counts do not add up to the stream length",
         ));
+    }
+    check_playback_order(&lay, body, nch)
+}
+
+/// Largest magnitude of a stored rotation range bound (components of unit quaternions are
+/// within [-1, 1]; the slack keeps every reconstruction finite).
+const ROTATION_RANGE_LIMIT: f32 = 2.0;
+
+/// Whether a key range is bounded: `|min| <= limit` and `0 <= extent <= 2 limit`, so every value
+/// it decodes to lies within `3 limit` (finite; the samplers clamp translations and scales to
+/// [`MAX_ABS_VALUE`]). Every range the encoder writes for values within `limit` passes.
+fn range_within(min: f32, extent: f32, limit: f32) -> bool {
+    min.abs() <= limit && (0.0..=2.0 * limit).contains(&extent)
+}
+
+/// Checks the pool values of one slot (pool bounds already checked, every value finite): a
+/// constant translation or scale within [`MAX_ABS_VALUE`], key ranges bounded
+/// ([`range_within`]), a valid dropped component. Constant rotations are normalised when sampled.
+fn check_pool_values(
+    lay: &Layout,
+    body: &[u8],
+    slot: &Slot,
+    channel: usize,
+    need: usize,
+) -> Result<()> {
+    let at = |i: usize| lay.pool_f32(body, slot.pool + i);
+    match slot.kind {
+        Kind::Default => Ok(()),
+        Kind::Constant if channel == CH_ROTATION => Ok(()),
+        Kind::Constant => match (0..3).all(|c| at(c).abs() <= MAX_ABS_VALUE) {
+            true => Ok(()),
+            false => Err(Error::CorruptBlob("keys body: constant value out of range")),
+        },
+        Kind::Animated => {
+            let stride = range_stride(channel);
+            let limit = if channel == CH_ROTATION {
+                ROTATION_RANGE_LIMIT
+            } else {
+                MAX_ABS_VALUE
+            };
+            for r in (0..need).step_by(stride) {
+                if !(0..3).all(|c| range_within(at(r + c), at(r + 3 + c), limit)) {
+                    return Err(Error::CorruptBlob("keys body: key range out of bounds"));
+                }
+                if stride == 7 && !matches!(at(r + 6), 0.0 | 1.0 | 2.0 | 3.0) {
+                    return Err(Error::CorruptBlob(
+                        "keys body: bad dropped rotation component",
+                    ));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The key number of stream entry `e` within its slot (whose key positions increase), by binary
+/// search over the slot's key index.
+fn key_number(lay: &Layout, body: &[u8], slot: &Slot, e: usize) -> usize {
+    let (mut lo, mut hi) = (0usize, slot.count);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if lay.key_pos(body, slot, mid) <= e {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Checks that the stream is in playback order, the order the cursor reads it in: the time each
+/// entry is first needed (the time of the key one before it in its track for linear tracks, two
+/// before it for Catmull-Rom, its own time for the first key) never decreases along the stream.
+/// A body whose slot interpolation does not match the order its stream was written in fails here
+/// (a cursor would stop at the misplaced entry and disagree with stateless sampling). Work: one
+/// binary search over a track's keys per entry (at most 16 probes: a track has at most 65536).
+fn check_playback_order(lay: &Layout, body: &[u8], nch: usize) -> Result<()> {
+    let mut prev = 0u16;
+    for e in 0..lay.keys {
+        // Validated above: every entry's joint and channel name an animated slot holding it.
+        let jc = lay.entry_jc(body, e) as usize;
+        let slot = lay.slot(body, (jc & 0x3FFF) * nch + (jc >> 14));
+        let i = key_number(lay, body, &slot, e);
+        let first = i.saturating_sub(slot.interp.lookbehind());
+        let need = lay.entry_time(body, lay.key_pos(body, &slot, first));
+        if need < prev {
+            return Err(Error::CorruptBlob(
+                "keys body: key stream not in playback order",
+            ));
+        }
+        prev = need;
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! Run with `--nocapture` to see the table. Asserts that sizes follow the formats' bit counts
 //! and errors stay within the derived bounds.
 
-mod support_fixed;
+use crate::support_fixed;
 
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::quantize::{RotationFormat, VectorFormat};

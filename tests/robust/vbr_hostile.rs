@@ -1,12 +1,12 @@
 //! Hostile `vbr` bodies: validation is linear in the body size (a segment table whose entries all
-//! point at one shared record is refused after one record, at every size), stored constants are
-//! value-checked, and any body that validates decodes to finite poses within the clip limits.
+//! point at one shared record is refused after one record, at every size) and stored constants are
+//! value-checked. (Mutants in general: `value_rule.rs`.)
 
 use animcomp::blob::writer::blob_checksum;
 use animcomp::blob::{Header, HEADER_SIZE};
-use animcomp::clip::{generate_clip, GenerateOptions, MAX_ABS_VALUE};
+use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::codec::vbr::layout::{self, validate_counting, View};
-use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 
 fn vbr_blob(joints: usize, samples: usize) -> AlignedBlob {
@@ -121,58 +121,4 @@ fn constants_are_value_checked() {
             r.err()
         );
     }
-}
-
-/// Byte mutations of vbr bodies (checksum re-sealed): whenever the blob still validates, every
-/// pose at many times is finite, with unit rotations (±1e-3) and vectors within the clip limits.
-#[test]
-fn mutants_that_validate_decode_to_sane_poses() {
-    let blob = vbr_blob(9, 90);
-    let (_, range) = body_of(&blob);
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut rng = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let (mut validated, mut poses) = (0, 0);
-    for _ in 0..3000 {
-        let mut b = blob.clone();
-        for _ in 0..1 + rng() % 4 {
-            let at = range.start + (rng() as usize % range.len());
-            b.as_bytes_mut()[at] = rng() as u8;
-        }
-        reseal(&mut b);
-        let Ok(mut d) = Decompressor::new(b.as_bytes(), &DecompressOptions::default()) else {
-            continue;
-        };
-        validated += 1;
-        let nj = d.num_joints();
-        let mut pose = vec![0.0f32; nj * 10];
-        for k in 0..12 {
-            let t = k as f32 * 0.29;
-            for looping in [Looping::Clamp, Looping::Wrap] {
-                d.seek(t, looping, Rounding::None).unwrap();
-                d.sample_pose(&mut pose, 10).unwrap();
-                poses += 1;
-                for j in 0..nj {
-                    let p = &pose[j * 10..j * 10 + 10];
-                    assert!(p.iter().all(|x| x.is_finite()), "joint {j}: {p:?}");
-                    let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]).sqrt();
-                    assert!((len - 1.0).abs() <= 1e-3, "joint {j}: |q| = {len}");
-                    assert!(p[4..].iter().all(|x| x.abs() <= MAX_ABS_VALUE), "{p:?}");
-                    let one = d.sample_joint(j as u32).unwrap();
-                    let mut q = [0.0f32; 10];
-                    one.write_to(&mut q);
-                    assert_eq!(q, p, "sample_joint differs from sample_pose");
-                }
-            }
-        }
-    }
-    assert!(
-        validated > 100,
-        "too few mutants validated ({validated}) to mean anything"
-    );
-    println!("{validated} of 3000 mutants validated; {poses} poses checked");
 }

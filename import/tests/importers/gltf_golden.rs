@@ -229,7 +229,7 @@ fn default_rate_is_30_and_load_names_clips() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-mod common;
+use crate::common;
 
 #[test]
 fn mutated_files_never_panic() {

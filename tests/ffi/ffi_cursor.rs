@@ -347,3 +347,50 @@ fn backward_random_and_wrapping_seeks_match() {
         s += 0.9;
     }
 }
+
+/// `(joints - 1) x stride` from a caller's stride is overflow-checked in both pose samplers: a
+/// product (or its byte count) past the address space is an argument error, never `INTERNAL`; a
+/// large stride that does not overflow asks for a bigger buffer.
+#[test]
+fn overflowing_strides_are_argument_errors() {
+    for codec in [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys] {
+        let b = blob(codec, 3, 20);
+        let ctx = decompressor(&b);
+        let mut pose = vec![0f32; 30];
+        let (p, n) = (pose.as_mut_ptr(), pose.len());
+        let mut state = (codec == CodecChoice::Keys).then(|| cursor(&ctx));
+        for stride in [
+            usize::MAX,
+            1 << 63,
+            1 << 62,
+            usize::MAX / 4,
+            usize::MAX / 2 + 1,
+        ] {
+            let st = unsafe { animcomp_sample_pose(&ctx, p, n, stride) };
+            assert_eq!(st, Status::InvalidArgument, "{codec:?} stride {stride}");
+            if let Some(s) = state.as_mut() {
+                let st = unsafe {
+                    animcomp_key_cursor_sample_pose(
+                        &ctx,
+                        s.as_mut_ptr().cast(),
+                        s.len() * 4,
+                        p,
+                        n,
+                        stride,
+                    )
+                };
+                assert_eq!(st, Status::InvalidArgument, "cursor stride {stride}");
+            }
+        }
+        let st = unsafe { animcomp_sample_pose(&ctx, p, n, 1 << 40) };
+        assert_eq!(st, Status::BufferTooSmall);
+        assert_eq!(unsafe { animcomp_sample_pose(&ctx, p, n, 0) }, Status::Ok);
+        if let Some(s) = state.as_mut() {
+            let (sp, sn) = (s.as_mut_ptr().cast(), s.len() * 4);
+            let st = unsafe { animcomp_key_cursor_sample_pose(&ctx, sp, sn, p, n, 1 << 40) };
+            assert_eq!(st, Status::BufferTooSmall);
+            let st = unsafe { animcomp_key_cursor_sample_pose(&ctx, sp, sn, p, n, 10) };
+            assert_eq!(st, Status::Ok);
+        }
+    }
+}

@@ -3,7 +3,7 @@
 use animcomp::math::{Quat, Vec3};
 use animcomp_import::{acl, load, ImportOptions};
 
-use common::fixtures::{ACL_V1 as V1, ACL_V5 as V5};
+use crate::common::fixtures::{ACL_V1 as V1, ACL_V5 as V5};
 
 #[test]
 fn v1_clip_values() {
@@ -170,7 +170,7 @@ fn malformed_clips_name_the_field_and_line() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-mod common;
+use crate::common;
 
 #[test]
 fn mutated_files_never_panic() {

@@ -2,8 +2,7 @@
 //! `fuzz/regressions/<target>/*`) through the very harness code the cargo-fuzz targets run
 //! (`fuzz/harness.rs`), on stable Rust, so CI exercises them without nightly or libFuzzer.
 
-#[path = "../fuzz/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::path::{Path, PathBuf};
 

@@ -301,6 +301,18 @@ fn bad_clips_get_their_status() {
     let mut c = cc.c();
     c.reserved0 = 7;
     assert_eq!(run(&c), Status::InvalidArgument);
+    // count x stride overflowing (or past the address space) is an argument error in both
+    // compress and compress_bound, never INTERNAL.
+    let mut c = cc.c();
+    (c.num_joints, c.num_samples) = (ANIMCOMP_MAX_JOINTS, ANIMCOMP_MAX_SAMPLES);
+    c.rotation_stride = u32::MAX;
+    assert_eq!(run(&c), Status::InvalidArgument);
+    let mut bound = 7usize;
+    assert_eq!(
+        unsafe { animcomp_compress_bound(&c, &s, &mut bound) },
+        Status::InvalidArgument
+    );
+    assert_eq!(bound, 0);
     let misaligned = unsafe { (cc.data.as_ptr() as *const u8).add(2) } as *const f32;
     let mut c = cc.c();
     c.translations = misaligned;

@@ -5,8 +5,7 @@
 //! (`fuzz/harness.rs`), which asserts: no panic, `Err` or a fully written pose of finite floats,
 //! `sample_joint` agreeing with `sample_pose`. Seeded, deterministic.
 
-#[path = "../fuzz/harness.rs"]
-mod harness;
+use crate::harness;
 
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
 use animcomp::codec::DefaultMode;

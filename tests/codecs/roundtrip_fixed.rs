@@ -2,7 +2,7 @@
 //! on/off, looping on/off), errors within the bound derived from the formats' documented
 //! worst cases; constant/default detection; determinism; tiny clips; property tests.
 
-mod support_fixed;
+use crate::support_fixed;
 
 use animcomp::blob::validate_blob;
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};

@@ -3,7 +3,7 @@
 use animcomp::math::{Quat, Vec3};
 use animcomp_import::{bvh, load, ImportOptions};
 
-use common::fixtures::BVH_GOLDEN as GOLDEN;
+use crate::common::fixtures::BVH_GOLDEN as GOLDEN;
 
 const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
@@ -201,7 +201,7 @@ fn load_error_display_is_path_colon_line() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-mod common;
+use crate::common;
 
 #[test]
 fn mutated_files_never_panic() {

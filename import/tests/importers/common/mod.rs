@@ -1,6 +1,6 @@
 //! Helpers shared by the importer tests.
 
-#![allow(dead_code)] // each test binary uses part of it
+#![allow(dead_code)] // the fuzz replay test (benches) uses part of it
 
 pub mod fixtures;
 
