@@ -71,7 +71,7 @@ fn parse_args() -> Args {
         per_clip: false,
         plan: Plan {
             warm_rounds: 15,
-            cold_passes: 101,
+            cold_passes: 201,
             bind_rounds: 7,
             bind_batch: Duration::from_micros(200),
         },
