@@ -162,6 +162,9 @@ fn blob_of(lib: &Library, cache: &BlobCache, clip: &CClip) -> Result<Blob, Strin
     Ok(b)
 }
 
+/// A clip's blobs by both builds, or why one failed.
+type BlobPair = Result<(Blob, Blob), String>;
+
 /// Compresses every clip with both builds on `jobs` threads; drops (and reports) clips either
 /// build fails on. Returns the kept clips and their blobs per build.
 fn compress_set(
@@ -172,7 +175,7 @@ fn compress_set(
     skipped: &mut Vec<String>,
 ) -> (Vec<CClip>, Vec<Blob>, Vec<Blob>) {
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Result<(Blob, Blob), String>)>> = Mutex::new(Vec::new());
+    let done: Mutex<Vec<(usize, BlobPair)>> = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {

@@ -21,7 +21,10 @@ pub struct Plan {
     pub bind_batch: Duration,
 }
 
-/// One library's blobs and contexts (bound to its own blobs) for every clip of a set.
+/// One library's blobs and contexts (bound to its own blobs) for every clip of a set. Contexts
+/// and handles are boxed so their addresses never move (a bound context may point into its
+/// handle).
+#[allow(clippy::vec_box)]
 pub struct Side<'a> {
     /// The build.
     pub lib: &'a Library,
