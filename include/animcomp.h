@@ -82,6 +82,31 @@
 #define ANIMCOMP_DECOMPRESSOR_WORDS 16
 
 /**
+ * Number of 64-bit words in an `AnimcompBlob`.
+ */
+#define ANIMCOMP_BLOB_WORDS 12
+
+/**
+ * `animcomp_sample_joints` channel bit: rotations (floats 0..4 of each joint).
+ */
+#define ANIMCOMP_CHANNEL_ROTATION 1
+
+/**
+ * `animcomp_sample_joints` channel bit: translations (floats 4..7).
+ */
+#define ANIMCOMP_CHANNEL_TRANSLATION 2
+
+/**
+ * `animcomp_sample_joints` channel bit: scales (floats 7..10).
+ */
+#define ANIMCOMP_CHANNEL_SCALE 4
+
+/**
+ * `animcomp_sample_joints`: every channel.
+ */
+#define ANIMCOMP_CHANNEL_ALL 7
+
+/**
  * Status codes returned by every C entry point. `ANIMCOMP_STATUS_OK` is zero.
  */
 enum AnimcompStatus
@@ -629,6 +654,19 @@ typedef struct AnimcompDecompressOptions {
 } AnimcompDecompressOptions;
 
 /**
+ * A blob validated once by `animcomp_blob_open`: caller-owned, fixed-size, 16-byte aligned, no
+ * heap memory. `animcomp_decompressor_bind` makes a context from it in constant time. It refers
+ * to the blob (and bind pose), which must outlive it and every context bound from it; it may be
+ * copied with `memcpy` and needs no destruction.
+ */
+typedef struct ANIMCOMP_ALIGNED(16) AnimcompBlob {
+  /**
+   * Private state; do not touch.
+   */
+  uint64_t opaque[ANIMCOMP_BLOB_WORDS];
+} AnimcompBlob;
+
+/**
  * What `animcomp_blob_info` reports about a blob.
  */
 typedef struct AnimcompBlobInfo {
@@ -765,11 +803,31 @@ AnimcompStatus animcomp_decompress_options_default(struct AnimcompDecompressOpti
  * Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
  * `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
  * uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`).
+ * This is `animcomp_blob_open` followed by `animcomp_decompressor_bind`: to bind many contexts to
+ * one blob, open it once and bind each context (constant time).
  *
  * The blob, and the bind pose if one is given, must stay alive and unchanged while `*ctx` (or
  * any copy of it) is used. Initialising a context again simply replaces it.
  */
 AnimcompStatus animcomp_decompressor_init(struct AnimcompDecompressor *ctx, const void *blob, size_t blob_size, const struct AnimcompDecompressOptions *options);
+
+/**
+ * Validates the blob in full, once (16-byte alignment, magic, version, sizes, the checksum unless
+ * `options` turns it off, every offset, count and stored value, and the bind pose of `options`
+ * when the blob's defaults are the bind pose), in time linear in its size, and fills `*handle`.
+ * `options` may be NULL (defaults). Bind any number of contexts to the handle with
+ * `animcomp_decompressor_bind`. On failure `*handle` is left unopened (binding it then gives
+ * `ANIMCOMP_STATUS_NOT_INITIALIZED`). The blob and bind pose must outlive the handle and every
+ * context bound from it. No memory is allocated.
+ */
+AnimcompStatus animcomp_blob_open(struct AnimcompBlob *handle, const void *blob, size_t blob_size, const struct AnimcompDecompressOptions *options);
+
+/**
+ * Binds `*ctx` to an opened blob handle, at time 0, in constant time (no validation is repeated:
+ * the handle holds a validated blob). A handle that was never opened successfully gives
+ * `ANIMCOMP_STATUS_NOT_INITIALIZED`. Binding a context again simply replaces it.
+ */
+AnimcompStatus animcomp_decompressor_bind(struct AnimcompDecompressor *ctx, const struct AnimcompBlob *handle);
 
 /**
  * Moves the decompressor to `time` seconds. `looping` is an `ANIMCOMP_LOOPING_*` value (clamp to
@@ -798,6 +856,19 @@ AnimcompStatus animcomp_sample_pose(const struct AnimcompDecompressor *ctx, floa
  * `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`.
  */
 AnimcompStatus animcomp_sample_joint(const struct AnimcompDecompressor *ctx, uint32_t joint, float *out);
+
+/**
+ * Samples the joints `joints[0..count]` at the current position: joint `joints[i]` is written
+ * (10 floats, `qx qy qz qw tx ty tz sx sy sz`) at `out[slot * stride_floats]`, where `slot` is
+ * `out_slots[i]`, or `i` when `out_slots` is NULL (Unreal-style bone track arrays map compressed
+ * tracks to pose atoms this way). `channels` is a mask of `ANIMCOMP_CHANNEL_*` bits: only those
+ * floats of each joint are written (and only those channels decoded where the codec can skip the
+ * others). `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must hold the largest slot,
+ * else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. A joint index out of range gives
+ * `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`. The cost follows the joints asked for (ascending lists are
+ * cheapest). Does not allocate.
+ */
+AnimcompStatus animcomp_sample_joints(const struct AnimcompDecompressor *ctx, const uint32_t *joints, const uint32_t *out_slots, size_t count, uint32_t channels, float *out, size_t out_len_floats, size_t stride_floats);
 
 /**
  * Fully validates a blob of `size` bytes: 16-byte alignment, magic, format version, sizes, the

@@ -88,13 +88,16 @@ fn header_corruption(blob: AlignedBlob) {
         check(b.as_bytes())
     };
     assert_eq!(flip(0, &|b| b[0] ^= 1), Status::BadMagic);
-    assert_eq!(flip(4, &|b| b[0] = 2), Status::UnsupportedVersion);
+    assert_eq!(flip(4, &|b| b[0] = 1), Status::UnsupportedVersion);
+    assert_eq!(flip(4, &|b| b[0] = 3), Status::UnsupportedVersion);
     let grow = (n as u32 + 16).to_le_bytes();
     assert_eq!(flip(8, &|b| b[..4].copy_from_slice(&grow)), Status::BadSize); // claims more than given
     let odd = (n as u32 - 8).to_le_bytes();
     assert_eq!(flip(8, &|b| b[..4].copy_from_slice(&odd)), Status::BadSize); // not a multiple of 16
     assert_eq!(flip(32, &|b| b[0] ^= 1), Status::CorruptBlob); // body offset
-    assert_eq!(flip(7, &|b| b[0] = 1), Status::CorruptBlob); // reserved byte
+    assert_eq!(flip(7, &|b| b[0] = 4), Status::CorruptBlob); // additive format
+    assert_eq!(flip(52, &|b| b[0] = 1), Status::CorruptBlob); // reserved byte
+    assert_eq!(flip(40, &|b| b[0] = 1), Status::CorruptBlob); // curves without a section
     assert_eq!(flip(6, &|b| b[0] = 9), Status::CorruptBlob); // codec id
     assert_eq!(flip(12, &|b| b[0] ^= 1), Status::ChecksumMismatch); // stored checksum
     assert_eq!(flip(20, &|b| b[0] ^= 1), Status::ChecksumMismatch); // joint count

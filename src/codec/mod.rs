@@ -19,7 +19,7 @@ pub mod runtime;
 pub mod settings;
 pub mod vbr;
 
-pub use runtime::{Defaults, PoseOut, SampleKey};
+pub use runtime::{Defaults, JointSelection, PoseOut, SampleKey};
 pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level};
 
 use std::borrow::Cow;
@@ -230,6 +230,26 @@ pub(crate) fn sample_joint(
         CodecId::Fixed => fixed::sample_joint(h, body, key, joint, d),
         CodecId::Vbr => vbr::sample_joint(h, body, key, joint, d),
         CodecId::Keys => keys::sample_joint(h, body, key, joint, d),
+    }
+}
+
+/// Samples a joint subset from a validated body (see [`JointSelection`]).
+pub(crate) fn sample_joints(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    sel: &JointSelection,
+    out: &mut PoseOut,
+) {
+    match h.codec {
+        CodecId::Vbr => vbr::decode::sample_joints(h, body, key, d, sel, out),
+        _ => {
+            for (i, &j) in sel.joints.iter().enumerate() {
+                let t = sample_joint(h, body, key, j as usize, d);
+                out.write_channels(sel.slot(i), &t, sel.channels);
+            }
+        }
     }
 }
 

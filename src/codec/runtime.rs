@@ -47,12 +47,52 @@ impl PoseOut<'_> {
         t.write_to(&mut self.data[o..o + FLOATS_PER_JOINT]);
     }
 
-    /// Floats a buffer needs for `joints` joints at `stride`.
-    pub fn required_len(joints: usize, stride: usize) -> usize {
-        if joints == 0 {
-            0
-        } else {
-            (joints - 1) * stride + FLOATS_PER_JOINT
+    /// Writes the channels of `channels` (a `decompress::CHANNEL_*` mask) of `t` at slot `j`.
+    #[inline]
+    pub fn write_channels(&mut self, j: usize, t: &Transform, channels: u32) {
+        if channels == crate::decompress::CHANNELS_ALL {
+            return self.write(j, t);
         }
+        let o = j * self.stride;
+        let d = &mut self.data[o..o + FLOATS_PER_JOINT];
+        if channels & crate::decompress::CHANNEL_ROTATION != 0 {
+            d[0..4].copy_from_slice(&t.rotation.to_array());
+        }
+        if channels & crate::decompress::CHANNEL_TRANSLATION != 0 {
+            d[4..7].copy_from_slice(&t.translation.to_array());
+        }
+        if channels & crate::decompress::CHANNEL_SCALE != 0 {
+            d[7..10].copy_from_slice(&t.scale.to_array());
+        }
+    }
+
+    /// Floats a buffer needs for `joints` joints at `stride` (`None` when that overflows).
+    pub fn required_len(joints: usize, stride: usize) -> Option<usize> {
+        if joints == 0 {
+            Some(0)
+        } else {
+            (joints - 1)
+                .checked_mul(stride)?
+                .checked_add(FLOATS_PER_JOINT)
+        }
+    }
+}
+
+/// Which joints [`crate::decompress::Decompressor::sample_joints`] writes, where, and which
+/// channels (all checked by the caller: joints in range, slots within the buffer, mask valid).
+pub struct JointSelection<'a> {
+    /// Joint indices.
+    pub joints: &'a [u32],
+    /// Output slot of each joint (`None`: joint `i` of the list goes to slot `i`).
+    pub slots: Option<&'a [u32]>,
+    /// `decompress::CHANNEL_*` mask.
+    pub channels: u32,
+}
+
+impl JointSelection<'_> {
+    /// The output slot of list entry `i`.
+    #[inline(always)]
+    pub fn slot(&self, i: usize) -> usize {
+        self.slots.map_or(i, |s| s[i] as usize)
     }
 }

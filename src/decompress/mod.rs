@@ -1,8 +1,15 @@
-//! The runtime: a decompressor bound to one validated blob.
+//! The runtime: a blob validated once ([`OpenBlob`]) and decompressors bound to it.
+//!
+//! [`OpenBlob::open`] validates a blob in full (checksum, every offset, count and stored value the
+//! decoder relies on, and the bind pose) in time linear in its size. [`Decompressor::bind`] then
+//! makes a decompressor from it in constant time (a copy of a few words), so an engine that
+//! creates a context per evaluation pays nothing that grows with the blob. A `Decompressor` can
+//! only come from an `OpenBlob` (or [`Decompressor::new`], which opens and binds), so every
+//! decompressor refers to a validated blob by construction.
 //!
 //! A [`Decompressor`] borrows the blob (it never copies or allocates), remembers the current
-//! sample position, and samples whole poses or single joints. Many decompressors may share one
-//! blob across threads: the blob is only read.
+//! sample position, and samples whole poses, single joints or joint subsets. Many decompressors
+//! may share one blob across threads: the blob is only read.
 
 pub mod seek;
 
@@ -32,7 +39,90 @@ impl Default for DecompressOptions<'_> {
     }
 }
 
-/// A decompressor bound to one blob.
+/// Channel mask bit for rotations in [`Decompressor::sample_joints`].
+pub const CHANNEL_ROTATION: u32 = 1;
+/// Channel mask bit for translations.
+pub const CHANNEL_TRANSLATION: u32 = 2;
+/// Channel mask bit for scales.
+pub const CHANNEL_SCALE: u32 = 4;
+/// Every channel.
+pub const CHANNELS_ALL: u32 = CHANNEL_ROTATION | CHANNEL_TRANSLATION | CHANNEL_SCALE;
+
+/// Largest deviation from unit length accepted for a bind-pose rotation (the decoder promises
+/// unit rotations within 1e-3, and a bind pose is copied to the output as it is).
+pub const BIND_POSE_UNIT_TOLERANCE: f32 = 1.0e-3;
+
+/// A blob that has passed validation in full, with its bind pose (when its defaults need one).
+/// Binding a [`Decompressor`] to it costs a copy of a few words.
+#[derive(Debug, Clone, Copy)]
+pub struct OpenBlob<'a> {
+    body: &'a [u8],
+    header: Header,
+    defaults: Defaults<'a>,
+}
+
+impl<'a> OpenBlob<'a> {
+    /// Validates `blob` in full (linear in its size) and the bind pose of `opts` when the blob's
+    /// defaults are the bind pose (finite values within the clip limits, unit rotations within
+    /// [`BIND_POSE_UNIT_TOLERANCE`]; a bind pose given for a blob that does not use one is ignored).
+    pub fn open(blob: &'a [u8], opts: &DecompressOptions<'a>) -> Result<Self> {
+        let (header, body) = validate_blob(blob, opts.verify_checksum)?;
+        let defaults = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
+            let bind = opts.bind_pose.ok_or(Error::BindPoseRequired)?;
+            let need = header.num_joints as usize * FLOATS_PER_JOINT;
+            if bind.len() < need {
+                return Err(Error::InvalidArgument(
+                    "bind pose shorter than 10 floats per joint",
+                ));
+            }
+            check_bind_pose(&bind[..need])?;
+            Defaults {
+                bind_pose: Some(bind),
+            }
+        } else {
+            Defaults { bind_pose: None }
+        };
+        Ok(OpenBlob {
+            body,
+            header,
+            defaults,
+        })
+    }
+
+    /// The blob header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+/// Checks a bind pose like clip input: finite, within [`crate::clip::MAX_ABS_VALUE`], unit
+/// rotations (within [`BIND_POSE_UNIT_TOLERANCE`], as they are written to the output unchanged).
+pub fn check_bind_pose(bind: &[f32]) -> Result<()> {
+    for (joint, t) in bind.chunks_exact(FLOATS_PER_JOINT).enumerate() {
+        if let Some(k) = t
+            .iter()
+            .position(|v| !(v.is_finite() && v.abs() <= crate::clip::MAX_ABS_VALUE))
+        {
+            return Err(Error::NonFiniteValue {
+                joint,
+                sample: 0,
+                channel: ["rotation", "translation", "scale"]
+                    [(k >= 4) as usize + (k >= 7) as usize],
+            });
+        }
+        let length = (t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3]).sqrt();
+        if (length - 1.0).abs() > BIND_POSE_UNIT_TOLERANCE {
+            return Err(Error::NonUnitQuaternion {
+                joint,
+                sample: 0,
+                length,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A decompressor bound to one validated blob.
 #[derive(Debug, Clone, Copy)]
 pub struct Decompressor<'a> {
     body: &'a [u8],
@@ -42,28 +132,21 @@ pub struct Decompressor<'a> {
 }
 
 impl<'a> Decompressor<'a> {
-    /// Validates `blob` and binds to it. The decompressor starts at time 0.
+    /// Validates `blob` and binds to it ([`OpenBlob::open`] then [`Decompressor::bind`]). The
+    /// decompressor starts at time 0.
     pub fn new(blob: &'a [u8], opts: &DecompressOptions<'a>) -> Result<Self> {
-        let (header, body) = validate_blob(blob, opts.verify_checksum)?;
-        let defaults = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
-            let bind = opts.bind_pose.ok_or(Error::BindPoseRequired)?;
-            if bind.len() < header.num_joints as usize * FLOATS_PER_JOINT {
-                return Err(Error::InvalidArgument(
-                    "bind pose shorter than 10 floats per joint",
-                ));
-            }
-            Defaults {
-                bind_pose: Some(bind),
-            }
-        } else {
-            Defaults { bind_pose: None }
-        };
-        Ok(Decompressor {
-            body,
-            header,
-            defaults,
+        Ok(Self::bind(&OpenBlob::open(blob, opts)?))
+    }
+
+    /// Binds to an already validated blob, at time 0. Constant time, no validation repeated.
+    #[inline]
+    pub fn bind(blob: &OpenBlob<'a>) -> Self {
+        Decompressor {
+            body: blob.body,
+            header: blob.header,
+            defaults: blob.defaults,
             key: SampleKey::default(),
-        })
+        }
     }
 
     /// The blob header.
@@ -108,9 +191,12 @@ impl<'a> Decompressor<'a> {
         if stride < FLOATS_PER_JOINT {
             return Err(Error::InvalidArgument("stride must be at least 10 floats"));
         }
-        let need = PoseOut::required_len(self.num_joints(), stride);
+        let need = PoseOut::required_len(self.num_joints(), stride)
+            .ok_or(Error::InvalidArgument("joints * stride overflows"))?;
         if out.len() < need {
-            return Err(Error::BufferTooSmall { required: need * 4 });
+            return Err(Error::BufferTooSmall {
+                required: need.saturating_mul(4),
+            });
         }
         let mut po = PoseOut { data: out, stride };
         codec::sample_pose(&self.header, self.body, &self.key, &self.defaults, &mut po);
@@ -129,6 +215,68 @@ impl<'a> Decompressor<'a> {
             joint as usize,
             &self.defaults,
         ))
+    }
+
+    /// Samples a subset of joints: joint `joints[i]` is written (10 floats, only the channels in
+    /// `channels`, a mask of [`CHANNEL_ROTATION`], [`CHANNEL_TRANSLATION`], [`CHANNEL_SCALE`]) at
+    /// `out[slot * stride..]` where `slot` is `out_slots[i]` (or `i` when `out_slots` is `None`).
+    /// The cost follows the joints asked for; joints in ascending order are cheapest.
+    pub fn sample_joints(
+        &self,
+        joints: &[u32],
+        out_slots: Option<&[u32]>,
+        channels: u32,
+        out: &mut [f32],
+        stride: usize,
+    ) -> Result<()> {
+        if stride < FLOATS_PER_JOINT {
+            return Err(Error::InvalidArgument("stride must be at least 10 floats"));
+        }
+        if channels == 0 || channels & !CHANNELS_ALL != 0 {
+            return Err(Error::InvalidEnum {
+                what: "channels",
+                value: channels,
+            });
+        }
+        if let Some(s) = out_slots {
+            if s.len() != joints.len() {
+                return Err(Error::InvalidArgument(
+                    "out_slots must have one entry per joint",
+                ));
+            }
+        }
+        let nj = self.header.num_joints;
+        let mut max_slot = 0usize;
+        for (i, &j) in joints.iter().enumerate() {
+            if j >= nj {
+                return Err(Error::JointOutOfRange(j));
+            }
+            max_slot = max_slot.max(out_slots.map_or(i, |s| s[i] as usize));
+        }
+        if !joints.is_empty() {
+            let need = PoseOut::required_len(max_slot + 1, stride)
+                .ok_or(Error::InvalidArgument("slot * stride overflows"))?;
+            if out.len() < need {
+                return Err(Error::BufferTooSmall {
+                    required: need.saturating_mul(4),
+                });
+            }
+        }
+        let mut po = PoseOut { data: out, stride };
+        let sel = codec::JointSelection {
+            joints,
+            slots: out_slots,
+            channels,
+        };
+        codec::sample_joints(
+            &self.header,
+            self.body,
+            &self.key,
+            &self.defaults,
+            &sel,
+            &mut po,
+        );
+        Ok(())
     }
 
     /// Convenience for tools and tests (allocates): the local pose at a sample index.

@@ -7,9 +7,9 @@
 use std::os::raw::c_void;
 
 use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice, pose_buffer};
-use super::types::{AnimcompDecompressOptions, AnimcompDecompressor};
-use crate::blob::validate_blob;
-use crate::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use super::types::{AnimcompBlob, AnimcompDecompressOptions, AnimcompDecompressor};
+use crate::blob::Header;
+use crate::decompress::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
 use crate::math::FLOATS_PER_JOINT;
 use crate::{Error, Result, Status};
 
@@ -26,6 +26,21 @@ struct State {
 const _: () = {
     assert!(std::mem::size_of::<State>() <= std::mem::size_of::<AnimcompDecompressor>());
     assert!(std::mem::align_of::<State>() <= std::mem::align_of::<AnimcompDecompressor>());
+};
+
+/// Marks an opened blob handle ("ACMPBLB1").
+const BLOB_MAGIC: u64 = u64::from_le_bytes(*b"ACMPBLB1");
+
+/// What lives inside `AnimcompBlob::opaque`.
+#[repr(C)]
+struct BlobState {
+    magic: u64,
+    open: OpenBlob<'static>,
+}
+
+const _: () = {
+    assert!(std::mem::size_of::<BlobState>() <= std::mem::size_of::<AnimcompBlob>());
+    assert!(std::mem::align_of::<BlobState>() <= std::mem::align_of::<AnimcompBlob>());
 };
 
 /// Checks the context pointer (null, 16-byte alignment) without reading it.
@@ -76,9 +91,57 @@ pub unsafe extern "C" fn animcomp_decompress_options_default(
     })
 }
 
+/// The decompression options from C (NULL = defaults), range-checked, with the bind pose slice
+/// formed once the header's joint count has passed validation.
+///
+/// # Safety
+/// As the entry points that call it.
+unsafe fn open_blob(
+    blob: *const c_void,
+    blob_size: usize,
+    options: *const AnimcompDecompressOptions,
+) -> Result<OpenBlob<'static>> {
+    let opts = opt_ref(options)?.copied().unwrap_or_else(default_options);
+    let verify_checksum = match opts.verify_checksum {
+        0 => false,
+        1 => true,
+        v => {
+            return Err(Error::InvalidEnum {
+                what: "verify_checksum",
+                value: v,
+            })
+        }
+    };
+    if opts.reserved0 != 0 || opts.reserved.iter().any(|&r| r != 0) {
+        return Err(Error::InvalidArgument(
+            "reserved fields of AnimcompDecompressOptions must be zero",
+        ));
+    }
+    let blob: &'static [u8] = super::info::blob_slice(blob, blob_size)?;
+    // The bind pose length comes from the joint count of a header that has passed its own
+    // checks, so no slice is formed from an unchecked count; the body is validated once, by
+    // `OpenBlob::open`.
+    let bind_pose = if opts.bind_pose.is_null() {
+        None
+    } else {
+        let header = Header::parse(blob)?;
+        let len = header.num_joints as usize * FLOATS_PER_JOINT;
+        Some(in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
+    };
+    OpenBlob::open(
+        blob,
+        &DecompressOptions {
+            verify_checksum,
+            bind_pose,
+        },
+    )
+}
+
 /// Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
 /// `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
 /// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`).
+/// This is `animcomp_blob_open` followed by `animcomp_decompressor_bind`: to bind many contexts to
+/// one blob, open it once and bind each context (constant time).
 ///
 /// The blob, and the bind pose if one is given, must stay alive and unchanged while `*ctx` (or
 /// any copy of it) is used. Initialising a context again simply replaces it.
@@ -94,40 +157,56 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
         ctx.write(AnimcompDecompressor {
             opaque: [0; super::types::ANIMCOMP_DECOMPRESSOR_WORDS],
         });
-        let opts = opt_ref(options)?.copied().unwrap_or_else(default_options);
-        let verify_checksum = match opts.verify_checksum {
-            0 => false,
-            1 => true,
-            v => {
-                return Err(Error::InvalidEnum {
-                    what: "verify_checksum",
-                    value: v,
-                })
-            }
-        };
-        if opts.reserved0 != 0 || opts.reserved.iter().any(|&r| r != 0) {
-            return Err(Error::InvalidArgument(
-                "reserved fields of AnimcompDecompressOptions must be zero",
-            ));
+        let dec = Decompressor::bind(&open_blob(blob, blob_size, options)?);
+        (ctx as *mut State).write(State { magic: MAGIC, dec });
+        Ok(())
+    })
+}
+
+/// Validates the blob in full, once (16-byte alignment, magic, version, sizes, the checksum unless
+/// `options` turns it off, every offset, count and stored value, and the bind pose of `options`
+/// when the blob's defaults are the bind pose), in time linear in its size, and fills `*handle`.
+/// `options` may be NULL (defaults). Bind any number of contexts to the handle with
+/// `animcomp_decompressor_bind`. On failure `*handle` is left unopened (binding it then gives
+/// `ANIMCOMP_STATUS_NOT_INITIALIZED`). The blob and bind pose must outlive the handle and every
+/// context bound from it. No memory is allocated.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_blob_open(
+    handle: *mut AnimcompBlob,
+    blob: *const c_void,
+    blob_size: usize,
+    options: *const AnimcompDecompressOptions,
+) -> Status {
+    guard(|| {
+        let handle = out_ptr(handle, "blob handle")?;
+        handle.write(AnimcompBlob {
+            opaque: [0; super::types::ANIMCOMP_BLOB_WORDS],
+        });
+        let open = open_blob(blob, blob_size, options)?;
+        (handle as *mut BlobState).write(BlobState {
+            magic: BLOB_MAGIC,
+            open,
+        });
+        Ok(())
+    })
+}
+
+/// Binds `*ctx` to an opened blob handle, at time 0, in constant time (no validation is repeated:
+/// the handle holds a validated blob). A handle that was never opened successfully gives
+/// `ANIMCOMP_STATUS_NOT_INITIALIZED`. Binding a context again simply replaces it.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_decompressor_bind(
+    ctx: *mut AnimcompDecompressor,
+    handle: *const AnimcompBlob,
+) -> Status {
+    guard(|| {
+        let ctx = out_ptr(ctx, "decompressor")?;
+        let h = out_ptr(handle as *mut AnimcompBlob, "blob handle")? as *const BlobState;
+        // A volatile read: the memory may be uninitialised (best-effort detection).
+        if std::ptr::read_volatile(std::ptr::addr_of!((*h).magic)) != BLOB_MAGIC {
+            return Err(Error::NotInitialized);
         }
-        let blob: &'static [u8] = super::info::blob_slice(blob, blob_size)?;
-        // Validate first (checksum as asked): the bind pose length comes from the joint count of
-        // a header that has passed validation, so no slice is formed from an unchecked count.
-        let (header, _) = validate_blob(blob, verify_checksum)?;
-        let bind_pose = if opts.bind_pose.is_null() {
-            None
-        } else {
-            let len = header.num_joints as usize * FLOATS_PER_JOINT;
-            Some(in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
-        };
-        // The checksum was just verified (or skipping it was asked for); the body is checked again.
-        let dec = Decompressor::new(
-            blob,
-            &DecompressOptions {
-                verify_checksum: false,
-                bind_pose,
-            },
-        )?;
+        let dec = Decompressor::bind(&(*h).open);
         (ctx as *mut State).write(State { magic: MAGIC, dec });
         Ok(())
     })
@@ -208,6 +287,39 @@ pub unsafe extern "C" fn animcomp_sample_joint(
         let out = out_slice(out, FLOATS_PER_JOINT, "out")?;
         st.dec.sample_joint(joint)?.write_to(out);
         Ok(())
+    })
+}
+
+/// Samples the joints `joints[0..count]` at the current position: joint `joints[i]` is written
+/// (10 floats, `qx qy qz qw tx ty tz sx sy sz`) at `out[slot * stride_floats]`, where `slot` is
+/// `out_slots[i]`, or `i` when `out_slots` is NULL (Unreal-style bone track arrays map compressed
+/// tracks to pose atoms this way). `channels` is a mask of `ANIMCOMP_CHANNEL_*` bits: only those
+/// floats of each joint are written (and only those channels decoded where the codec can skip the
+/// others). `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must hold the largest slot,
+/// else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. A joint index out of range gives
+/// `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`. The cost follows the joints asked for (ascending lists are
+/// cheapest). Does not allocate.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_sample_joints(
+    ctx: *const AnimcompDecompressor,
+    joints: *const u32,
+    out_slots: *const u32,
+    count: usize,
+    channels: u32,
+    out: *mut f32,
+    out_len_floats: usize,
+    stride_floats: usize,
+) -> Status {
+    guard(|| {
+        let st = state(ctx)?;
+        let joints = in_slice(joints, count, "joints")?;
+        let slots = if out_slots.is_null() {
+            None
+        } else {
+            Some(in_slice(out_slots, count, "out_slots")?)
+        };
+        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats)?;
+        st.dec.sample_joints(joints, slots, channels, out, stride)
     })
 }
 

@@ -30,7 +30,8 @@ pub use cursor::{
     animcomp_key_cursor_seek, animcomp_key_cursor_seek_sample, animcomp_key_cursor_state_size,
 };
 pub use decompress::{
-    animcomp_decompress_options_default, animcomp_decompressor_init, animcomp_sample_joint,
+    animcomp_blob_open, animcomp_decompress_options_default, animcomp_decompressor_bind,
+    animcomp_decompressor_init, animcomp_sample_joint, animcomp_sample_joints,
     animcomp_sample_pose, animcomp_seek, animcomp_seek_sample,
 };
 pub use info::{animcomp_blob_info, animcomp_decompressor_info, animcomp_validate_blob};

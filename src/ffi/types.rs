@@ -193,6 +193,36 @@ pub struct AnimcompDecompressor {
     pub opaque: [u64; ANIMCOMP_DECOMPRESSOR_WORDS],
 }
 
+/// Number of 64-bit words in an `AnimcompBlob`.
+pub const ANIMCOMP_BLOB_WORDS: usize = 12;
+
+/// A blob validated once by `animcomp_blob_open`: caller-owned, fixed-size, 16-byte aligned, no
+/// heap memory. `animcomp_decompressor_bind` makes a context from it in constant time. It refers
+/// to the blob (and bind pose), which must outlive it and every context bound from it; it may be
+/// copied with `memcpy` and needs no destruction.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+pub struct AnimcompBlob {
+    /// Private state; do not touch.
+    pub opaque: [u64; ANIMCOMP_BLOB_WORDS],
+}
+
+/// `animcomp_sample_joints` channel bit: rotations (floats 0..4 of each joint).
+pub const ANIMCOMP_CHANNEL_ROTATION: u32 = 1;
+/// `animcomp_sample_joints` channel bit: translations (floats 4..7).
+pub const ANIMCOMP_CHANNEL_TRANSLATION: u32 = 2;
+/// `animcomp_sample_joints` channel bit: scales (floats 7..10).
+pub const ANIMCOMP_CHANNEL_SCALE: u32 = 4;
+/// `animcomp_sample_joints`: every channel.
+pub const ANIMCOMP_CHANNEL_ALL: u32 = 7;
+
+const _: () = {
+    assert!(ANIMCOMP_CHANNEL_ROTATION == crate::decompress::CHANNEL_ROTATION);
+    assert!(ANIMCOMP_CHANNEL_TRANSLATION == crate::decompress::CHANNEL_TRANSLATION);
+    assert!(ANIMCOMP_CHANNEL_SCALE == crate::decompress::CHANNEL_SCALE);
+    assert!(ANIMCOMP_CHANNEL_ALL == crate::decompress::CHANNELS_ALL);
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +239,7 @@ mod tests {
         assert_eq!(size_of::<AnimcompBlobInfo>(), 64);
         assert_eq!(size_of::<AnimcompDecompressor>(), 128);
         assert_eq!(align_of::<AnimcompDecompressor>(), 16);
+        assert_eq!(size_of::<AnimcompBlob>(), 96);
+        assert_eq!(align_of::<AnimcompBlob>(), 16);
     }
 }

@@ -427,9 +427,12 @@ impl<'a> KeyCursor<'a> {
             return Err(Error::InvalidArgument("stride must be at least 10 floats"));
         }
         let nj = self.header.num_joints as usize;
-        let need = crate::codec::PoseOut::required_len(nj, stride);
+        let need = crate::codec::PoseOut::required_len(nj, stride)
+            .ok_or(Error::InvalidArgument("joints * stride overflows"))?;
         if out.len() < need {
-            return Err(Error::BufferTooSmall { required: need * 4 });
+            return Err(Error::BufferTooSmall {
+                required: need.saturating_mul(4),
+            });
         }
         let (nch, key, pos) = (channels(&self.header), self.key(), self.position());
         for j in 0..nj {

@@ -170,6 +170,13 @@ pub fn coefficients(rate: u8, field: u16, range: &ClipRange) -> (f32, f32) {
     }
 }
 
+/// `if c { a } else { b }` on the bits, without a branch.
+#[inline(always)]
+pub fn select(c: bool, a: f32, b: f32) -> f32 {
+    let m = (c as u32).wrapping_neg();
+    f32::from_bits((a.to_bits() & m) | (b.to_bits() & !m))
+}
+
 /// Decodes a stored component. `q` is the stored field (0 for [`RATE_CONSTANT`], the `f32`
 /// bits for [`RATE_RAW`]).
 #[inline(always)]
@@ -198,6 +205,27 @@ pub fn encode_value(v: f32, rate: u8, field: u16, range: &ClipRange) -> (u32, f3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coefficients_follow_the_rate_cases() {
+        let range = ClipRange {
+            min: -3.0,
+            extent: 10.0,
+        };
+        for field in [0u16, 1, 255, 0x80FF, 0xFFFF] {
+            let (m, a) = coefficients(RATE_CONSTANT, field, &range);
+            assert_eq!(m.to_bits(), 0f32.to_bits());
+            assert_eq!(a, range.denormalize(field as f32 * (1.0 / 65535.0)));
+            for rate in 1..RATE_RAW {
+                let (smin, sext) = segment_min_extent(field);
+                let (m, a) = coefficients(rate, field, &range);
+                assert_eq!(m, INV_MAX_Q[rate as usize] * sext * range.extent);
+                assert_eq!(a, smin * range.extent + range.min);
+            }
+        }
+        assert_eq!(select(true, 1.5, f32::NAN), 1.5);
+        assert!(select(false, 1.5, f32::NAN).is_nan());
+    }
 
     #[test]
     fn error_shrinks_with_bits() {

@@ -7,16 +7,18 @@
 //! shortest arc for rotations, `lerp` for vectors.
 
 use super::bitrate::{
-    coefficients, rate_bits, rotation_range, ClipRange, RATE_FIELD_BITS, RATE_RAW,
+    coefficients, rate_bits, rotation_range, ClipRange, NUM_RATES, RATE_BITS, RATE_FIELD_BITS,
+    RATE_RAW,
 };
 use super::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
-    KIND_CONSTANT, KIND_DEFAULT, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
+    KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
 };
 use super::rotation::{from_stored, slot_component};
 use crate::blob::bytes::{read_f32, read_u16, read_u32};
 use crate::blob::{BlobFlags, Header};
-use crate::codec::{Defaults, PoseOut, SampleKey};
+use crate::codec::{Defaults, JointSelection, PoseOut, SampleKey};
+use crate::decompress::CHANNELS_ALL;
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
 use crate::quantize::bits::read_bits;
 
@@ -60,15 +62,53 @@ impl Params {
     /// Components from stored fields.
     #[inline(always)]
     fn values(&self, q: [u32; 3]) -> [f32; 3] {
+        // Quantised fields have at most 24 bits, so the signed conversion (one instruction,
+        // unlike u32 -> f32) is exact; a raw field's converted value is discarded by the select.
         let mut out = [0.0f32; 3];
         for c in 0..3 {
-            // Quantised fields have at most 24 bits, so the signed conversion (one instruction,
-            // unlike u32 -> f32) is exact; a raw field's garbage result is discarded below.
             let v = (q[c] as i32) as f32 * self.mul[c] + self.add[c];
             out[c] = if self.raw[c] { f32::from_bits(q[c]) } else { v };
         }
         out
     }
+}
+
+/// Bits of one frame taken by sub-tracks whose 5-bit rate pairs are indexed by 10 bits.
+const PAIR_BITS: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        let (a, b) = (i & 31, i >> 5);
+        let ba = if a < NUM_RATES { RATE_BITS[a] } else { 0 };
+        let bb = if b < NUM_RATES { RATE_BITS[b] } else { 0 };
+        t[i] = ba + bb;
+        i += 1;
+    }
+    t
+};
+
+/// Sum of the bit widths of `count` consecutive rate fields starting at absolute bit `bit`
+/// (the frame bits taken by the sub-tracks they describe), twelve fields per 64-bit read.
+#[inline]
+fn sum_rate_bits(data: &[u8], mut bit: usize, mut count: usize) -> usize {
+    let mut sum = 0usize;
+    while count >= 12 {
+        let w = read_u64_window(data, bit >> 3) >> (bit & 7);
+        for p in 0..6 {
+            sum += PAIR_BITS[((w >> (10 * p)) & 1023) as usize] as usize;
+        }
+        bit += 60;
+        count -= 12;
+    }
+    while count >= 2 {
+        sum += PAIR_BITS[read_bits(data, bit, 10) as usize] as usize;
+        bit += 10;
+        count -= 2;
+    }
+    if count == 1 {
+        sum += PAIR_BITS[read_bits(data, bit, 5) as usize] as usize;
+    }
+    sum
 }
 
 /// Eight bytes at `offset` as a little-endian `u64` (zero past the end, never out of bounds).
@@ -169,17 +209,14 @@ impl Cursor {
     /// Skips `count` animated sub-tracks, `per_segment` of which have per-segment drops.
     #[inline]
     fn skip(&mut self, body: &[u8], count: usize, per_segment: usize) {
-        for _ in 0..3 * count {
-            let rate = read_bits(
-                body,
-                self.rates_bit + self.k * RATE_FIELD_BITS as usize,
-                RATE_FIELD_BITS,
-            );
-            let bits = rate_bits(rate as u8) as usize;
-            self.a_bit += bits;
-            self.b_bit += bits;
-            self.k += 1;
-        }
+        let bits = sum_rate_bits(
+            body,
+            self.rates_bit + self.k * RATE_FIELD_BITS as usize,
+            3 * count,
+        );
+        self.a_bit += bits;
+        self.b_bit += bits;
+        self.k += 3 * count;
         self.f += count;
         self.p += per_segment;
     }
@@ -243,7 +280,7 @@ impl Cursor {
         let out2 = if self.pair {
             self.sample(body, self.b_bit, self.tb, &p)
         } else {
-            [0.0; 3]
+            out
         };
         self.a_bit += p.total as usize;
         self.b_bit += p.total as usize;
@@ -280,8 +317,8 @@ impl Cursor {
         (q0, q1, same)
     }
 
-    /// The next animated translation or scale (and the second sample's when `pair`). `rg` is
-    /// its clip ranges' offset.
+    /// The next animated translation or scale (and the second sample's when `pair`), clamped
+    /// to the clip value limits. `rg` is its clip ranges' offset.
     #[inline(always)]
     fn vector(&mut self, body: &[u8], rg: usize) -> (Vec3, Vec3) {
         let range = |i: usize| ClipRange {
@@ -289,8 +326,19 @@ impl Cursor {
             extent: read_f32(body, rg + 8 * i + 4),
         };
         let (a, b, _) = self.next(body, [range(0), range(1), range(2)]);
-        (Vec3::from_array(a), Vec3::from_array(b))
+        (clamp_value(a), clamp_value(b))
     }
+}
+
+/// A decoded translation or scale within the clip value limits; a NaN (only possible from raw
+/// samples of a hostile blob) becomes the lower limit. Values the encoder wrote are within the
+/// limits already, so this never moves them.
+#[inline(always)]
+fn clamp_value(v: [f32; 3]) -> Vec3 {
+    let m = crate::clip::MAX_ABS_VALUE;
+    // `f32::max` returns the other operand when one is NaN.
+    #[allow(clippy::manual_clamp)]
+    Vec3::from_array(v.map(|x| x.max(-m).min(m)))
 }
 
 #[inline(always)]
@@ -378,6 +426,95 @@ impl State {
         }
     }
 
+    /// Moves every position past the joints whose track bytes are `bytes` without decoding them.
+    #[inline]
+    fn advance(&mut self, body: &[u8], bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let (mut animated, mut per_segment) = (0usize, 0usize);
+        for &b in bytes {
+            let f = &FOOTPRINT[b as usize];
+            animated += f[0] as usize;
+            per_segment += f[1] as usize;
+            self.constants += f[2] as usize;
+            self.ranges += f[3] as usize;
+        }
+        self.c0.skip(body, animated, per_segment);
+        if let Some(c1) = self.c1.as_mut() {
+            c1.skip(body, animated, per_segment);
+        }
+    }
+
+    /// Skips channel `ch` of kind `kind` (a channel the caller did not ask for).
+    #[inline(always)]
+    fn skip_channel(&mut self, body: &[u8], ch: u32, kind: u8) {
+        match kind {
+            KIND_DEFAULT => {}
+            KIND_CONSTANT => self.constants += constant_bytes(ch),
+            k => {
+                let per_segment = (k == KIND_ANIMATED_PER_SEGMENT) as usize;
+                self.ranges += range_bytes_of(ch, k);
+                self.c0.skip(body, 1, per_segment);
+                if let Some(c1) = self.c1.as_mut() {
+                    c1.skip(body, 1, per_segment);
+                }
+            }
+        }
+    }
+
+    /// [`State::joint`] for the channels in `channels` only (the others are skipped, not
+    /// decoded; their values in the result are meaningless).
+    #[inline(always)]
+    fn joint_channels(
+        &mut self,
+        body: &[u8],
+        byte: u8,
+        j: usize,
+        has_scale: bool,
+        d: &Defaults,
+        channels: u32,
+    ) -> Transform {
+        if channels == CHANNELS_ALL {
+            return self.joint(body, byte, j, has_scale, d);
+        }
+        let mut t = Transform::IDENTITY;
+        for ch in 0..3u32 {
+            let k = kind(byte, ch);
+            if channels & (1 << ch) == 0 {
+                self.skip_channel(body, ch, k);
+                continue;
+            }
+            match ch {
+                0 => t.rotation = self.rotation_channel(body, k, byte >> 6, || d.get(j).rotation),
+                1 => t.translation = self.channel(body, k, || d.get(j).translation),
+                _ if has_scale => t.scale = self.channel(body, k, || d.get(j).scale),
+                _ => {}
+            }
+        }
+        t
+    }
+
+    /// A rotation channel of kind `kind` (`default` when it is a default track).
+    #[inline(always)]
+    fn rotation_channel(
+        &mut self,
+        body: &[u8],
+        kind: u8,
+        track_drop: u8,
+        default: impl Fn() -> Quat,
+    ) -> Quat {
+        match kind {
+            KIND_CONSTANT => {
+                let q = read_quat(body, self.constants);
+                self.constants += constant_bytes(0);
+                q
+            }
+            KIND_DEFAULT => default(),
+            k => self.rotation(body, k, track_drop),
+        }
+    }
+
     /// Decodes joint `j` whose track byte is `byte`, advancing every position past it.
     #[inline(always)]
     fn joint(
@@ -388,15 +525,7 @@ impl State {
         has_scale: bool,
         d: &Defaults,
     ) -> Transform {
-        let rotation = match kind(byte, 0) {
-            KIND_CONSTANT => {
-                let q = read_quat(body, self.constants);
-                self.constants += constant_bytes(0);
-                q
-            }
-            KIND_DEFAULT => d.get(j).rotation,
-            k => self.rotation(body, k, byte >> 6),
-        };
+        let rotation = self.rotation_channel(body, kind(byte, 0), byte >> 6, || d.get(j).rotation);
         let translation = self.channel(body, kind(byte, 1), || d.get(j).translation);
         let scale = if has_scale {
             self.channel(body, kind(byte, 2), || d.get(j).scale)
@@ -459,26 +588,67 @@ pub fn sample_joint(
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
     let mut st = state(body, &v, key);
-    let (mut skip, mut per_segment) = (0usize, 0usize);
-    for &b in &table[..joint] {
-        for ch in 0..3 {
-            match kind(b, ch) {
-                KIND_CONSTANT => st.constants += constant_bytes(ch),
-                KIND_DEFAULT => {}
-                k => {
-                    skip += 1;
-                    per_segment += (k == KIND_ANIMATED_PER_SEGMENT) as usize;
-                    st.ranges += range_bytes_of(ch, k);
-                }
-            }
-        }
-    }
-    st.c0.skip(body, skip, per_segment);
-    if let Some(c1) = st.c1.as_mut() {
-        c1.skip(body, skip, per_segment);
-    }
+    st.advance(body, &table[..joint]);
     st.joint(body, table[joint], joint, has_scale, d)
 }
+
+/// Samples the joints of `sel` (checked by the caller) in one forward walk over the body while
+/// the list ascends; a joint below the previous one restarts the walk.
+pub fn sample_joints(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    sel: &JointSelection,
+    out: &mut PoseOut,
+) {
+    let v = View::read(body);
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let mut st = state(body, &v, key);
+    let mut at = 0usize;
+    for (i, &j) in sel.joints.iter().enumerate() {
+        let j = j as usize;
+        if j < at {
+            st = state(body, &v, key);
+            at = 0;
+        }
+        st.advance(body, &table[at..j]);
+        let t = st.joint_channels(body, table[j], j, has_scale, d, sel.channels);
+        out.write_channels(sel.slot(i), &t, sel.channels);
+        at = j + 1;
+    }
+}
+
+/// What one track-table byte occupies: (animated sub-tracks, per-segment-drop rotations,
+/// constant bytes, clip range bytes). Indexed by the byte; scale kinds count as stored (the
+/// validator refuses stored scale in a blob without scale).
+const FOOTPRINT: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut ch = 0;
+        while ch < 3 {
+            let k = ((b >> (2 * ch)) & 3) as u8;
+            if k == KIND_CONSTANT {
+                t[b][2] += if ch == 0 { 16 } else { 12 };
+            } else if k == KIND_ANIMATED || (k == KIND_ANIMATED_PER_SEGMENT && ch == 0) {
+                t[b][0] += 1;
+                if k == KIND_ANIMATED_PER_SEGMENT {
+                    t[b][1] += 1;
+                    t[b][3] += ROTATION_RANGE_BYTES as u8;
+                } else if ch == 0 {
+                    t[b][3] += ROTATION_RANGE_BYTES as u8 - 4;
+                } else {
+                    t[b][3] += VECTOR_RANGE_BYTES as u8;
+                }
+            }
+            ch += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {

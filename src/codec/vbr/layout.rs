@@ -136,8 +136,18 @@ pub fn range_bytes_of(channel: u32, kind: u8) -> usize {
     }
 }
 
-/// Checks a body against its header so that decoding can never index out of bounds.
+/// Checks a body against its header so that decoding can never index out of bounds and every
+/// stored value the decoder copies to the output is within the clip limits. Linear in the body
+/// size: see [`validate_counting`].
 pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
+    validate_counting(h, body, &mut 0)
+}
+
+/// [`validate`], adding to `examined` how many segment bytes it looked at (also when it fails):
+/// each segment must start at or after the end of the one before (the writer's order), so no
+/// byte is examined twice and the count never exceeds the body size, whatever the offsets of a
+/// hostile body say.
+pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Result<()> {
     let bad = Error::CorruptBlob;
     let mut r = ByteReader::new(body);
     if r.u8()? != VERSION {
@@ -206,11 +216,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         return Err(bad("vbr: sections out of order or overlapping"));
     }
     let consts = ByteReader::at(body, constants)?.take(const_bytes)?;
-    for c in consts.chunks_exact(4) {
-        if !f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite() {
-            return Err(bad("vbr: non-finite constant"));
-        }
-    }
+    check_constants(table, consts)?;
     let rg = ByteReader::at(body, ranges)?.take(range_bytes)?;
     let mut at = 0;
     for &b in table {
@@ -235,8 +241,13 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     ByteReader::at(body, segments)?.take(num_segments * 4)?;
     let view = View::read(body);
     let rate_bytes = view.rate_bytes();
+    // Segments follow the segment table in order, without overlap: each is examined once.
+    let mut next_free = segments + num_segments * 4;
     for s in 0..num_segments {
         let off = view.segment_offset(body, s as u32);
+        if off < next_free {
+            return Err(bad("vbr: segments out of order or overlapping"));
+        }
         let mut sr = ByteReader::at(body, off)?;
         let mask = sr.u32()?;
         let frame_bits = sr.u32()? as u64;
@@ -264,6 +275,44 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         sr.take(num_animated * 6)?;
         let data_bits = frame_bits * mask.count_ones() as u64;
         sr.take(data_bits.div_ceil(8) as usize)?;
+        let end = sr.pos();
+        *examined += end - off;
+        next_free = end;
     }
     Ok(())
 }
+
+/// Checks the constants section: finite values, rotations of unit length within
+/// [`UNIT_TOLERANCE`], translations and scales within [`crate::clip::MAX_ABS_VALUE`] (the decoder
+/// copies constants to the output as they are).
+fn check_constants(table: &[u8], consts: &[u8]) -> Result<()> {
+    let f = |o: usize| f32::from_le_bytes([consts[o], consts[o + 1], consts[o + 2], consts[o + 3]]);
+    let mut at = 0;
+    for &b in table {
+        for ch in 0..3 {
+            if kind(b, ch) != KIND_CONSTANT {
+                continue;
+            }
+            let n = constant_bytes(ch) / 4;
+            let v: [f32; 4] = std::array::from_fn(|i| if i < n { f(at + 4 * i) } else { 0.0 });
+            at += 4 * n;
+            if v.iter()
+                .any(|x| !(x.is_finite() && x.abs() <= crate::clip::MAX_ABS_VALUE))
+            {
+                return Err(Error::CorruptBlob(
+                    "vbr: constant not finite or out of range",
+                ));
+            }
+            let len2: f32 = v.iter().map(|x| x * x).sum();
+            if ch == 0 && (len2.sqrt() - 1.0).abs() > UNIT_TOLERANCE {
+                return Err(Error::CorruptBlob(
+                    "vbr: constant rotation is not unit length",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Largest deviation from unit length of a stored constant rotation.
+pub const UNIT_TOLERANCE: f32 = 1.0e-3;

@@ -1,0 +1,89 @@
+//! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings) into DIR as
+//! `.blob` files; `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
+//! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
+//! (`sample_joints`). Run under `valgrind --tool=callgrind` to count instructions per pose
+//! independently of machine load.
+//!
+//! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
+
+use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::math::FLOATS_PER_JOINT;
+use animcomp::{compress, AlignedBlob, CompressSettings};
+use animcomp_import::{collect_files, load, ImportOptions};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("write") => {
+            let dir = PathBuf::from(&args[1]);
+            std::fs::create_dir_all(&dir).unwrap();
+            let paths: Vec<PathBuf> = args[2..].iter().map(PathBuf::from).collect();
+            for f in collect_files(&paths) {
+                for (k, ic) in load(&f, &ImportOptions::default())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .enumerate()
+                {
+                    match compress(&ic.clip, &CompressSettings::default()) {
+                        Ok(b) => {
+                            let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
+                            std::fs::write(dir.join(format!("{stem}_{k}.blob")), b).unwrap();
+                        }
+                        Err(e) => eprintln!("skipping {}: {e}", f.display()),
+                    }
+                }
+            }
+        }
+        Some(mode @ ("sample" | "subset")) => {
+            let subset = mode == "subset";
+            let dir = PathBuf::from(&args[1]);
+            let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
+            let mut files: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "blob"))
+                .collect();
+            files.sort();
+            let blobs: Vec<AlignedBlob> = files
+                .iter()
+                .map(|p| AlignedBlob::from_bytes(&std::fs::read(p).unwrap()))
+                .collect();
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            let (mut poses, mut ns) = (0usize, 0u128);
+            for b in &blobs {
+                let mut d = Decompressor::new(b.as_bytes(), &DecompressOptions::default()).unwrap();
+                let dur = d.header().duration();
+                let mut pose = vec![0.0f32; d.num_joints() * FLOATS_PER_JOINT];
+                let tenth: Vec<u32> = (0..d.num_joints() as u32).step_by(10).collect();
+                let t0 = Instant::now();
+                for _ in 0..n {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let t = (seed >> 40) as f32 / (1u64 << 24) as f32 * dur;
+                    d.seek(black_box(t), Looping::Clamp, Rounding::None)
+                        .unwrap();
+                    if subset {
+                        d.sample_joints(&tenth, None, 7, &mut pose, FLOATS_PER_JOINT)
+                            .unwrap();
+                    } else {
+                        d.sample_pose(&mut pose, FLOATS_PER_JOINT).unwrap();
+                    }
+                    black_box(&mut pose);
+                }
+                ns += t0.elapsed().as_nanos();
+                poses += n;
+            }
+            println!(
+                "{} blobs, {poses} poses, {:.0} ns/pose",
+                blobs.len(),
+                ns as f64 / poses as f64
+            );
+        }
+        _ => eprintln!("usage: decode_profile write DIR CLIPS... | sample DIR [N] | subset DIR [N]"),
+    }
+}

@@ -1,0 +1,178 @@
+//! Hostile `vbr` bodies: validation is linear in the body size (a segment table whose entries all
+//! point at one shared record is refused after one record, at every size), stored constants are
+//! value-checked, and any body that validates decodes to finite poses within the clip limits.
+
+use animcomp::blob::writer::blob_checksum;
+use animcomp::blob::{Header, HEADER_SIZE};
+use animcomp::clip::{generate_clip, GenerateOptions, MAX_ABS_VALUE};
+use animcomp::codec::vbr::layout::{self, validate_counting, View};
+use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
+
+fn vbr_blob(joints: usize, samples: usize) -> AlignedBlob {
+    let clip = generate_clip(&GenerateOptions {
+        joints,
+        samples,
+        scale: true,
+        animated_translation: true,
+        ..Default::default()
+    });
+    let s = CompressSettings {
+        codec: CodecChoice::Vbr,
+        ..Default::default()
+    };
+    AlignedBlob::from_bytes(&compress(&clip, &s).unwrap())
+}
+
+fn reseal(blob: &mut AlignedBlob) {
+    let c = blob_checksum(blob.as_bytes());
+    blob.as_bytes_mut()[12..16].copy_from_slice(&c.to_le_bytes());
+}
+
+fn body_of(blob: &AlignedBlob) -> (Header, std::ops::Range<usize>) {
+    let h = Header::parse(blob.as_bytes()).unwrap();
+    (h, h.body_range())
+}
+
+/// Every segment offset rewritten to point at segment 0's record: the old validator re-checked
+/// that record once per segment (quadratic); now the second entry is refused and the work done
+/// stays under the body size at every size.
+#[test]
+fn shared_segment_records_are_refused_in_linear_work() {
+    let mut ratios = Vec::new();
+    for samples in [16 * 20, 16 * 80, 16 * 320] {
+        let mut blob = vbr_blob(6, samples);
+        let (h, range) = body_of(&blob);
+        let mut examined = 0;
+        validate_counting(&h, &blob.as_bytes()[range.clone()], &mut examined).unwrap();
+        assert!(
+            examined <= range.len(),
+            "valid body: {examined} > {}",
+            range.len()
+        );
+        let body = &mut blob.as_bytes_mut()[range.clone()];
+        let v = View::read(body);
+        let first = v.segment_offset(body, 0) as u32;
+        for s in 0..v.num_segments as usize {
+            body[v.segments + 4 * s..v.segments + 4 * s + 4].copy_from_slice(&first.to_le_bytes());
+        }
+        let mut work = 0;
+        let r = validate_counting(&h, &blob.as_bytes()[range.clone()], &mut work);
+        assert!(matches!(r, Err(Error::CorruptBlob(_))), "{r:?}");
+        assert!(work <= range.len());
+        ratios.push(work as f64 / range.len() as f64);
+        // And through the public entry point, checksum re-sealed so the codec validator is reached.
+        reseal(&mut blob);
+        assert!(matches!(
+            Decompressor::new(blob.as_bytes(), &DecompressOptions::default()),
+            Err(Error::CorruptBlob(_))
+        ));
+    }
+    // The work per body byte does not grow with the size (it shrinks: one record is examined).
+    assert!(ratios[2] <= ratios[0] * 1.01, "{ratios:?}");
+}
+
+/// Constants that would decode to non-unit rotations or out-of-range vectors are refused.
+#[test]
+fn constants_are_value_checked() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 8,
+        samples: 40,
+        ..Default::default()
+    });
+    let blob = AlignedBlob::from_bytes(&compress(&clip, &CompressSettings::default()).unwrap());
+    let (h, range) = body_of(&blob);
+    let body = &blob.as_bytes()[range.clone()];
+    let v = View::read(body);
+    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    // The first constant of the section: find its channel.
+    let first = table
+        .iter()
+        .flat_map(|&b| (0..3).map(move |ch| (ch, layout::kind(b, ch))))
+        .find(|&(_, k)| k == layout::KIND_CONSTANT)
+        .map(|(ch, _)| ch)
+        .expect("the generated clip has constant channels");
+    let bad_values: Vec<[f32; 4]> = if first == 0 {
+        vec![
+            [0.0; 4],
+            [1e30, 0.0, 0.0, 0.0],
+            [0.5, 0.5, 0.5, 0.6],
+            [f32::NAN; 4],
+        ]
+    } else {
+        vec![
+            [f32::MAX, 0.0, 0.0, 0.0],
+            [2e7, 1.0, 1.0, 0.0],
+            [f32::INFINITY; 4],
+        ]
+    };
+    for bad in bad_values {
+        let mut b = blob.clone();
+        let at = HEADER_SIZE + v.constants;
+        let n = if first == 0 { 4 } else { 3 };
+        for (i, x) in bad.iter().take(n).enumerate() {
+            b.as_bytes_mut()[at + 4 * i..at + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
+        }
+        reseal(&mut b);
+        let r = Decompressor::new(b.as_bytes(), &DecompressOptions::default());
+        assert!(
+            matches!(r, Err(Error::CorruptBlob(_))),
+            "{bad:?}: {:?}",
+            r.err()
+        );
+    }
+}
+
+/// Byte mutations of vbr bodies (checksum re-sealed): whenever the blob still validates, every
+/// pose at many times is finite, with unit rotations (±1e-3) and vectors within the clip limits.
+#[test]
+fn mutants_that_validate_decode_to_sane_poses() {
+    let blob = vbr_blob(9, 90);
+    let (_, range) = body_of(&blob);
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut validated, mut poses) = (0, 0);
+    for _ in 0..3000 {
+        let mut b = blob.clone();
+        for _ in 0..1 + rng() % 4 {
+            let at = range.start + (rng() as usize % range.len());
+            b.as_bytes_mut()[at] = rng() as u8;
+        }
+        reseal(&mut b);
+        let Ok(mut d) = Decompressor::new(b.as_bytes(), &DecompressOptions::default()) else {
+            continue;
+        };
+        validated += 1;
+        let nj = d.num_joints();
+        let mut pose = vec![0.0f32; nj * 10];
+        for k in 0..12 {
+            let t = k as f32 * 0.29;
+            for looping in [Looping::Clamp, Looping::Wrap] {
+                d.seek(t, looping, Rounding::None).unwrap();
+                d.sample_pose(&mut pose, 10).unwrap();
+                poses += 1;
+                for j in 0..nj {
+                    let p = &pose[j * 10..j * 10 + 10];
+                    assert!(p.iter().all(|x| x.is_finite()), "joint {j}: {p:?}");
+                    let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]).sqrt();
+                    assert!((len - 1.0).abs() <= 1e-3, "joint {j}: |q| = {len}");
+                    assert!(p[4..].iter().all(|x| x.abs() <= MAX_ABS_VALUE), "{p:?}");
+                    let one = d.sample_joint(j as u32).unwrap();
+                    let mut q = [0.0f32; 10];
+                    one.write_to(&mut q);
+                    assert_eq!(q, p, "sample_joint differs from sample_pose");
+                }
+            }
+        }
+    }
+    assert!(
+        validated > 100,
+        "too few mutants validated ({validated}) to mean anything"
+    );
+    println!("{validated} of 3000 mutants validated; {poses} poses checked");
+}
