@@ -12,7 +12,9 @@
 
 use crate::bench::Input;
 use crate::table::Table;
-use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::decompress::{
+    DecompressOptions, Decompressor, Looping, OpenBlob, Rounding, CHANNELS_ALL,
+};
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::AlignedBlob;
 use animcomp_bench::timing::{
@@ -66,11 +68,6 @@ pub struct Runtime {
     pub clips: Vec<ClipRuntime>,
 }
 
-/// Binds a decompressor to a validated blob.
-fn bind(blob: &[u8]) -> animcomp::Result<Decompressor<'_>> {
-    Decompressor::new(blob, &DecompressOptions::default())
-}
-
 /// Seek and whole-pose sample.
 fn pose(d: &mut Decompressor, t: f32, out: &mut [f32]) {
     d.seek(t, Looping::Clamp, Rounding::None).unwrap();
@@ -80,10 +77,8 @@ fn pose(d: &mut Decompressor, t: f32, out: &mut [f32]) {
 /// Seek and sample of `joints` into their own slots.
 fn subset_pose(d: &mut Decompressor, t: f32, joints: &[u32], out: &mut [f32]) {
     d.seek(t, Looping::Clamp, Rounding::None).unwrap();
-    for &j in joints {
-        let x = d.sample_joint(j).unwrap();
-        x.write_to(&mut out[j as usize * FLOATS_PER_JOINT..][..FLOATS_PER_JOINT]);
-    }
+    d.sample_joints(joints, Some(joints), CHANNELS_ALL, out, FLOATS_PER_JOINT)
+        .unwrap();
 }
 
 /// 10 % of `n` joints (at least one), evenly spread.
@@ -98,8 +93,9 @@ pub fn measure(inputs: &[Input], blobs: &[Option<&AlignedBlob>]) -> Option<Runti
     let mut names = Vec::new();
     let mut ds = Vec::new();
     let mut times = Vec::new();
+    let opts = DecompressOptions::default();
     for (i, (inp, b)) in inputs.iter().zip(blobs).enumerate() {
-        let Some(d) = b.and_then(|b| bind(b.as_bytes()).ok()) else {
+        let Some(open) = b.and_then(|b| OpenBlob::open(b.as_bytes(), &opts).ok()) else {
             continue;
         };
         names.push(inp.name.clone());
@@ -108,7 +104,7 @@ pub fn measure(inputs: &[Input], blobs: &[Option<&AlignedBlob>]) -> Option<Runti
             WARM_TIMES,
             TIMES_SEED + i as u64,
         ));
-        ds.push((d, b.map(|b| b.as_bytes()).unwrap_or_default()));
+        ds.push((Decompressor::bind(&open), open));
     }
     if ds.is_empty() {
         return None;
@@ -117,8 +113,8 @@ pub fn measure(inputs: &[Input], blobs: &[Option<&AlignedBlob>]) -> Option<Runti
     let mut out = vec![0.0f32; max_joints * FLOATS_PER_JOINT];
     let mut clips = Vec::with_capacity(ds.len());
     let mut subset_ratio = Vec::with_capacity(ds.len());
-    for (c, (d, blob)) in ds.iter_mut().enumerate() {
-        let blob: &[u8] = blob;
+    for (c, (d, open)) in ds.iter_mut().enumerate() {
+        let open: &OpenBlob = open;
         let nj = d.num_joints();
         let even = even_tenth(nj);
         let out = &mut out[..nj * FLOATS_PER_JOINT];
@@ -138,7 +134,7 @@ pub fn measure(inputs: &[Input], blobs: &[Option<&AlignedBlob>]) -> Option<Runti
         let ratios: Vec<f64> = r[1].iter().zip(&r[0]).map(|(s, f)| s / f).collect();
         subset_ratio.push(median(&mut ratios.clone()));
         let mut f = || {
-            std::hint::black_box(bind(std::hint::black_box(blob)).unwrap());
+            std::hint::black_box(Decompressor::bind(std::hint::black_box(open)));
         };
         let n = calibrate(BIND_BATCH, &mut f);
         let mut b: Vec<f64> = (0..BIND_ROUNDS).map(|_| time_batch(n, &mut f)).collect();
