@@ -1,5 +1,8 @@
 //! Shared helpers for animcomp benchmarks and resource measurements.
 
+pub mod capi;
+pub mod timing;
+
 /// Peak resident set size of this process so far, in bytes (`getrusage(RUSAGE_SELF).ru_maxrss`).
 pub fn peak_rss_bytes() -> u64 {
     // SAFETY: getrusage only writes into the struct we pass.

@@ -404,6 +404,10 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         .collect();
     let chosen = auto_choices(&codecs, &done);
     let mut runs = time_all(&inputs, &codecs, &done, a, peers.as_ref());
+    for (run, d) in runs.iter_mut().zip(&done) {
+        let blobs: Vec<_> = d.iter().map(|r| r.as_ref().ok().map(|v| &v.0)).collect();
+        run.runtime = crate::runtime_bench::measure(&inputs, &blobs);
+    }
     drop(done);
     for run in &mut runs {
         let mut all_failed = load_failed.clone();

@@ -142,6 +142,9 @@ pub struct Run {
     pub failed: Vec<Failure>,
     /// Totals.
     pub totals: Totals,
+    /// Runtime figures (warm, cold, bind, subset), measured after the timing phase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<crate::runtime_bench::Runtime>,
 }
 
 /// Builds a run's totals. `pooled` holds every per-joint, per-sample error of every clip.
@@ -203,6 +206,7 @@ pub fn make_run(
         clips,
         failed,
         totals,
+        runtime: None,
     }
 }
 
@@ -315,6 +319,9 @@ pub fn render_run(run: &Run, with_peers: bool) -> String {
             p.ns_per_pose_median,
             p.peer_ns_per_pose_median
         ));
+    }
+    if let Some(r) = &run.runtime {
+        out.push_str(&crate::runtime_bench::render(&run.codec, r));
     }
     out
 }

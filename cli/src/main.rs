@@ -10,6 +10,7 @@ mod inspect;
 mod measure;
 mod peers;
 mod report;
+mod runtime_bench;
 mod sample;
 mod sample_set;
 mod svg;
