@@ -84,6 +84,8 @@ fn main() {
                 ns as f64 / poses as f64
             );
         }
-        _ => eprintln!("usage: decode_profile write DIR CLIPS... | sample DIR [N] | subset DIR [N]"),
+        _ => {
+            eprintln!("usage: decode_profile write DIR CLIPS... | sample DIR [N] | subset DIR [N]")
+        }
     }
 }

@@ -51,6 +51,7 @@ struct Args {
     jobs: usize,
     max_clips: usize,
     cache: Option<PathBuf>,
+    new_given: bool,
 }
 
 fn usage() -> ! {
@@ -78,6 +79,7 @@ fn parse_args() -> Args {
         jobs: 2,
         max_clips: usize::MAX,
         cache: Some(workspace.join("target/ab-cache")),
+        new_given: false,
     };
     let mut it = std::env::args().skip(1);
     let num =
@@ -85,7 +87,10 @@ fn parse_args() -> Args {
     while let Some(s) = it.next() {
         match s.as_str() {
             "--base" => a.base = it.next().map(PathBuf::from).unwrap_or_else(|| usage()),
-            "--new" => a.new = it.next().map(PathBuf::from).unwrap_or_else(|| usage()),
+            "--new" => {
+                a.new = it.next().map(PathBuf::from).unwrap_or_else(|| usage());
+                a.new_given = true;
+            }
             "--json" => a.json = Some(it.next().map(PathBuf::from).unwrap_or_else(|| usage())),
             "--per-clip" => a.per_clip = true,
             "--warm-rounds" => a.plan.warm_rounds = num(it.next()).max(1),
@@ -306,6 +311,9 @@ fn run_set(
 
 /// Warns when the default new library looks older than the library sources.
 fn warn_if_stale(a: &Args) {
+    if a.new_given {
+        return;
+    }
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src");
     let so_time = std::fs::metadata(&a.new).and_then(|m| m.modified()).ok();
     let newest = walk_newest(&src);

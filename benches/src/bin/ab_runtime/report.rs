@@ -43,7 +43,7 @@ pub struct ClipRow {
     pub contiguous10_new_ns: Option<f64>,
     /// New `animcomp_sample_joints`, every joint, rotations only.
     pub rotation_only_new_ns: Option<f64>,
-    /// Whether the 10 % subset's floats equal `sample_pose`'s for those joints.
+    /// Whether both 10 % subsets wrote `sample_pose`'s floats for those joints (16 times).
     pub subset_matches_pose: Option<bool>,
     /// Hot `memcpy` of a raw pose (joints x 10 floats).
     pub memcpy_ns: f64,
