@@ -13,7 +13,7 @@ const CODECS: [CodecChoice; 3] = [CodecChoice::Fixed, CodecChoice::Vbr, CodecCho
 
 fn clip() -> RawClip {
     generate_clip(&GenerateOptions {
-        joints: 23,
+        joints: 61,
         samples: 70,
         scale: true,
         animated_translation: true,
@@ -186,6 +186,9 @@ fn joint_subsets_match_the_full_pose() {
         (0..nj).collect(),
         (0..nj).step_by(10).collect(),
         vec![nj - 1, 3, 0, 17, 3],
+        vec![0, 11],
+        vec![2, 9, 30, 31, 58],
+        (0..nj).step_by(7).collect(),
         vec![5],
         (0..nj).rev().collect(),
     ];
@@ -276,7 +279,7 @@ fn joint_subset_arguments_are_checked() {
     assert_eq!(call(&joints, null(), 0, 30, 10), Status::InvalidEnum);
     assert_eq!(call(&joints, null(), 8, 30, 10), Status::InvalidEnum);
     assert_eq!(call(&joints, null(), 7, 29, 10), Status::BufferTooSmall);
-    assert_eq!(call(&[1, 23], null(), 7, 30, 10), Status::JointOutOfRange);
+    assert_eq!(call(&[1, 61], null(), 7, 30, 10), Status::JointOutOfRange);
     assert_eq!(call(&joints, null(), 7, 30, 9), Status::InvalidArgument);
     let far = [0u32, 1, 4];
     assert_eq!(

@@ -88,17 +88,18 @@ const PAIR_BITS: [u8; 1024] = {
 };
 
 /// Sum of the bit widths of `count` consecutive rate fields starting at absolute bit `bit`
-/// (the frame bits taken by the sub-tracks they describe), twelve fields per 64-bit read.
+/// (the frame bits taken by the sub-tracks they describe), ten fields per 64-bit read (a window
+/// shifted by up to 7 bits keeps 57 valid bits: ten 5-bit fields fit, twelve would not).
 #[inline]
 fn sum_rate_bits(data: &[u8], mut bit: usize, mut count: usize) -> usize {
     let mut sum = 0usize;
-    while count >= 12 {
+    while count >= 10 {
         let w = read_u64_window(data, bit >> 3) >> (bit & 7);
-        for p in 0..6 {
+        for p in 0..5 {
             sum += PAIR_BITS[((w >> (10 * p)) & 1023) as usize] as usize;
         }
-        bit += 60;
-        count -= 12;
+        bit += 50;
+        count -= 10;
     }
     while count >= 2 {
         sum += PAIR_BITS[read_bits(data, bit, 10) as usize] as usize;
@@ -653,6 +654,35 @@ const FOOTPRINT: [[u8; 4]; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rate_sums_match_one_field_at_a_time() {
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        let data: Vec<u8> = (0..256)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Keep rate indices valid (< 24) by clearing each byte's top bit now and then.
+                (x >> 32) as u8 & 0xBF
+            })
+            .collect();
+        for start in 0..40usize {
+            for count in 0..120usize {
+                let naive: usize = (0..count)
+                    .map(|k| {
+                        let r = read_bits(&data, start + 5 * k, 5) as usize;
+                        if r < NUM_RATES {
+                            RATE_BITS[r] as usize
+                        } else {
+                            0
+                        }
+                    })
+                    .sum();
+                assert_eq!(sum_rate_bits(&data, start, count), naive, "{start} {count}");
+            }
+        }
+    }
 
     #[test]
     fn keyframe_positions() {
