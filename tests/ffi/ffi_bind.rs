@@ -288,7 +288,10 @@ fn joint_subset_arguments_are_checked() {
     );
     for stride in [usize::MAX, 1 << 63, 1 << 62] {
         // Slot 2 of 3: 2 * stride + 10 floats (or its byte count) overflows the address space.
-        assert_eq!(call(&joints, null(), 7, 30, stride), Status::InvalidArgument);
+        assert_eq!(
+            call(&joints, null(), 7, 30, stride),
+            Status::InvalidArgument
+        );
         assert_eq!(
             unsafe { animcomp_sample_pose(&ctx, out.as_mut_ptr(), out.len(), stride) },
             Status::InvalidArgument

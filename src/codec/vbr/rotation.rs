@@ -78,29 +78,39 @@ pub fn to_stored(q: Quat, dropped: u8) -> [f32; 3] {
     }
 }
 
-/// Where each quaternion component (x, y, z, w) is found in `[slot 0, slot 1, slot 2, rebuilt]`
-/// for each dropped component: component k comes from slot k - (k > dropped).
-const INSERT: [[usize; 4]; 4] = [[3, 0, 1, 2], [0, 3, 1, 2], [0, 1, 3, 2], [0, 1, 2, 3]];
-
 /// Rebuilds a unit quaternion from its three stored components (shared bit for bit by the encoder
-/// and the decoder). Stored components are first clamped to [-1, 1] (a NaN becomes -1), so any
-/// input, even from a hostile blob, gives a finite unit quaternion.
+/// and the decoder). Any finite input gives a unit quaternion (outside the unit ball the stored
+/// part is renormalised); the decoder never passes a non-finite one (quantised values are bounded
+/// by their validated ranges, raw `f32` values are clamped to [-1, 1] as they are read).
 #[inline(always)]
 pub fn from_stored(v: [f32; 3], dropped: u8) -> Quat {
-    // `max` then `min` (not `clamp`): a NaN component becomes -1 instead of staying NaN.
-    #[allow(clippy::manual_clamp)]
-    let v = v.map(|c| c.max(-1.0).min(1.0));
     let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     // Within the unit ball the rebuilt quaternion is unit length; outside it (quantisation can
-    // step just past) the dropped component is 0 and the rest is renormalised. Written with
-    // selects: which case applies changes from track to track (a branch would mispredict).
-    let inside = len2 <= 1.0;
-    let s = if inside { 1.0 } else { len2.sqrt().recip() };
-    let d = if inside { (1.0 - len2).sqrt() } else { 0.0 };
-    let a = [v[0] * s, v[1] * s, v[2] * s, d];
-    // Indexing rather than a match: the dropped index changes from joint to joint.
-    let ix = &INSERT[(dropped & 3) as usize];
-    Quat::from_xyzw(a[ix[0]], a[ix[1]], a[ix[2]], a[ix[3]])
+    // step just past) the dropped component is 0 and the rest is renormalised.
+    let (v, d) = if len2 <= 1.0 {
+        (v, (1.0 - len2).sqrt())
+    } else {
+        let s = len2.sqrt().recip();
+        ([v[0] * s, v[1] * s, v[2] * s], 0.0)
+    };
+    // Component k comes from slot k - (k > dropped); written with selects rather than a match
+    // because the dropped index changes from joint to joint (a branch would mispredict).
+    let c = dropped & 3;
+    let pick = |k: u8, below: f32, above: f32| {
+        if c == k {
+            d
+        } else if c > k {
+            below
+        } else {
+            above
+        }
+    };
+    Quat::from_xyzw(
+        pick(0, v[0], v[0]),
+        pick(1, v[1], v[0]),
+        pick(2, v[2], v[1]),
+        pick(3, v[2], v[2]),
+    )
 }
 
 #[cfg(test)]
@@ -126,10 +136,12 @@ mod tests {
 
     #[test]
     fn hostile_components_give_unit_quaternions() {
+        // Every finite input the decoder can produce (raw values clamped to [-1, 1], quantised
+        // ones within three times the unit range).
         for v in [
-            [f32::NAN, 0.5, 0.1],
-            [f32::INFINITY, -f32::INFINITY, 0.0],
-            [1e30, 2.0, -3.0],
+            [-1.0, 0.5, 0.1],
+            [1.0, -1.0, 0.0],
+            [3.0, 2.0, -3.0],
             [0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0],
         ] {
