@@ -105,6 +105,25 @@ impl PoseOut<'_> {
     }
 }
 
+/// Which joints [`crate::decompress::Decompressor::sample_joints`] writes, where, and which
+/// channels (all checked by the caller: joints in range, slots within the buffer, mask valid).
+pub struct JointSelection<'a> {
+    /// Joint indices.
+    pub joints: &'a [u32],
+    /// Output slot of each joint (`None`: joint `i` of the list goes to slot `i`).
+    pub slots: Option<&'a [u32]>,
+    /// `decompress::CHANNEL_*` mask.
+    pub channels: u32,
+}
+
+impl JointSelection<'_> {
+    /// The output slot of list entry `i`.
+    #[inline(always)]
+    pub fn slot(&self, i: usize) -> usize {
+        self.slots.map_or(i, |s| s[i] as usize)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,24 +148,5 @@ mod tests {
             PoseOut::check_len(30, 3, 9),
             Err(Error::InvalidArgument(_))
         ));
-    }
-}
-
-/// Which joints [`crate::decompress::Decompressor::sample_joints`] writes, where, and which
-/// channels (all checked by the caller: joints in range, slots within the buffer, mask valid).
-pub struct JointSelection<'a> {
-    /// Joint indices.
-    pub joints: &'a [u32],
-    /// Output slot of each joint (`None`: joint `i` of the list goes to slot `i`).
-    pub slots: Option<&'a [u32]>,
-    /// `decompress::CHANNEL_*` mask.
-    pub channels: u32,
-}
-
-impl JointSelection<'_> {
-    /// The output slot of list entry `i`.
-    #[inline(always)]
-    pub fn slot(&self, i: usize) -> usize {
-        self.slots.map_or(i, |s| s[i] as usize)
     }
 }
