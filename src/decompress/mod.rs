@@ -52,11 +52,9 @@ impl<'a> Decompressor<'a> {
                     "bind pose shorter than 10 floats per joint",
                 ));
             }
-            Defaults {
-                bind_pose: Some(bind),
-            }
+            Defaults::for_header(&header, Some(bind))
         } else {
-            Defaults { bind_pose: None }
+            Defaults::for_header(&header, None)
         };
         Ok(Decompressor {
             body,
