@@ -19,10 +19,12 @@
 
 mod base;
 mod compress;
+mod pose;
 
 pub use crate::blob::AdditiveFormat;
 pub use base::{make_additive_clip, AdditiveBase, BasePoses};
 pub use compress::compress_additive;
+pub use pose::{apply_floats, apply_pose};
 
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
 use crate::{Error, Result};

@@ -156,3 +156,33 @@ fn names_round_trip_like_acl() {
     assert_eq!(AdditiveFormat::from_u32(4), None);
     assert_eq!(AdditiveFormat::from_u32(256 + 1), None);
 }
+
+#[test]
+fn float_path_matches_transform_path() {
+    let (b, a) = (base(), add());
+    let (mut bf, mut af) = ([0.0f32; 10], [0.0f32; 10]);
+    b.write_to(&mut bf);
+    a.write_to(&mut af);
+    for f in FORMATS {
+        for w in [0.0, 0.3, 1.0] {
+            let x = Transform::read_from(&apply_floats(f, &bf, &af, w));
+            let y = apply_weighted(f, &b, &a, w).unwrap();
+            assert!(
+                crate::math::angle_between(x.rotation, y.rotation) < 1e-6,
+                "{f:?} {w}"
+            );
+            assert!((x.translation - y.translation).length() < 1e-5, "{f:?} {w}");
+            assert!((x.scale - y.scale).length() < 1e-6, "{f:?} {w}");
+        }
+    }
+    let mut out = [0.0f32; 20];
+    let two_b = [bf, bf].concat();
+    let two_a = [af, af].concat();
+    apply_pose(AdditiveFormat::Relative, &two_b, &two_a, 1.0, &mut out).unwrap();
+    assert_eq!(
+        out[..10],
+        apply_floats(AdditiveFormat::Relative, &bf, &af, 1.0)
+    );
+    assert!(apply_pose(AdditiveFormat::Relative, &two_b, &af, 1.0, &mut out).is_err());
+    assert!(apply_pose(AdditiveFormat::Relative, &two_b, &two_a, 2.0, &mut out).is_err());
+}
