@@ -3,8 +3,8 @@
 use std::os::raw::c_void;
 
 use super::clip::{raw_clip_from_c, ErrorOverrides};
-use super::compress::{compress_into, default_settings, settings_from_c};
-use super::guard::{guard, in_ref, in_slice, opt_ref, out_slice};
+use super::compress::{compress_into, inputs};
+use super::guard::{guard, in_ref, in_slice, out_slice};
 use super::types::{AnimcompCompressSettings, AnimcompRawClip};
 use crate::additive::{self, AdditiveBase, AdditiveFormat};
 use crate::math::{Transform, FLOATS_PER_JOINT};
@@ -80,10 +80,7 @@ pub unsafe extern "C" fn animcomp_compress_additive(
 ) -> Status {
     compress_into(out, out_capacity, out_size, || {
         let format = format_from_c(format)?;
-        let c_clip = in_ref(clip, "clip")?;
-        let c_settings = opt_ref(settings)?.copied().unwrap_or_else(default_settings);
-        let (settings, overrides) = settings_from_c(&c_settings)?;
-        let clip = raw_clip_from_c(c_clip, overrides)?;
+        let (clip, settings) = inputs(clip, settings)?;
         match (base_clip.is_null(), base_pose.is_null()) {
             (false, true) => {
                 let base =

@@ -77,7 +77,7 @@ pub(crate) fn default_settings() -> AnimcompCompressSettings {
 }
 
 /// Reads the clip and settings (NULL settings = defaults).
-unsafe fn inputs(
+pub(crate) unsafe fn inputs(
     clip: *const AnimcompRawClip,
     settings: *const AnimcompCompressSettings,
 ) -> Result<(RawClip, CompressSettings)> {

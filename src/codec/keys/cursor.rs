@@ -98,9 +98,9 @@ impl<'a> KeyCursor<'a> {
                     "bind pose shorter than 10 floats per joint",
                 ));
             }
-            Defaults::for_header(&header, Some(bind))
+            Defaults::for_header(header, Some(bind))
         } else {
-            Defaults::for_header(&header, None)
+            Defaults::for_header(header, None)
         })
     }
 
