@@ -35,6 +35,30 @@
 #endif
 
 /**
+ * Not an additive clip (reported by `AnimcompBlobInfo::additive_format` for plain blobs; not
+ * accepted by `animcomp_compress_additive` or `animcomp_apply_additive`).
+ */
+#define ANIMCOMP_ADDITIVE_NONE 0
+
+/**
+ * ACL's `relative`: `result = base * additive` as transforms (rotation `b.r * a.r`, translation
+ * `b.r * (b.s * a.t) + b.t`, scale `b.s * a.s`). Identity scale 1.
+ */
+#define ANIMCOMP_ADDITIVE_RELATIVE 1
+
+/**
+ * ACL's `additive0` (ozz): rotation `b.r * a.r`, translation `b.t + a.t`, scale `b.s * a.s`.
+ * Identity scale 1.
+ */
+#define ANIMCOMP_ADDITIVE_ADDITIVE0 2
+
+/**
+ * ACL's `additive1` (Unreal): rotation `b.r * a.r`, translation `b.t + a.t`, scale
+ * `b.s * (1 + a.s)`. Identity scale 0.
+ */
+#define ANIMCOMP_ADDITIVE_ADDITIVE1 3
+
+/**
  * Floats per joint in a sampled pose and in a bind pose: `qx qy qz qw tx ty tz sx sy sz`.
  */
 #define ANIMCOMP_FLOATS_PER_JOINT 10
@@ -490,53 +514,6 @@ typedef uint32_t AnimcompLayout;
 #endif // __cplusplus
 
 /**
- * Compression settings. Initialise with `animcomp_compress_settings_default`, then change fields.
- */
-typedef struct AnimcompCompressSettings {
-  /**
-   * An `ANIMCOMP_CODEC_*` value (default `ANIMCOMP_CODEC_VBR`).
-   */
-  uint32_t codec;
-  /**
-   * An `ANIMCOMP_LEVEL_*` value (search effort of the searching codecs).
-   */
-  uint32_t level;
-  /**
-   * `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_ROTATION_FORMAT_*` value.
-   */
-  uint32_t rotation_format;
-  /**
-   * `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_VECTOR_FORMAT_*` value for translations.
-   */
-  uint32_t translation_format;
-  /**
-   * `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_VECTOR_FORMAT_*` value for scales.
-   */
-  uint32_t scale_format;
-  /**
-   * An `ANIMCOMP_DEFAULT_MODE_*` value: what unstored (default) sub-tracks equal.
-   */
-  uint32_t default_mode;
-  /**
-   * 0 or 1: drop a last sample that repeats the first and mark the blob looping.
-   */
-  uint32_t optimize_loops;
-  /**
-   * If non-zero, the precision of every joint (overrides `AnimcompRawClip::precisions`).
-   */
-  float precision;
-  /**
-   * If non-zero, the shell distance of every joint (overrides
-   * `AnimcompRawClip::shell_distances`).
-   */
-  float shell_distance;
-  /**
-   * Must be zero.
-   */
-  uint32_t reserved[7];
-} AnimcompCompressSettings;
-
-/**
  * A raw clip described in place: the library reads the caller's arrays (it copies them once,
  * inside `animcomp_compress`, and keeps no pointer afterwards).
  *
@@ -615,6 +592,53 @@ typedef struct AnimcompRawClip {
    */
   uint64_t reserved[5];
 } AnimcompRawClip;
+
+/**
+ * Compression settings. Initialise with `animcomp_compress_settings_default`, then change fields.
+ */
+typedef struct AnimcompCompressSettings {
+  /**
+   * An `ANIMCOMP_CODEC_*` value (default `ANIMCOMP_CODEC_VBR`).
+   */
+  uint32_t codec;
+  /**
+   * An `ANIMCOMP_LEVEL_*` value (search effort of the searching codecs).
+   */
+  uint32_t level;
+  /**
+   * `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_ROTATION_FORMAT_*` value.
+   */
+  uint32_t rotation_format;
+  /**
+   * `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_VECTOR_FORMAT_*` value for translations.
+   */
+  uint32_t translation_format;
+  /**
+   * `ANIMCOMP_CODEC_FIXED` only: an `ANIMCOMP_VECTOR_FORMAT_*` value for scales.
+   */
+  uint32_t scale_format;
+  /**
+   * An `ANIMCOMP_DEFAULT_MODE_*` value: what unstored (default) sub-tracks equal.
+   */
+  uint32_t default_mode;
+  /**
+   * 0 or 1: drop a last sample that repeats the first and mark the blob looping.
+   */
+  uint32_t optimize_loops;
+  /**
+   * If non-zero, the precision of every joint (overrides `AnimcompRawClip::precisions`).
+   */
+  float precision;
+  /**
+   * If non-zero, the shell distance of every joint (overrides
+   * `AnimcompRawClip::shell_distances`).
+   */
+  float shell_distance;
+  /**
+   * Must be zero.
+   */
+  uint32_t reserved[7];
+} AnimcompCompressSettings;
 
 /**
  * A decompressor: caller-owned, fixed-size, 16-byte aligned, no heap memory. Initialise it with
@@ -712,14 +736,56 @@ typedef struct AnimcompBlobInfo {
    */
   uint64_t raw_size;
   /**
+   * `ANIMCOMP_ADDITIVE_NONE` for a plain clip, else the additive format the blob was
+   * compressed in (`ANIMCOMP_ADDITIVE_RELATIVE`, `_ADDITIVE0`, `_ADDITIVE1`).
+   */
+  uint32_t additive_format;
+  /**
    * Zero.
    */
-  uint64_t reserved[2];
+  uint32_t reserved1;
+  /**
+   * Zero.
+   */
+  uint64_t reserved[1];
 } AnimcompBlobInfo;
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Compresses the additive clip `clip` in `format` (`ANIMCOMP_ADDITIVE_RELATIVE`, `_ADDITIVE0` or
+ * `_ADDITIVE1`), measuring error on its base with the additive applied (object space, the
+ * clip's per-joint precision and shell distance, as `animcomp_compress` does for plain clips).
+ *
+ * The base is exactly one of: `base_clip`, a clip with the same joint count (sampled at the
+ * additive clip's sample times; a clip of another length is stretched over the additive clip's
+ * duration and interpolated), or `base_pose`, one local pose of `base_pose_len` floats, 10 per
+ * joint (`qx qy qz qw tx ty tz sx sy sz`, packed), at least `10 * num_joints`. The other must be
+ * NULL (both or neither: `ANIMCOMP_STATUS_INVALID_ARGUMENT`). The base is not stored in the blob.
+ *
+ * The blob records the format (`AnimcompBlobInfo::additive_format`); decompress it as any blob
+ * and apply each sampled pose with `animcomp_apply_additive`. `settings` (NULL = defaults):
+ * `default_mode` and `optimize_loops` are ignored for additive clips. `out`, `out_capacity` and
+ * `out_size` behave as in `animcomp_compress` (BUFFER_TOO_SMALL with the required size).
+ */
+AnimcompStatus animcomp_compress_additive(const struct AnimcompRawClip *clip, uint32_t format, const struct AnimcompRawClip *base_clip, const float *base_pose, size_t base_pose_len, const struct AnimcompCompressSettings *settings, void *out, size_t out_capacity, size_t *out_size);
+
+/**
+ * Applies an additive pose to a base pose with a blend weight, for every joint:
+ * `out = apply(format, base, lerp(identity, additive, weight))` (formulas in docs/additive.md;
+ * weight 0 gives the base, 1 the full additive).
+ *
+ * The three buffers hold `num_joints` joints of 10 floats (`qx qy qz qw tx ty tz sx sy sz`)
+ * at `stride_floats` floats apart (0 = packed, 10); each must hold
+ * `(num_joints - 1) * stride + 10` floats. `out_pose` may be `base_pose` or `additive_pose`
+ * (in place); other overlaps give unspecified values. `format` is `ANIMCOMP_ADDITIVE_RELATIVE`,
+ * `_ADDITIVE0` or `_ADDITIVE1`; `weight` must be finite and in [0, 1]
+ * (`ANIMCOMP_STATUS_INVALID_ARGUMENT` otherwise, with `out_pose` untouched). Allocates nothing;
+ * thread-safe. `num_joints = 0` does nothing (pointers are still checked).
+ */
+AnimcompStatus animcomp_apply_additive(uint32_t format, const float *base_pose, const float *additive_pose, float weight, float *out_pose, size_t num_joints, size_t stride_floats);
 
 /**
  * Writes the default settings (codec `ANIMCOMP_CODEC_VBR`, level automatic, fixed-codec formats

@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+pub mod additive;
 pub mod blob;
 pub mod clip;
 pub mod codec;
@@ -34,6 +35,7 @@ pub mod quantize;
 
 mod aligned;
 
+pub use additive::{compress_additive, AdditiveBase, AdditiveFormat};
 pub use aligned::AlignedBlob;
 pub use clip::RawClip;
 pub use codec::{compress, CodecChoice, CompressSettings};

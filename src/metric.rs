@@ -6,7 +6,15 @@
 //! the largest distance between the two positions of a vertex. A clip's error is the largest
 //! joint error over all samples. Every codec and every test judges error with this module and
 //! nothing else.
+//!
+//! An additive clip is judged where players see it: [`Metric::with_base`] binds the metric to the
+//! additive clip *and* its base, and every local transform (raw or lossy) has the base applied
+//! ([`crate::additive::apply`]) before it is composed into object space. Codecs that measure
+//! local-space estimates use [`Metric::to_player`], [`Metric::player_clip`] and
+//! [`Metric::dominant_shells`] so that a near-identity additive track is judged by the pose it
+//! produces, not as a pose of its own.
 
+use crate::additive::{apply, AdditiveFormat, BasePoses};
 use crate::clip::RawClip;
 use crate::math::{Transform, Vec3};
 
@@ -96,38 +104,117 @@ pub struct ErrorStats {
     pub per_sample_max: Vec<f32>,
 }
 
+/// An additive clip's base, its format and the clip players see (base with the additive applied).
+struct AdditiveSpace {
+    format: AdditiveFormat,
+    base: BasePoses,
+    player: RawClip,
+}
+
 /// The metric bound to one raw clip, with its object-space poses computed once.
 pub struct Metric<'a> {
     clip: &'a RawClip,
     has_scale: bool,
     raw_object: Vec<Transform>,
+    additive: Option<Box<AdditiveSpace>>,
 }
 
 impl<'a> Metric<'a> {
     /// Prepares the metric for `clip` (which must be valid).
     pub fn new(clip: &'a RawClip) -> Self {
+        Self::build(clip, None)
+    }
+
+    /// Prepares the metric for the additive clip `clip` in `format`, applied to `base` (built for
+    /// this clip's joint and sample counts). Errors are measured on the applied result.
+    pub fn with_base(clip: &'a RawClip, format: AdditiveFormat, base: BasePoses) -> Self {
+        if format == AdditiveFormat::None {
+            return Self::new(clip);
+        }
+        let player = base.apply_to_clip(format, clip);
+        Self::build(
+            clip,
+            Some(Box::new(AdditiveSpace {
+                format,
+                base,
+                player,
+            })),
+        )
+    }
+
+    fn build(clip: &'a RawClip, additive: Option<Box<AdditiveSpace>>) -> Self {
+        let player = additive.as_ref().map_or(clip, |a| &a.player);
         let nj = clip.num_joints();
         let mut raw_object = vec![Transform::IDENTITY; nj * clip.num_samples];
         let mut local = vec![Transform::IDENTITY; nj];
         for (i, obj) in raw_object.chunks_exact_mut(nj).enumerate() {
-            clip.local_pose(i, &mut local);
+            player.local_pose(i, &mut local);
             local_to_object(clip, &local, obj);
         }
         Metric {
             clip,
-            has_scale: clip.has_scale(SCALE_TOLERANCE),
+            has_scale: player.has_scale(SCALE_TOLERANCE),
             raw_object,
+            additive,
         }
     }
 
-    /// The clip this metric judges.
+    /// The clip this metric judges (the additive clip itself for an additive metric).
     pub fn clip(&self) -> &RawClip {
         self.clip
     }
 
-    /// Whether the clip has scale (three vertices instead of two).
+    /// The clip players see: the base with the additive clip applied, or the clip itself.
+    pub fn player_clip(&self) -> &RawClip {
+        self.additive.as_ref().map_or(self.clip, |a| &a.player)
+    }
+
+    /// The additive format ([`AdditiveFormat::None`] for a plain clip).
+    pub fn additive_format(&self) -> AdditiveFormat {
+        self.additive
+            .as_ref()
+            .map_or(AdditiveFormat::None, |a| a.format)
+    }
+
+    /// The base pose at `sample` (additive metrics only).
+    pub fn base_pose(&self, sample: usize) -> Option<&[Transform]> {
+        self.additive.as_ref().map(|a| a.base.pose(sample))
+    }
+
+    /// A local transform of `joint` at `sample` as players see it: with the base applied for an
+    /// additive clip, unchanged otherwise.
+    #[inline]
+    pub fn to_player(&self, sample: usize, joint: usize, local: &Transform) -> Transform {
+        match &self.additive {
+            None => *local,
+            Some(a) => apply(a.format, a.base.get(sample, joint), local),
+        }
+    }
+
+    /// Dominant shells of the clip players see ([`dominant_shells`] of [`Self::player_clip`]):
+    /// an additive translation near zero does not shrink the reach of a joint's children.
+    pub fn dominant_shells(&self) -> Vec<DominantShell> {
+        dominant_shells(self.player_clip())
+    }
+
+    /// Whether the clip players see has scale (three vertices instead of two).
     pub fn has_scale(&self) -> bool {
         self.has_scale
+    }
+
+    /// Composes a lossy local pose (of the judged clip) at `sample` into object space as players
+    /// see it (base applied first for an additive clip).
+    pub fn compose(&self, sample: usize, lossy_local: &[Transform], out: &mut [Transform]) {
+        if self.additive.is_none() {
+            return local_to_object(self.clip, lossy_local, out);
+        }
+        for (j, joint) in self.clip.skeleton.joints.iter().enumerate() {
+            let l = self.to_player(sample, j, &lossy_local[j]);
+            out[j] = match joint.parent {
+                Some(p) => Transform::mul(&out[p as usize], &l),
+                None => l,
+            };
+        }
     }
 
     /// Raw object-space pose at `sample`.
@@ -145,7 +232,7 @@ impl<'a> Metric<'a> {
         scratch: &mut [Transform],
         errors: &mut [f32],
     ) {
-        local_to_object(self.clip, lossy_local, scratch);
+        self.compose(sample, lossy_local, scratch);
         let raw = self.raw_object_pose(sample);
         for (j, joint) in self.clip.skeleton.joints.iter().enumerate() {
             errors[j] = vertex_error(&raw[j], &scratch[j], joint.shell_distance, self.has_scale);

@@ -74,6 +74,8 @@ pub struct Args {
         value_name = "MS"
     )]
     pub timing_ms: u64,
+    #[command(flatten)]
+    pub additive: crate::additive::AdditiveArgs,
 }
 
 /// A clip ready to compress.
@@ -227,7 +229,9 @@ fn compress_all(
         inputs
             .par_iter()
             .map(|inp| {
-                let r = measure::compress_timed(&inp.clip, &settings)
+                let r = a
+                    .additive
+                    .compress_timed(&inp.clip, &settings)
                     .map_err(|e| {
                         format!(
                             "{}: clip '{}': {} codec: {e}",
@@ -237,7 +241,7 @@ fn compress_all(
                         )
                     })
                     .and_then(|(blob, t)| {
-                        let m = measure::measure_blob(&inp.clip, &blob).map_err(|e| {
+                        let m = a.additive.measure_blob(&inp.clip, &blob).map_err(|e| {
                             format!(
                                 "{}: clip '{}': decompressing the new blob failed: {e}",
                                 inp.path, inp.name
@@ -418,6 +422,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     if a.paths.is_empty() {
         println!("(no path given: benchmarking the built-in generated clip set)");
     }
+    a.additive.print_banner();
     for run in &runs {
         print!("{}", bench_output::render_run(run, peers.is_some()));
     }

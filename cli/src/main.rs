@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own module; [`measure`] holds what they share (loading and
 //! preparing clips, compressing with timing, measuring error through the decompressor).
 
+mod additive;
 mod bench;
 mod bench_output;
 mod compress;

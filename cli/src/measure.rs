@@ -238,6 +238,16 @@ pub struct Measured {
 /// Samples the blob stores are read with `seek_sample`; when the blob dropped a repeated last
 /// sample (looping), the remaining raw samples are read by time, as a player would.
 pub fn measure_blob(clip: &RawClip, blob: &AlignedBlob) -> animcomp::Result<Measured> {
+    measure_blob_mapped(clip, blob, &|_, _| {})
+}
+
+/// [`measure_blob`] where each decoded local pose goes through `map(sample, pose)` before it is
+/// judged against `clip` (e.g. an additive blob's pose with its base applied).
+pub fn measure_blob_mapped(
+    clip: &RawClip,
+    blob: &AlignedBlob,
+    map: &(dyn Fn(usize, &mut [Transform]) + Sync),
+) -> animcomp::Result<Measured> {
     let metric = Metric::new(clip);
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default())?;
     let nj = clip.num_joints();
@@ -270,6 +280,7 @@ pub fn measure_blob(clip: &RawClip, blob: &AlignedBlob) -> animcomp::Result<Meas
         for (j, l) in local.iter_mut().enumerate() {
             *l = Transform::read_from(&floats[j * FLOATS_PER_JOINT..(j + 1) * FLOATS_PER_JOINT]);
         }
+        map(i, &mut local);
         metric.errors_at(i, &local, &mut scratch, &mut errs);
         for (j, &e) in errs.iter().enumerate() {
             let e = if e.is_nan() { f32::INFINITY } else { e };

@@ -3,12 +3,21 @@
 //! Layout (see ACL's `tools/format_reference.acl.sjson`):
 //! - `version = N`;
 //! - `clip = { name, num_samples, sample_rate, error_threshold (version 1 only), is_binary_exact,
-//!   additive_format, ... }`;
+//!   additive_format, additive_base_name, additive_base_num_samples, additive_base_sample_rate }`;
 //! - `settings = { ..., error_threshold }` (optional, version 2 and later);
 //! - `bones = [ { name, parent ("" for a root; an index, -1 for a root, is accepted too),
 //!   vertex_distance, bind_rotation, bind_translation, bind_scale } ]`, parents before children;
 //! - `tracks = [ { name, rotations = [[x,y,z,w] ...], translations = [[x,y,z] ...],
-//!   scales = [[x,y,z] ...] } ]`, every channel optional.
+//!   scales = [[x,y,z] ...] } ]`, every channel optional;
+//! - `base_tracks = [ ... ]` (additive clips, version 3 and later): the base clip's tracks, as
+//!   `tracks`, `clip.additive_base_num_samples` samples (default 1) at
+//!   `clip.additive_base_sample_rate` (default 30).
+//!
+//! Additive clips (`additive_format` = `relative`, `additive0` or `additive1`, any case):
+//! [`parse`] returns the clip players see, the base with the additive applied
+//! ([`animcomp::additive`]), so every caller of [`crate::load`] gets a plain clip;
+//! [`parse_additive`] returns the additive clip, its format and its base clip separately (for
+//! [`animcomp::compress_additive`]).
 //!
 //! Mapping: `vertex_distance` becomes the joint's shell distance, the error threshold (clip or
 //! settings) becomes every joint's precision (0.01 when absent) and [`parse`]'s second result.
@@ -19,6 +28,7 @@
 
 use crate::error::ParseError;
 use crate::sjson::{self, Node, Value};
+use animcomp::additive::{AdditiveBase, AdditiveFormat, BasePoses};
 use animcomp::clip::{Joint, Skeleton, Track, DEFAULT_PRECISION, MAX_JOINTS, MAX_SAMPLES};
 use animcomp::math::{Quat, Transform, Vec3};
 use animcomp::RawClip;
@@ -106,6 +116,42 @@ fn string_field<'a>(obj: &'a Node, key: &str, field: &str) -> Result<Option<&'a 
 /// The clip is named `name` (callers pass the file name, since several regression files share
 /// one `clip.name`), or the file's `clip.name` when `name` is empty.
 pub fn parse(text: &str, name: &str) -> Result<(RawClip, Option<f32>), ParseError> {
+    let (clip, threshold, additive) = parse_additive(text, name)?;
+    let Some(a) = additive else {
+        return Ok((clip, threshold));
+    };
+    let base = a.base.ok_or_else(|| {
+        ParseError::at(
+            1,
+            "additive clip without base_tracks: its base is unknown (use parse_additive)",
+        )
+    })?;
+    let poses = BasePoses::new(
+        &AdditiveBase::Clip(&base),
+        clip.num_joints(),
+        clip.num_samples,
+    )
+    .map_err(|e| ParseError::at(1, format!("base_tracks: {e}")))?;
+    Ok((poses.apply_to_clip(a.format, &clip), threshold))
+}
+
+/// An ACL clip file's additive data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AclAdditive {
+    /// The format (`relative`, `additive0` or `additive1`).
+    pub format: AdditiveFormat,
+    /// The base clip from `base_tracks` (same bones; bind values where a track or channel is
+    /// missing), or `None` when the file has no `base_tracks`.
+    pub base: Option<RawClip>,
+}
+
+/// Parses a `.acl.sjson` clip like [`parse`], but returns an additive clip as it is stored (the
+/// additive tracks) together with its format and base clip. For a plain clip the third result
+/// is `None`.
+pub fn parse_additive(
+    text: &str,
+    name: &str,
+) -> Result<(RawClip, Option<f32>, Option<AclAdditive>), ParseError> {
     let root = sjson::parse(text)?;
     let version_node = root.get("version").ok_or_else(|| missing("version"))?;
     let version = version_node
@@ -135,15 +181,16 @@ pub fn parse(text: &str, name: &str) -> Result<(RawClip, Option<f32>), ParseErro
             .ok_or_else(|| err(n, "clip.is_binary_exact", "expected true or false"))?,
     };
     let rd = Reader { binary_exact };
-    if let Some(fmt) = string_field(clip, "additive_format", "clip.additive_format")? {
-        if !fmt.eq_ignore_ascii_case("none") {
-            return Err(err(
+    let additive_format = match string_field(clip, "additive_format", "clip.additive_format")? {
+        None => AdditiveFormat::None,
+        Some(fmt) => AdditiveFormat::from_name(fmt).ok_or_else(|| {
+            err(
                 clip.get("additive_format").unwrap_or(clip),
                 "clip.additive_format",
-                format!("additive clips (\"{fmt}\") are not supported"),
-            ));
-        }
-    }
+                format!("unknown additive format \"{fmt}\" (none, relative, additive0, additive1)"),
+            )
+        })?,
+    };
     let file_clip_name = string_field(clip, "name", "clip.name")?.unwrap_or("");
     let clip_name = if name.is_empty() {
         file_clip_name
@@ -283,14 +330,100 @@ pub fn parse(text: &str, name: &str) -> Result<(RawClip, Option<f32>), ParseErro
         ));
     }
 
-    // Tracks.
+    let tracks = read_tracks(&root, "tracks", &joints, &bind, num_samples, &rd)?;
+    let additive = if additive_format == AdditiveFormat::None {
+        None
+    } else {
+        Some(AclAdditive {
+            format: additive_format,
+            base: read_base(&root, clip, &joints, &bind, &rd)?,
+        })
+    };
+
+    let raw = RawClip {
+        name: clip_name,
+        skeleton: Skeleton {
+            joints,
+            bind_pose: Some(bind),
+        },
+        sample_rate: sample_rate as f32,
+        num_samples,
+        tracks,
+    };
+    Ok((raw, error_threshold, additive))
+}
+
+/// The base clip of an additive file (`base_tracks`), or `None` when there is none.
+fn read_base(
+    root: &Node,
+    clip: &Node,
+    joints: &[Joint],
+    bind: &[Transform],
+    rd: &Reader,
+) -> Result<Option<RawClip>, ParseError> {
+    if root.get("base_tracks").is_none() {
+        return Ok(None);
+    }
+    let num_samples = match clip.get("additive_base_num_samples") {
+        None => 1,
+        Some(n) => {
+            let v = rd.number(n, "clip.additive_base_num_samples")?;
+            if !(v >= 1.0 && v.fract() == 0.0 && v <= MAX_SAMPLES as f64)
+                || (v as usize).saturating_mul(joints.len()) > crate::MAX_JOINT_SAMPLES
+            {
+                return Err(err(
+                    n,
+                    "clip.additive_base_num_samples",
+                    format!("expected a whole number from 1 to {MAX_SAMPLES}, found {v}"),
+                ));
+            }
+            v as usize
+        }
+    };
+    let sample_rate = match clip.get("additive_base_sample_rate") {
+        None => 30.0,
+        Some(n) => {
+            let v = rd.number(n, "clip.additive_base_sample_rate")?;
+            if !(v.is_finite() && v > 0.0) {
+                return Err(err(
+                    n,
+                    "clip.additive_base_sample_rate",
+                    format!("must be positive, found {v}"),
+                ));
+            }
+            v as f32
+        }
+    };
+    let name = string_field(clip, "additive_base_name", "clip.additive_base_name")?.unwrap_or("");
+    Ok(Some(RawClip {
+        name: name.to_string(),
+        skeleton: Skeleton {
+            joints: joints.to_vec(),
+            bind_pose: Some(bind.to_vec()),
+        },
+        sample_rate,
+        num_samples,
+        tracks: read_tracks(root, "base_tracks", joints, bind, num_samples, rd)?,
+    }))
+}
+
+/// Reads the track array `key` (`tracks` or `base_tracks`): one track per bone, bind values for
+/// missing tracks and channels.
+fn read_tracks(
+    root: &Node,
+    key: &str,
+    joints: &[Joint],
+    bind: &[Transform],
+    num_samples: usize,
+    rd: &Reader,
+) -> Result<Vec<Track>, ParseError> {
     let mut tracks: Vec<Option<Track>> = vec![None; joints.len()];
-    let tracks_node = root.get("tracks").ok_or_else(|| missing("tracks"))?;
+    let tracks_node = root.get(key).ok_or_else(|| missing(key))?;
     let track_nodes = tracks_node
         .as_array()
-        .ok_or_else(|| err(tracks_node, "tracks", "expected an array"))?;
+        .ok_or_else(|| err(tracks_node, key, "expected an array"))?;
     for (i, tn) in track_nodes.iter().enumerate() {
-        let f = |k: &str| format!("tracks[{i}].{k}");
+        let f = |k: &str| format!("{key}[{i}].{k}");
         let tname =
             string_field(tn, "name", &f("name"))?.ok_or_else(|| err(tn, &f("name"), "missing"))?;
         let j = joints
@@ -350,21 +483,9 @@ pub fn parse(text: &str, name: &str) -> Result<(RawClip, Option<f32>), ParseErro
             scales,
         });
     }
-    let tracks = tracks
+    Ok(tracks
         .into_iter()
-        .zip(&bind)
+        .zip(bind)
         .map(|(t, b)| t.unwrap_or_else(|| Track::constant(b, num_samples)))
-        .collect();
-
-    let raw = RawClip {
-        name: clip_name,
-        skeleton: Skeleton {
-            joints,
-            bind_pose: Some(bind),
-        },
-        sample_rate: sample_rate as f32,
-        num_samples,
-        tracks,
-    };
-    Ok((raw, error_threshold))
+        .collect())
 }

@@ -24,7 +24,8 @@ pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level};
 
 use std::borrow::Cow;
 
-use crate::blob::{assemble_blob, BlobFlags, EncodedBody, Header};
+use crate::additive::{AdditiveBase, AdditiveFormat, BasePoses};
+use crate::blob::{assemble_blob_with, BlobExtras, BlobFlags, EncodedBody, Header};
 use crate::clip::RawClip;
 use crate::math::Transform;
 use crate::metric::{Metric, SCALE_TOLERANCE};
@@ -113,10 +114,28 @@ pub(crate) fn compress_using(
     settings: &CompressSettings,
     encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
 ) -> Result<Vec<u8>> {
+    compress_pipeline(clip, settings, None, encode)
+}
+
+/// [`compress_using`] for a plain clip (`additive = None`) or an additive clip with its format
+/// and base: the metric then judges the base with the additive applied, removed channels take
+/// the format's identity ([`AdditiveFormat::identity`]; never the bind pose), the blob records
+/// the format, and loop optimisation is skipped (trimming the additive clip would shift it
+/// against a base clip).
+pub(crate) fn compress_pipeline(
+    clip: &RawClip,
+    settings: &CompressSettings,
+    additive: Option<(AdditiveFormat, &AdditiveBase)>,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<Vec<u8>> {
+    let additive = additive.filter(|(f, _)| *f != AdditiveFormat::None);
     // Borrow the caller's clip unless it must change (normalised quaternions, trimmed loop): a
     // copy of a long clip is as large as the clip (docs/robustness.md, peak memory).
     let needs_normalising = clip.check()?;
-    let trim = settings.optimize_loops && clip.num_samples > 2 && last_repeats_first(clip);
+    let trim = settings.optimize_loops
+        && additive.is_none()
+        && clip.num_samples > 2
+        && last_repeats_first(clip);
     let mut flags = 0;
     let clip: Cow<RawClip> = if needs_normalising || trim {
         let mut owned = clip.clone();
@@ -135,12 +154,22 @@ pub(crate) fn compress_using(
         Cow::Borrowed(clip)
     };
     let clip: &RawClip = &clip;
-    let metric = Metric::new(clip);
-    let has_scale = clip.has_scale(SCALE_TOLERANCE);
+    let metric = match additive {
+        None => Metric::new(clip),
+        Some((format, base)) => Metric::with_base(
+            clip,
+            format,
+            BasePoses::new(base, clip.num_joints(), clip.num_samples)?,
+        ),
+    };
+    let format = additive.map_or(AdditiveFormat::None, |(f, _)| f);
+    // Additive1 stores scale around 0: decoders write 1 for scale when HAS_SCALE is clear.
+    let has_scale = clip.has_scale(SCALE_TOLERANCE) || format == AdditiveFormat::Additive1;
     if has_scale {
         flags |= BlobFlags::HAS_SCALE;
     }
     let defaults = match (settings.default_mode, &clip.skeleton.bind_pose) {
+        _ if format != AdditiveFormat::None => vec![format.identity(); clip.num_joints()],
         (DefaultMode::BindPose, Some(bind)) => {
             flags |= BlobFlags::DEFAULTS_ARE_BIND_POSE;
             bind.clone()
@@ -156,10 +185,20 @@ pub(crate) fn compress_using(
         flags,
     };
     let body = encode(&ctx)?;
-    assemble_blob(&body, clip.num_joints(), clip.num_samples, clip.sample_rate)
+    let extras = BlobExtras {
+        additive: format as u8,
+        ..Default::default()
+    };
+    assemble_blob_with(
+        &body,
+        clip.num_joints(),
+        clip.num_samples,
+        clip.sample_rate,
+        &extras,
+    )
 }
 
-fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
+pub(crate) fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
     match codec {
         CodecChoice::Fixed => fixed::encode(ctx),
         CodecChoice::Vbr => vbr::encode(ctx),

@@ -19,14 +19,29 @@ pub struct SampleKey {
 pub struct Defaults<'a> {
     /// Bind pose, 10 floats per joint with stride 10, when the blob's defaults are the bind pose.
     pub bind_pose: Option<&'a [f32]>,
+    /// The blob is an `additive1` clip: unstored scales are 0 (its identity), not 1.
+    pub zero_scale: bool,
 }
 
-impl Defaults<'_> {
+impl<'a> Defaults<'a> {
+    /// The defaults of a blob: its bind pose (when its defaults are the bind pose) and its
+    /// additive format's identity scale.
+    pub fn for_header(h: &crate::blob::Header, bind_pose: Option<&'a [f32]>) -> Self {
+        Defaults {
+            bind_pose,
+            zero_scale: h.additive == crate::blob::AdditiveFormat::Additive1 as u8,
+        }
+    }
+
     /// The default transform of joint `j`.
     #[inline]
     pub fn get(&self, j: usize) -> Transform {
         match self.bind_pose {
             Some(b) => Transform::read_from(&b[j * FLOATS_PER_JOINT..(j + 1) * FLOATS_PER_JOINT]),
+            None if self.zero_scale => Transform {
+                scale: crate::math::Vec3::ZERO,
+                ..Transform::IDENTITY
+            },
             None => Transform::IDENTITY,
         }
     }

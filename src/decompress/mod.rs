@@ -76,11 +76,9 @@ impl<'a> OpenBlob<'a> {
                 ));
             }
             check_bind_pose(&bind[..need])?;
-            Defaults {
-                bind_pose: Some(bind),
-            }
+            Defaults::for_header(&header, Some(bind))
         } else {
-            Defaults { bind_pose: None }
+            Defaults::for_header(&header, None)
         };
         Ok(OpenBlob {
             body,

@@ -77,7 +77,7 @@ pub(crate) fn default_settings() -> AnimcompCompressSettings {
 }
 
 /// Reads the clip and settings (NULL settings = defaults).
-unsafe fn inputs(
+pub(crate) unsafe fn inputs(
     clip: *const AnimcompRawClip,
     settings: *const AnimcompCompressSettings,
 ) -> Result<(RawClip, CompressSettings)> {
@@ -116,6 +116,24 @@ pub unsafe extern "C" fn animcomp_compress(
     out_capacity: usize,
     out_size: *mut usize,
 ) -> Status {
+    compress_into(out, out_capacity, out_size, || {
+        let (clip, settings) = inputs(clip, settings)?;
+        crate::compress(&clip, &settings)
+    })
+}
+
+/// The output protocol of `animcomp_compress` (and `animcomp_compress_additive`): checks `out`
+/// and `out_size`, runs `make`, writes the size, copies the blob when it fits, else
+/// BUFFER_TOO_SMALL with the required size; `*out_size` is 0 on any other error.
+///
+/// # Safety
+/// As `animcomp_compress` for `out`, `out_capacity` and `out_size`.
+pub(crate) unsafe fn compress_into(
+    out: *mut c_void,
+    out_capacity: usize,
+    out_size: *mut usize,
+    make: impl FnOnce() -> Result<Vec<u8>>,
+) -> Status {
     let status = guard(|| {
         let out_size = out_ptr(out_size, "out_size")?;
         out_size.write(0);
@@ -125,8 +143,7 @@ pub unsafe extern "C" fn animcomp_compress(
         if !out.is_null() && !(out as usize).is_multiple_of(BLOB_ALIGNMENT) {
             return Err(Error::Misaligned);
         }
-        let (clip, settings) = inputs(clip, settings)?;
-        let blob = crate::compress(&clip, &settings)?;
+        let blob = make()?;
         out_size.write(blob.len());
         if blob.len() > out_capacity {
             return Err(Error::BufferTooSmall {

@@ -30,7 +30,9 @@ pub(crate) fn info_of(h: &Header) -> AnimcompBlobInfo {
         reserved0: 0,
         blob_size: h.total_size as u64,
         raw_size: 40 * j * n,
-        reserved: [0; 2],
+        additive_format: h.additive as u32,
+        reserved1: 0,
+        reserved: [0; 1],
     }
 }
 

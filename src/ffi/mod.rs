@@ -13,6 +13,7 @@
 // argument in its doc comment: non-null pointers are valid for the lengths given.
 #![allow(clippy::missing_safety_doc)]
 
+pub mod additive;
 pub mod clip;
 pub mod compress;
 pub mod cursor;
@@ -22,6 +23,7 @@ pub mod info;
 pub mod status;
 pub mod types;
 
+pub use additive::{animcomp_apply_additive, animcomp_compress_additive};
 pub use compress::{
     animcomp_compress, animcomp_compress_bound, animcomp_compress_settings_default,
 };

@@ -176,8 +176,13 @@ pub struct AnimcompBlobInfo {
     pub blob_size: u64,
     /// Uncompressed size in bytes, `40 * joints * samples` (ACL's convention).
     pub raw_size: u64,
+    /// `ANIMCOMP_ADDITIVE_NONE` for a plain clip, else the additive format the blob was
+    /// compressed in (`ANIMCOMP_ADDITIVE_RELATIVE`, `_ADDITIVE0`, `_ADDITIVE1`).
+    pub additive_format: u32,
     /// Zero.
-    pub reserved: [u64; 2],
+    pub reserved1: u32,
+    /// Zero.
+    pub reserved: [u64; 1],
 }
 
 /// Number of 64-bit words in an `AnimcompDecompressor`.

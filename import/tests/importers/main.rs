@@ -4,7 +4,10 @@
 
 mod common;
 
+mod acl_additive;
 mod acl_golden;
+mod additive_roundtrip;
+mod additive_shared_data;
 mod bvh_golden;
 mod error_bound_f64;
 mod gltf_golden;

@@ -7,7 +7,6 @@ use crate::blob::bytes::ByteWriter;
 use crate::blob::EncodedBody;
 use crate::codec::{CodecId, EncodeContext};
 use crate::math::Vec3;
-use crate::metric::dominant_shells;
 use crate::quantize::bits::BitWriter;
 use crate::quantize::{Range3, RotationFormat};
 use crate::{Error, Result};
@@ -36,7 +35,7 @@ pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
         ctx.settings.translation_format,
         ctx.settings.scale_format,
     );
-    let shells = dominant_shells(clip);
+    let shells = ctx.metric.dominant_shells();
     let plans: Vec<JointPlan> = (0..nj)
         .map(|j| plan_joint(&clip.tracks[j], &ctx.defaults[j], &shells[j], ctx.has_scale))
         .collect();

@@ -98,11 +98,9 @@ impl<'a> KeyCursor<'a> {
                     "bind pose shorter than 10 floats per joint",
                 ));
             }
-            Defaults {
-                bind_pose: Some(bind),
-            }
+            Defaults::for_header(header, Some(bind))
         } else {
-            Defaults { bind_pose: None }
+            Defaults::for_header(header, None)
         })
     }
 

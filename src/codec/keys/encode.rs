@@ -346,7 +346,7 @@ fn header_for(ctx: &EncodeContext, body_len: usize) -> Header {
         sample_rate: ctx.clip.sample_rate,
         body_offset: HEADER_SIZE as u32,
         body_size: body_len as u32,
-        additive: 0,
+        additive: ctx.metric.additive_format() as u8,
         num_curves: 0,
         curves_offset: 0,
         curves_size: 0,
@@ -403,7 +403,7 @@ fn encode_mode(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, 
         } else {
             0
         };
-    let tols = joint_tolerances(clip, opts.tolerance);
+    let tols = joint_tolerances(ctx.metric.player_clip(), opts.tolerance);
     let prepared: Vec<Prepared> = (0..nj * nch)
         .map(|s| prepare(ctx, s / nch, s % nch))
         .collect();
@@ -420,9 +420,10 @@ fn encode_mode(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, 
             v
         })
         .collect();
-    let defaults = Defaults {
-        bind_pose: (flags & BlobFlags::DEFAULTS_ARE_BIND_POSE != 0).then_some(&bind[..]),
-    };
+    let defaults = Defaults::for_header(
+        &header_for(ctx, 0),
+        (flags & BlobFlags::DEFAULTS_ARE_BIND_POSE != 0).then_some(&bind[..]),
+    );
     let mut local = vec![Transform::IDENTITY; nj];
     let mut scratch = vec![Transform::IDENTITY; nj];
     let mut errors = vec![0.0f32; nj];

@@ -66,6 +66,8 @@ pub struct Searcher<'a> {
     anim_of_joint: Vec<Vec<usize>>,
     inv_precision: Vec<f32>,
     shell: Vec<f32>,
+    /// Whether the pose players see has scale (the metric's third vertex).
+    metric_scale: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -107,6 +109,7 @@ impl<'a> Searcher<'a> {
             anim_of_joint,
             inv_precision,
             shell,
+            metric_scale: metric.has_scale(),
         }
     }
 
@@ -160,6 +163,8 @@ struct State<'s, 'a> {
     range_fields: Vec<[u16; 3]>,
     const_fields: Vec<[u16; 3]>,
     local: Vec<Transform>,
+    /// `local` as players see it (`Metric::to_player`: the base applied for additive clips).
+    player: Vec<Transform>,
     obj: Vec<Transform>,
     /// Error / precision per sample and joint.
     err: Vec<f32>,
@@ -244,6 +249,9 @@ impl<'s, 'a> State<'s, 'a> {
             range_fields,
             const_fields,
             obj: local.clone(),
+            player: (0..m * nj)
+                .map(|i| x.metric.to_player(start + i / nj, i % nj, &local[i]))
+                .collect(),
             local,
             err: vec![0.0; m * nj],
             comps: vec![[0.0; 3]; m],
@@ -339,6 +347,7 @@ impl<'s, 'a> State<'s, 'a> {
                 1 => l.translation = Vec3::from_array(v),
                 _ => l.scale = Vec3::from_array(v),
             }
+            self.player[s * nj + j] = self.x.metric.to_player(self.start + s, j, l);
         }
     }
 
@@ -362,7 +371,11 @@ impl<'s, 'a> State<'s, 'a> {
                         1 => l.translation = Vec3::from_array(v),
                         _ => l.scale = Vec3::from_array(v),
                     }
-                    if vertex_error(&raw, &l, shell.shell_distance, x.has_scale) > limit {
+                    let (raw, l) = (
+                        x.metric.to_player(self.start + s, j, &raw),
+                        x.metric.to_player(self.start + s, j, &l),
+                    );
+                    if vertex_error(&raw, &l, shell.shell_distance, x.metric_scale) > limit {
                         ok = false;
                         break;
                     }
@@ -384,7 +397,7 @@ impl<'s, 'a> State<'s, 'a> {
         let ex = (raw[0] - o.transform_point(Vec3::new(d, 0.0, 0.0))).length_squared();
         let ey = (raw[1] - o.transform_point(Vec3::new(0.0, d, 0.0))).length_squared();
         let mut e = ex.max(ey);
-        if self.x.has_scale {
+        if self.x.metric_scale {
             e = e.max((raw[2] - o.transform_point(Vec3::new(0.0, 0.0, d))).length_squared());
         }
         e.sqrt() * self.x.inv_precision[k]
@@ -404,8 +417,8 @@ impl<'s, 'a> State<'s, 'a> {
                 let i = s * nj + k;
                 self.snapshot.push((self.obj[i], self.err[i]));
                 let o = match parent {
-                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.local[i]),
-                    None => self.local[i],
+                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.player[i]),
+                    None => self.player[i],
                 };
                 let e = self.joint_error(s, k, &o);
                 if e > 1.0 && e > self.err[i] {
@@ -437,8 +450,8 @@ impl<'s, 'a> State<'s, 'a> {
         for s in 0..self.m {
             for k in 0..nj {
                 let o = match self.x.parents[k] {
-                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.local[s * nj + k]),
-                    None => self.local[s * nj + k],
+                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.player[s * nj + k]),
+                    None => self.player[s * nj + k],
                 };
                 self.obj[s * nj + k] = o;
                 self.err[s * nj + k] = self.joint_error(s, k, &o);
@@ -456,8 +469,8 @@ impl<'s, 'a> State<'s, 'a> {
             let parent = self.x.parents[k];
             for s in samples.clone() {
                 let o = match parent {
-                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.local[s * nj + k]),
-                    None => self.local[s * nj + k],
+                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.player[s * nj + k]),
+                    None => self.player[s * nj + k],
                 };
                 self.obj[s * nj + k] = o;
                 let e = self.joint_error(s, k, &o);
@@ -493,7 +506,7 @@ impl<'s, 'a> State<'s, 'a> {
         for s in 0..self.m {
             let mut cur: Option<Transform> = self.x.parents[a].map(|p| self.obj[s * nj + p]);
             for &k in path.iter().rev() {
-                let l = &self.local[s * nj + k];
+                let l = &self.player[s * nj + k];
                 cur = Some(match cur {
                     Some(c) => Transform::mul(&c, l),
                     None => *l,

@@ -14,7 +14,7 @@ use super::rotation::{
 };
 use crate::codec::EncodeContext;
 use crate::math::{make_continuous, Quat, Transform, Vec3};
-use crate::metric::{dominant_shells, vertex_error, DominantShell};
+use crate::metric::{vertex_error, DominantShell};
 
 /// Share of a joint's precision that removed (default or constant) channels of the joint and its
 /// ancestors may use together.
@@ -117,8 +117,11 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool, seg_len: usize) -> Plan {
     let clip = ctx.clip;
     let nj = clip.num_joints();
     let n = clip.num_samples;
-    let shells = dominant_shells(clip);
+    // Additive clips: shells, removal errors and vertices are those of the pose players see
+    // (the base with the additive applied), see `Metric::to_player`.
+    let shells = ctx.metric.dominant_shells();
     let has_scale = ctx.has_scale;
+    let metric_scale = ctx.metric.has_scale();
     let mut used = vec![0.0f32; nj];
     let mut kinds = vec![[KIND_DEFAULT; 3]; nj];
     let mut dropped = vec![3u8; nj];
@@ -133,10 +136,10 @@ pub fn plan(ctx: &EncodeContext, force_drop_w: bool, seg_len: usize) -> Plan {
                 .map(|i| {
                     let raw = track.get(i);
                     vertex_error(
-                        &raw,
-                        &with_channel(&raw, ch, value),
+                        &ctx.metric.to_player(i, j, &raw),
+                        &ctx.metric.to_player(i, j, &with_channel(&raw, ch, value)),
                         shells[j].shell_distance,
-                        has_scale,
+                        metric_scale,
                     )
                 })
                 .fold(0.0f32, f32::max)

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // the fuzz replay test (benches) uses part of it
 
+pub mod additive_check;
 pub mod fixtures;
 
 /// Deterministic xorshift generator (no dependency, reproducible failures).
