@@ -371,7 +371,7 @@ fn warn_above_precision(runs: &[Run], precision: f32) {
         let above: Vec<&ClipResult> = run
             .clips
             .iter()
-            .filter(|c| !(c.max_error <= precision))
+            .filter(|c| c.max_error > precision || c.max_error.is_nan())
             .collect();
         if let Some(worst) = above.iter().map(|c| c.max_error).reduce(f32::max) {
             eprintln!(

@@ -113,7 +113,7 @@ impl Reference {
                 })
                 .fold(0.0f64, f64::max);
             let rel = e / self.precisions[j];
-            if !(rel <= worst.0) {
+            if rel > worst.0 || rel.is_nan() {
                 worst = (rel, j);
             }
         }
@@ -205,7 +205,7 @@ fn worst(clip: &RawClip, codec: CodecChoice) -> ((f64, usize, usize), usize) {
     for i in 0..d.header().num_samples as usize {
         d.pose_at_sample(i as u32, &mut local).unwrap();
         let (e, j) = reference.worst_at(i, &local);
-        if !(e <= w.0) {
+        if e > w.0 || e.is_nan() {
             w = (e, j, i);
         }
     }
@@ -228,7 +228,7 @@ fn run(set: &str, resample: Option<f32>) {
         for (name, clip) in &clips {
             let ((e, j, i), size) = worst(clip, codec);
             total += size;
-            if !(e <= worst_all.0) {
+            if e > worst_all.0 || e.is_nan() {
                 worst_all = (e, name.clone(), j, i);
             }
         }
