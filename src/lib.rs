@@ -25,6 +25,7 @@
 pub mod blob;
 pub mod clip;
 pub mod codec;
+pub mod curves;
 pub mod decompress;
 pub mod error;
 pub mod ffi;
@@ -36,5 +37,6 @@ mod aligned;
 
 pub use aligned::AlignedBlob;
 pub use clip::RawClip;
-pub use codec::{compress, CodecChoice, CompressSettings};
+pub use codec::{compress, compress_with_curves, CodecChoice, CompressSettings};
+pub use curves::Curve;
 pub use error::{Error, Result, Status};

@@ -24,8 +24,9 @@ pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level};
 
 use std::borrow::Cow;
 
-use crate::blob::{assemble_blob, BlobFlags, EncodedBody, Header};
+use crate::blob::{assemble_blob_with, BlobExtras, BlobFlags, EncodedBody, Header};
 use crate::clip::RawClip;
+use crate::curves::Curve;
 use crate::math::Transform;
 use crate::metric::{Metric, SCALE_TOLERANCE};
 use crate::{Error, Result};
@@ -102,25 +103,55 @@ pub struct TrackDescription {
 
 /// Compresses a clip into a blob (a byte vector whose length is a multiple of 16).
 pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> {
-    compress_using(clip, settings, |ctx| encode_with(ctx, settings.codec))
+    compress_with_curves(clip, &[], settings)
 }
 
-/// The one compression pipeline: validates a copy of the clip, optionally drops a repeated last
-/// sample, prepares the [`EncodeContext`], runs `encode` and wraps its body in a blob. Codecs
-/// with extra entry points (e.g. `keys::compress_with`) call this with their own encoder.
+/// Compresses a clip and scalar curves (one value per sample of the clip each) into one blob. The
+/// clip may have no joints when curves are given (a face-only clip: its sample count and rate
+/// apply to the curves); its joint body is then empty.
+pub fn compress_with_curves(
+    clip: &RawClip,
+    curves: &[Curve],
+    settings: &CompressSettings,
+) -> Result<Vec<u8>> {
+    compress_pipeline(clip, curves, settings, |ctx| {
+        encode_with(ctx, settings.codec)
+    })
+}
+
+/// The one compression pipeline for joints only (see [`compress_pipeline`]). Codecs with extra
+/// entry points (e.g. `keys::compress_with`) call this with their own encoder.
 pub(crate) fn compress_using(
     clip: &RawClip,
     settings: &CompressSettings,
     encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
 ) -> Result<Vec<u8>> {
+    compress_pipeline(clip, &[], settings, encode)
+}
+
+/// The one compression pipeline: validates a copy of the clip, optionally drops a repeated last
+/// sample, prepares the [`EncodeContext`], runs `encode` (unless there are no joints), encodes
+/// the curves section and wraps both in a blob.
+fn compress_pipeline(
+    clip: &RawClip,
+    curves: &[Curve],
+    settings: &CompressSettings,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<Vec<u8>> {
     // Borrow the caller's clip unless it must change (normalised quaternions, trimmed loop): a
     // copy of a long clip is as large as the clip (docs/robustness.md, peak memory).
-    let needs_normalising = clip.check()?;
-    let trim = settings.optimize_loops && clip.num_samples > 2 && last_repeats_first(clip);
+    let needs_normalising = clip.check_with_curves(!curves.is_empty())?;
+    crate::curves::validate_curves(curves, clip.num_samples)?;
+    let trim = settings.optimize_loops
+        && clip.num_samples > 2
+        && last_repeats_first(clip)
+        && crate::curves::encode::last_repeats_first(curves);
     let mut flags = 0;
     let clip: Cow<RawClip> = if needs_normalising || trim {
         let mut owned = clip.clone();
-        owned.validate()?;
+        if owned.num_joints() > 0 {
+            owned.validate()?;
+        }
         if trim {
             for t in &mut owned.tracks {
                 t.rotations.pop();
@@ -135,6 +166,39 @@ pub(crate) fn compress_using(
         Cow::Borrowed(clip)
     };
     let clip: &RawClip = &clip;
+    let body = if clip.num_joints() == 0 {
+        EncodedBody {
+            codec: settings.codec.stored_id(),
+            flags,
+            body: Vec::new(),
+        }
+    } else {
+        encode_joints(clip, settings, flags, encode)?
+    };
+    let extras = if curves.is_empty() {
+        BlobExtras::default()
+    } else {
+        BlobExtras {
+            additive: 0,
+            num_curves: curves.len() as u32,
+            curves: crate::curves::encode::encode_section(curves, clip.num_samples)?,
+        }
+    };
+    assemble_blob_with(
+        &body,
+        clip.num_joints(),
+        clip.num_samples,
+        clip.sample_rate,
+        &extras,
+    )
+}
+
+fn encode_joints(
+    clip: &RawClip,
+    settings: &CompressSettings,
+    mut flags: u32,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<EncodedBody> {
     let metric = Metric::new(clip);
     let has_scale = clip.has_scale(SCALE_TOLERANCE);
     if has_scale {
@@ -155,8 +219,7 @@ pub(crate) fn compress_using(
         defaults,
         flags,
     };
-    let body = encode(&ctx)?;
-    assemble_blob(&body, clip.num_joints(), clip.num_samples, clip.sample_rate)
+    encode(&ctx)
 }
 
 fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
@@ -196,6 +259,14 @@ fn last_repeats_first(clip: &RawClip) -> bool {
 
 /// Checks every offset, count and bit width of a body against its length.
 pub(crate) fn validate_body(h: &Header, body: &[u8]) -> Result<()> {
+    if h.num_joints == 0 {
+        // A curves-only blob: no joint body whatever the codec.
+        return if body.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::CorruptBlob("joint body without joints"))
+        };
+    }
     match h.codec {
         CodecId::Fixed => fixed::validate(h, body),
         CodecId::Vbr => vbr::validate(h, body),
@@ -211,6 +282,9 @@ pub(crate) fn sample_pose(
     d: &Defaults,
     out: &mut PoseOut,
 ) {
+    if h.num_joints == 0 {
+        return;
+    }
     match h.codec {
         CodecId::Fixed => fixed::sample_pose(h, body, key, d, out),
         CodecId::Vbr => vbr::sample_pose(h, body, key, d, out),
@@ -226,6 +300,9 @@ pub(crate) fn sample_joint(
     joint: usize,
     d: &Defaults,
 ) -> Transform {
+    if h.num_joints == 0 {
+        return Transform::IDENTITY;
+    }
     match h.codec {
         CodecId::Fixed => fixed::sample_joint(h, body, key, joint, d),
         CodecId::Vbr => vbr::sample_joint(h, body, key, joint, d),
@@ -235,6 +312,9 @@ pub(crate) fn sample_joint(
 
 /// Describes a validated body.
 pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
+    if h.num_joints == 0 {
+        return Ok(BodyDescription::default());
+    }
     match h.codec {
         CodecId::Fixed => fixed::describe(h, body),
         CodecId::Vbr => vbr::describe(h, body),

@@ -10,6 +10,7 @@ pub use seek::{clip_duration, Looping, Rounding};
 
 use crate::blob::{validate_blob, BlobFlags, Header};
 use crate::codec::{self, Defaults, PoseOut, SampleKey};
+use crate::curves::decode::CurvesSection;
 use crate::math::{Transform, FLOATS_PER_JOINT};
 use crate::{Error, Result};
 
@@ -39,6 +40,8 @@ pub struct Decompressor<'a> {
     header: Header,
     defaults: Defaults<'a>,
     key: SampleKey,
+    /// The validated curves section (scalar curves; empty when the blob has none).
+    curves: &'a [u8],
 }
 
 impl<'a> Decompressor<'a> {
@@ -63,6 +66,7 @@ impl<'a> Decompressor<'a> {
             header,
             defaults,
             key: SampleKey::default(),
+            curves: &blob[header.curves_range()],
         })
     }
 
@@ -129,6 +133,28 @@ impl<'a> Decompressor<'a> {
             joint as usize,
             &self.defaults,
         ))
+    }
+
+    // --- Scalar curves (see `docs/curves.md`) ---
+
+    /// Scalar curve count.
+    pub fn num_curves(&self) -> usize {
+        self.header.num_curves as usize
+    }
+
+    /// The blob's curves section (ids, kinds, sampling at any key).
+    pub fn curves(&self) -> CurvesSection<'a> {
+        CurvesSection::from_validated(self.curves, self.header.num_curves, self.header.num_samples)
+    }
+
+    /// Samples every curve at the current position into `out[..num_curves]` (no allocation).
+    pub fn sample_curves(&self, out: &mut [f32]) -> Result<()> {
+        self.curves().sample_all(&self.key, out)
+    }
+
+    /// Samples curve `index` at the current position.
+    pub fn sample_curve(&self, index: u32) -> Result<f32> {
+        self.curves().sample_one(&self.key, index)
     }
 
     /// Convenience for tools and tests (allocates): the local pose at a sample index.
