@@ -6,6 +6,8 @@
 mod bench;
 mod bench_output;
 mod compress;
+mod curves;
+mod curves_baseline;
 mod inspect;
 mod measure;
 mod peers;
