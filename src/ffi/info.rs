@@ -27,10 +27,11 @@ pub(crate) fn info_of(h: &Header) -> AnimcompBlobInfo {
         num_samples: h.num_samples,
         sample_rate: h.sample_rate,
         duration: clip_duration(h) as f32,
-        reserved0: 0,
+        num_curves: h.num_curves,
         blob_size: h.total_size as u64,
         raw_size: 40 * j * n,
-        reserved: [0; 2],
+        curves_size: h.curves_size as u64,
+        reserved: [0; 1],
     }
 }
 

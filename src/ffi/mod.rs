@@ -16,6 +16,7 @@
 pub mod clip;
 pub mod compress;
 pub mod cursor;
+pub mod curves;
 pub mod decompress;
 pub mod guard;
 pub mod info;
