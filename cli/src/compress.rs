@@ -22,6 +22,8 @@ pub struct Args {
     pub clip_index: usize,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub curves: crate::curves::CurveArgs,
 }
 
 /// The blob path used when `-o` is not given: next to the input, `<stem>.acmp`.
@@ -60,7 +62,15 @@ pub fn load_one(
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
-    let clip = load_one(&a.input, a.clip_index, &a.settings)?;
+    let clip = match load_one(&a.input, a.clip_index, &a.settings) {
+        Err(_)
+            if crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input) =>
+        {
+            let out = a.output.clone().unwrap_or_else(|| default_output(&a.input));
+            return crate::curves::compress_file(&a.input, a.clip_index, &out, &a.curves);
+        }
+        r => r?,
+    };
     let codec = a.codec.unwrap_or_else(measure::default_codec);
     let settings = a.settings.settings(codec);
     let (blob, elapsed) = measure::compress_timed(&clip, &settings).map_err(|e| {

@@ -434,3 +434,44 @@ pub fn finish_curves_only(
     }
     Ok(std::process::ExitCode::SUCCESS)
 }
+
+/// `animcomp compress` on a curve file (or a glTF with weights and no joints): writes the blob
+/// of curve set `index` and prints its curve figures.
+pub fn compress_file(
+    input: &Path,
+    index: usize,
+    out: &Path,
+    a: &CurveArgs,
+) -> Result<std::process::ExitCode, CliError> {
+    let mut sets = load_curves(input, None)?;
+    let count = sets.len();
+    if index >= count {
+        return Err(CliError(format!(
+            "{}: --clip-index {index} out of range (the file holds {count} curve sets)",
+            input.display()
+        )));
+    }
+    let mut set = sets.swap_remove(index);
+    prepare(&mut set, a);
+    let (r, _) = measure_set(&set, &CompressSettings::default(), None)?;
+    let blob = compress_set(&set, &CompressSettings::default())?;
+    std::fs::write(out, blob.as_bytes())
+        .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
+    println!("wrote {}", out.display());
+    for n in &r.notes {
+        println!("note: {n}");
+    }
+    println!(
+        "curves {}: {} curves, {} samples at {} Hz, precision {}",
+        r.name, r.curves, r.samples, r.sample_rate, a.curve_precision
+    );
+    println!(
+        "size {} bytes (raw {} bytes), ratio {:.2} : 1 (plain segmented baseline {} bytes, {:.2} : 1)",
+        r.compressed_bytes, r.raw_bytes, r.ratio, r.baseline_bytes, r.baseline_ratio
+    );
+    println!(
+        "max error {:.6} (curve {}), p99 error {:.6}",
+        r.max_error, r.worst_curve, r.p99_error
+    );
+    Ok(std::process::ExitCode::SUCCESS)
+}
