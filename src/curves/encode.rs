@@ -237,3 +237,53 @@ pub fn last_repeats_first(curves: &[Curve]) -> bool {
             _ => true,
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curves::layout::validate_section;
+
+    #[test]
+    fn a_ramp_costs_almost_nothing_and_noise_costs_bits() {
+        // A linear ramp: linear prediction leaves residuals of at most ±1 grid step (the ramp's
+        // step is not a whole number of grid steps), so at most 2 bits per sample.
+        let ramp = Curve::new("r", 0, (0..256).map(|i| i as f32 * 0.01).collect());
+        let s = encode_section(std::slice::from_ref(&ramp), 256).unwrap();
+        let fixed = SECTION_HEADER + DESCRIPTOR_SIZE;
+        let segs = 256 / 32;
+        // Per 32-sample segment: its offset, 12 header bits + gw (12) + first delta (4 bits).
+        assert!(s.len() <= fixed + segs * 8 + 256 * 2 / 8, "{}", s.len());
+        let noise = Curve::new(
+            "n",
+            1,
+            (0..256u32)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 20) as f32 / 4096.0)
+                .collect(),
+        );
+        let n = encode_section(std::slice::from_ref(&noise), 256).unwrap();
+        assert!(
+            n.len() > 256 * 8 / 8,
+            "white noise on [0,1) needs ~9 bits per sample"
+        );
+        assert!(validate_section(&n, 1, 256).is_ok());
+        assert!(validate_section(&n, 1, 257).is_err());
+        assert!(validate_section(&n[..n.len() - 1], 1, 256).is_err());
+    }
+
+    #[test]
+    fn widths_hold_negative_and_positive_residuals() {
+        assert_eq!(signed_width([0, 0].into_iter()), 0);
+        assert_eq!(signed_width([-1].into_iter()), 1);
+        assert_eq!(signed_width([1].into_iter()), 2);
+        assert_eq!(signed_width([-2, 1].into_iter()), 2);
+        assert_eq!(signed_width([-3].into_iter()), 3);
+    }
+
+    #[test]
+    fn a_looping_curve_repeats_within_half_its_precision() {
+        let c = Curve::new("l", 0, vec![0.2, 0.9, 0.2004]);
+        assert!(last_repeats_first(std::slice::from_ref(&c)));
+        let c = Curve::new("l", 0, vec![0.2, 0.9, 0.2006]);
+        assert!(!last_repeats_first(&[c]));
+    }
+}
