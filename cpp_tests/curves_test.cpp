@@ -66,6 +66,14 @@ TEST(Curves, FaceOnlyClipRoundtripsWithinEachPrecision) {
     EXPECT_FLOAT_EQ(s.curve_precision, 0.001f);
     s.morph_position_precision = 0.004f;  // curve 4: 0.002
     AlignedBuffer blob = compress(face_clip(values, d), s);
+    for (uint32_t codec : {ANIMCOMP_CODEC_FIXED, ANIMCOMP_CODEC_VBR}) {
+        AnimcompCompressSettings bs = s;
+        bs.codec = codec;
+        size_t bound = 0;
+        const AnimcompRawClip fc = face_clip(values, d);
+        ASSERT_EQ(animcomp_compress_bound(&fc, &bs, &bound), ANIMCOMP_STATUS_OK);
+        EXPECT_GE(bound, blob.size) << codec;
+    }
 
     AnimcompBlobInfo info;
     ASSERT_EQ(animcomp_blob_info(blob.get(), blob.size, &info), ANIMCOMP_STATUS_OK);

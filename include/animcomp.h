@@ -777,7 +777,7 @@ AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struc
  * Writes to `*out_bound` a size in bytes that the blob of `clip` compressed with `settings`
  * (NULL = defaults) will not exceed.
  *
- * For `ANIMCOMP_CODEC_FIXED` the bound is a formula over the counts and formats (no track value
+ * For `ANIMCOMP_CODEC_FIXED` without curves the bound is a formula over the counts and formats (no track value
  * is read, nothing is compressed: it assumes every channel is animated, so it is close to the
  * real size for fully animated clips and looser for clips with constant channels); only the clip's shape is checked (counts, layout, strides,
  * pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is

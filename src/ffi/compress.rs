@@ -178,7 +178,7 @@ pub(crate) fn fixed_bound(joints: u64, samples: u64, s: &CompressSettings) -> u6
 /// Writes to `*out_bound` a size in bytes that the blob of `clip` compressed with `settings`
 /// (NULL = defaults) will not exceed.
 ///
-/// For `ANIMCOMP_CODEC_FIXED` the bound is a formula over the counts and formats (no track value
+/// For `ANIMCOMP_CODEC_FIXED` without curves the bound is a formula over the counts and formats (no track value
 /// is read, nothing is compressed: it assumes every channel is animated, so it is close to the
 /// real size for fully animated clips and looser for clips with constant channels); only the clip's shape is checked (counts, layout, strides,
 /// pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
@@ -195,7 +195,8 @@ pub unsafe extern "C" fn animcomp_compress_bound(
         let c_clip = in_ref(clip, "clip")?;
         let c_settings = opt_ref(settings)?.copied().unwrap_or_else(default_settings);
         let (s, _) = settings_from_c(&c_settings)?;
-        let bound = if s.codec == CodecChoice::Fixed {
+        // The formula covers joints only: with curves, compress and return the exact size.
+        let bound = if s.codec == CodecChoice::Fixed && c_clip.num_curves == 0 {
             let checked = check_clip(c_clip)?;
             let b = fixed_bound(
                 checked.num_joints() as u64,
