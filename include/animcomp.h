@@ -101,6 +101,11 @@
 #define ANIMCOMP_BLOB_FLAG_LOOPING 4
 
 /**
+ * Most scalar curves a clip may have.
+ */
+#define ANIMCOMP_MAX_CURVES 65535
+
+/**
  * Number of 64-bit words in an `AnimcompDecompressor`.
  */
 #define ANIMCOMP_DECOMPRESSOR_WORDS 16
@@ -108,7 +113,7 @@
 /**
  * Number of 64-bit words in an `AnimcompBlob`.
  */
-#define ANIMCOMP_BLOB_WORDS 12
+#define ANIMCOMP_BLOB_WORDS 16
 
 /**
  * `animcomp_sample_joints` channel bit: rotations (floats 0..4 of each joint).
@@ -514,6 +519,39 @@ typedef uint32_t AnimcompLayout;
 #endif // __cplusplus
 
 /**
+ * One scalar curve of an `AnimcompRawClip` (morph-target weight, gameplay curve).
+ * Zero-initialise it, then fill it.
+ */
+typedef struct AnimcompCurveDesc {
+  /**
+   * Id the engine chooses (stored in the blob; see `animcomp_curve_id`).
+   */
+  uint32_t id;
+  /**
+   * Largest acceptable absolute error of the curve; 0 = the settings' `curve_precision`.
+   */
+  float precision;
+  /**
+   * Default value, used when `has_default` is 1: a curve that never leaves it by more than its
+   * precision costs no data.
+   */
+  float default_value;
+  /**
+   * 0 or 1.
+   */
+  uint32_t has_default;
+  /**
+   * Morph target's largest vertex displacement (0 = none): with the settings'
+   * `morph_position_precision` P, the curve's precision becomes P / magnitude.
+   */
+  float magnitude;
+  /**
+   * Must be zero.
+   */
+  uint32_t reserved;
+} AnimcompCurveDesc;
+
+/**
  * A raw clip described in place: the library reads the caller's arrays (it copies them once,
  * inside `animcomp_compress`, and keeps no pointer afterwards).
  *
@@ -588,9 +626,28 @@ typedef struct AnimcompRawClip {
    */
   uint32_t reserved0;
   /**
+   * Number of scalar curves, 0..=`ANIMCOMP_MAX_CURVES` (`num_joints` may be 0 when this is
+   * not: a curves-only clip).
+   */
+  uint32_t num_curves;
+  /**
+   * Floats from one curve value to the next (element (curve c, sample i) indexed by `layout`
+   * as for joints); 0 = 1.
+   */
+  uint32_t curve_stride;
+  /**
+   * Curve values (required when `num_curves` > 0), `num_curves` x `num_samples` elements.
+   */
+  const float *curve_values;
+  /**
+   * Optional (NULL = every curve with id = its index, the settings' precision, no default,
+   * no magnitude): `num_curves` curve descriptions.
+   */
+  const struct AnimcompCurveDesc *curves;
+  /**
    * Must be zero.
    */
-  uint64_t reserved[5];
+  uint64_t reserved[2];
 } AnimcompRawClip;
 
 /**
@@ -635,9 +692,18 @@ typedef struct AnimcompCompressSettings {
    */
   float shell_distance;
   /**
+   * Absolute precision of every scalar curve without its own (default 0.001; 0 = 0.001).
+   */
+  float curve_precision;
+  /**
+   * If non-zero, a precision in displacement units for curves with a magnitude: such a curve
+   * gets the precision `morph_position_precision / magnitude`.
+   */
+  float morph_position_precision;
+  /**
    * Must be zero.
    */
-  uint32_t reserved[7];
+  uint32_t reserved[5];
 } AnimcompCompressSettings;
 
 /**
@@ -724,15 +790,15 @@ typedef struct AnimcompBlobInfo {
    */
   float duration;
   /**
-   * Zero.
+   * Scalar curves.
    */
-  uint32_t reserved0;
+  uint32_t num_curves;
   /**
    * Blob size in bytes.
    */
   uint64_t blob_size;
   /**
-   * Uncompressed size in bytes, `40 * joints * samples` (ACL's convention).
+   * Uncompressed size in bytes, `40 * joints * samples` (ACL's convention; curves excluded).
    */
   uint64_t raw_size;
   /**
@@ -745,9 +811,10 @@ typedef struct AnimcompBlobInfo {
    */
   uint32_t reserved1;
   /**
-   * Zero.
+   * Bytes of the blob's curves section (0 without curves); raw curve size is
+   * `4 * num_curves * num_samples`.
    */
-  uint64_t reserved[1];
+  uint64_t curves_size;
 } AnimcompBlobInfo;
 
 #ifdef __cplusplus
@@ -810,7 +877,7 @@ AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struc
  * Writes to `*out_bound` a size in bytes that the blob of `clip` compressed with `settings`
  * (NULL = defaults) will not exceed.
  *
- * For `ANIMCOMP_CODEC_FIXED` the bound is a formula over the counts and formats (no track value
+ * For `ANIMCOMP_CODEC_FIXED` without curves the bound is a formula over the counts and formats (no track value
  * is read, nothing is compressed: it assumes every channel is animated, so it is close to the
  * real size for fully animated clips and looser for clips with constant channels); only the clip's shape is checked (counts, layout, strides,
  * pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
@@ -859,6 +926,25 @@ AnimcompStatus animcomp_key_cursor_sample_pose(const struct AnimcompDecompressor
  * `joint` out of range gives `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`.
  */
 AnimcompStatus animcomp_key_cursor_sample_joint(const struct AnimcompDecompressor *ctx, void *state, size_t state_size, uint32_t joint, float *out);
+
+/**
+ * Samples every curve of the blob at the context's current time into `out[0..num_curves]`
+ * (`out_len` floats available; `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` when fewer than the blob's
+ * curve count, see `AnimcompBlobInfo::num_curves`). Allocates nothing; thread-safe on a shared
+ * blob with one context per thread. A blob without curves writes nothing.
+ */
+AnimcompStatus animcomp_sample_curves(const struct AnimcompDecompressor *ctx, float *out, size_t out_len);
+
+/**
+ * Samples curve `index` (0-based, < the blob's curve count) at the context's current time into
+ * `*out_value`. Costs one pass over the curves before it; allocates nothing.
+ */
+AnimcompStatus animcomp_sample_curve(const struct AnimcompDecompressor *ctx, uint32_t index, float *out_value);
+
+/**
+ * Writes the engine id of curve `index` (as given at compression) to `*out_id`.
+ */
+AnimcompStatus animcomp_curve_id(const struct AnimcompDecompressor *ctx, uint32_t index, uint32_t *out_id);
 
 /**
  * Writes the default decompression options (verify the checksum, no bind pose).

@@ -76,6 +76,8 @@ pub struct Args {
     pub timing_ms: u64,
     #[command(flatten)]
     pub additive: crate::additive::AdditiveArgs,
+    #[command(flatten)]
+    pub curves: crate::curves::CurveArgs,
 }
 
 /// A clip ready to compress.
@@ -107,8 +109,12 @@ fn progress(len: usize, what: &str) -> ProgressBar {
 /// Imports and prepares one file's clips.
 fn load_file(path: &Path, args: &SettingsArgs) -> (Vec<Input>, Vec<Failure>) {
     let shown = path.display().to_string();
+    if crate::curves::is_curve_only(path) {
+        return (Vec::new(), Vec::new()); // measured by the curve benchmark
+    }
     let clips = match measure::load_file(path, args) {
         Ok(c) => c,
+        Err(_) if crate::curves::has_weights(path) => return (Vec::new(), Vec::new()),
         Err(e) => {
             return (
                 Vec::new(),
@@ -396,7 +402,23 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         b.build()
             .map_err(|e| CliError(format!("cannot start worker threads: {e}")))?
     };
-    let (inputs, load_failed) = pool.install(|| gather(a))?;
+    let curve_report = match a.paths.is_empty() {
+        true => crate::curves::CurveReport::default(),
+        false => crate::curves::bench(&a.paths, &a.curves)?,
+    };
+    let has_curves = !curve_report.sets.is_empty();
+    let (inputs, load_failed) = match pool.install(|| gather(a)) {
+        Ok(x) => x,
+        Err(_) if has_curves => (Vec::new(), Vec::new()),
+        Err(e) => return Err(e),
+    };
+    if inputs.is_empty() && load_failed.is_empty() && has_curves {
+        return crate::curves::finish_curves_only(
+            &curve_report,
+            a.curves.curve_precision,
+            a.json.as_deref(),
+        );
+    }
     let codecs = if a.codec.is_empty() {
         vec![measure::default_codec()]
     } else {
@@ -434,8 +456,17 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         println!("{line}");
     }
     warn_above_precision(&runs, a.settings.error);
+    if has_curves {
+        print!(
+            "{}",
+            crate::curves::render(&curve_report, a.curves.curve_precision)
+        );
+    }
     if let Some(path) = &a.json {
-        let text = bench_output::to_json(&runs)?;
+        let mut text = bench_output::to_json(&runs)?;
+        if has_curves {
+            text = crate::curves::json_with_curves(&text, &curve_report)?;
+        }
         std::fs::write(path, text)
             .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
         println!("wrote {}", path.display());

@@ -30,6 +30,8 @@ pub struct Args {
     pub force: bool,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub curves: crate::curves::CurveArgs,
 }
 
 /// The blob path used when `-o` is not given: next to the input, `<stem>.acmp`.
@@ -74,14 +76,20 @@ pub fn load_one(
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
-    let clip = load_one(&a.input, a.clip_index, &a.settings)?;
+    let loaded = load_one(&a.input, a.clip_index, &a.settings);
     let out = a.output.clone().unwrap_or_else(|| default_output(&a.input));
-    if out.exists() && !a.force {
+    let curves_only = loaded.is_err()
+        && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
+    if (loaded.is_ok() || curves_only) && out.exists() && !a.force {
         return Err(CliError(format!(
             "{}: already exists (pass --force to overwrite it)",
             out.display()
         )));
     }
+    if curves_only {
+        return crate::curves::compress_file(&a.input, a.clip_index, &out, &a.curves);
+    }
+    let clip = loaded?;
     let codec = a.codec.unwrap_or_else(measure::default_codec);
     let settings = a.settings.settings(codec);
     let (blob, elapsed) = measure::compress_timed(&clip, &settings).map_err(|e| {

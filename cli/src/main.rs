@@ -7,6 +7,8 @@ mod additive;
 mod bench;
 mod bench_output;
 mod compress;
+mod curves;
+mod curves_baseline;
 mod inspect;
 mod measure;
 mod peers;

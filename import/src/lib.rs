@@ -8,6 +8,7 @@
 
 pub mod acl;
 pub mod bvh;
+pub mod curves;
 mod error;
 pub mod gltf_import;
 pub mod sjson;

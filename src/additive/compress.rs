@@ -25,7 +25,7 @@ pub fn compress_additive(
             "additive format must be relative, additive0 or additive1",
         ));
     }
-    compress_pipeline(clip, settings, Some((format, base)), |ctx| {
+    compress_pipeline(clip, &[], settings, Some((format, base)), |ctx| {
         encode_with(ctx, settings.codec)
     })
 }

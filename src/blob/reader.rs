@@ -17,12 +17,11 @@ pub fn validate_blob(blob: &[u8], verify_checksum: bool) -> Result<(Header, &[u8
         return Err(Error::ChecksumMismatch);
     }
     let body = &blob[h.body_range()];
-    if h.num_curves != 0 {
-        // Scalar curves are defined by format version 2 but not yet decoded by this build.
-        return Err(Error::CorruptBlob(
-            "curves section is not supported by this build",
-        ));
-    }
     crate::codec::validate_body(&h, body)?;
+    crate::curves::decode::CurvesSection::new(
+        &blob[h.curves_range()],
+        h.num_curves,
+        h.num_samples,
+    )?;
     Ok((h, body))
 }

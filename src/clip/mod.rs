@@ -191,6 +191,11 @@ impl RawClip {
         validate::check(self)
     }
 
+    /// [`check`](Self::check), accepting zero joints when the clip carries curves.
+    pub(crate) fn check_with_curves(&self, has_curves: bool) -> crate::Result<bool> {
+        validate::check_with(self, has_curves)
+    }
+
     /// Resamples to `rate` Hz (linear, nlerp for rotations), keeping the duration.
     pub fn resample(&self, rate: f32) -> crate::Result<RawClip> {
         resample::resample(self, rate)

@@ -33,9 +33,15 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
 /// Everything [`validate`] checks, without modifying the clip. Returns whether any quaternion's
 /// length differs from 1 by more than [`UNIT_TOLERANCE`] (so normalising would matter).
 pub(crate) fn check(clip: &RawClip) -> Result<bool> {
+    check_with(clip, false)
+}
+
+/// [`check`], accepting a clip without joints when `allow_no_joints` (a clip carrying only
+/// scalar curves).
+pub(crate) fn check_with(clip: &RawClip, allow_no_joints: bool) -> Result<bool> {
     let mut needs_normalising = false;
     let nj = clip.skeleton.joints.len();
-    if nj == 0 {
+    if nj == 0 && !allow_no_joints {
         return Err(Error::NoJoints);
     }
     if nj > MAX_JOINTS {

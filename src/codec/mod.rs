@@ -27,6 +27,7 @@ use std::borrow::Cow;
 use crate::additive::{AdditiveBase, AdditiveFormat, BasePoses};
 use crate::blob::{assemble_blob_with, BlobExtras, BlobFlags, EncodedBody, Header};
 use crate::clip::RawClip;
+use crate::curves::Curve;
 use crate::math::Transform;
 use crate::metric::{Metric, SCALE_TOLERANCE};
 use crate::{Error, Result};
@@ -103,27 +104,42 @@ pub struct TrackDescription {
 
 /// Compresses a clip into a blob (a byte vector whose length is a multiple of 16).
 pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> {
-    compress_using(clip, settings, |ctx| encode_with(ctx, settings.codec))
+    compress_with_curves(clip, &[], settings)
 }
 
-/// The one compression pipeline: validates a copy of the clip, optionally drops a repeated last
-/// sample, prepares the [`EncodeContext`], runs `encode` and wraps its body in a blob. Codecs
-/// with extra entry points (e.g. `keys::compress_with`) call this with their own encoder.
+/// Compresses a clip and scalar curves (one value per sample of the clip each) into one blob. The
+/// clip may have no joints when curves are given (a face-only clip: its sample count and rate
+/// apply to the curves); its joint body is then empty.
+pub fn compress_with_curves(
+    clip: &RawClip,
+    curves: &[Curve],
+    settings: &CompressSettings,
+) -> Result<Vec<u8>> {
+    compress_pipeline(clip, curves, settings, None, |ctx| {
+        encode_with(ctx, settings.codec)
+    })
+}
+
+/// The one compression pipeline for joints only (see [`compress_pipeline`]). Codecs with extra
+/// entry points (e.g. `keys::compress_with`) call this with their own encoder.
 pub(crate) fn compress_using(
     clip: &RawClip,
     settings: &CompressSettings,
     encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
 ) -> Result<Vec<u8>> {
-    compress_pipeline(clip, settings, None, encode)
+    compress_pipeline(clip, &[], settings, None, encode)
 }
 
-/// [`compress_using`] for a plain clip (`additive = None`) or an additive clip with its format
-/// and base: the metric then judges the base with the additive applied, removed channels take
-/// the format's identity ([`AdditiveFormat::identity`]; never the bind pose), the blob records
-/// the format, and loop optimisation is skipped (trimming the additive clip would shift it
-/// against a base clip).
+/// The one compression pipeline: validates the clip (borrowed unless it must change), optionally
+/// drops a repeated last sample, prepares the [`EncodeContext`], runs `encode` (unless there are
+/// no joints), encodes the curves section and wraps both in a blob. For an additive clip
+/// (`additive` is its format and base) the metric judges the base with the additive applied,
+/// removed channels take the format's identity ([`AdditiveFormat::identity`]; never the bind
+/// pose), the blob records the format, and loop optimisation is skipped (trimming the additive
+/// clip would shift it against a base clip).
 pub(crate) fn compress_pipeline(
     clip: &RawClip,
+    curves: &[Curve],
     settings: &CompressSettings,
     additive: Option<(AdditiveFormat, &AdditiveBase)>,
     encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
@@ -131,15 +147,19 @@ pub(crate) fn compress_pipeline(
     let additive = additive.filter(|(f, _)| *f != AdditiveFormat::None);
     // Borrow the caller's clip unless it must change (normalised quaternions, trimmed loop): a
     // copy of a long clip is as large as the clip (docs/robustness.md, peak memory).
-    let needs_normalising = clip.check()?;
+    let needs_normalising = clip.check_with_curves(!curves.is_empty())?;
+    crate::curves::validate_curves(curves, clip.num_samples)?;
     let trim = settings.optimize_loops
         && additive.is_none()
         && clip.num_samples > 2
-        && last_repeats_first(clip);
+        && last_repeats_first(clip)
+        && crate::curves::encode::last_repeats_first(curves);
     let mut flags = 0;
     let clip: Cow<RawClip> = if needs_normalising || trim {
         let mut owned = clip.clone();
-        owned.validate()?;
+        if owned.num_joints() > 0 {
+            owned.validate()?;
+        }
         if trim {
             for t in &mut owned.tracks {
                 t.rotations.pop();
@@ -154,6 +174,42 @@ pub(crate) fn compress_pipeline(
         Cow::Borrowed(clip)
     };
     let clip: &RawClip = &clip;
+    let format = additive.map_or(AdditiveFormat::None, |(f, _)| f);
+    let body = if clip.num_joints() == 0 {
+        EncodedBody {
+            codec: settings.codec.stored_id(),
+            flags,
+            body: Vec::new(),
+        }
+    } else {
+        encode_joints(clip, settings, additive, flags, encode)?
+    };
+    let extras = BlobExtras {
+        additive: format as u8,
+        num_curves: curves.len() as u32,
+        curves: if curves.is_empty() {
+            Vec::new()
+        } else {
+            crate::curves::encode::encode_section(curves, clip.num_samples)?
+        },
+    };
+    assemble_blob_with(
+        &body,
+        clip.num_joints(),
+        clip.num_samples,
+        clip.sample_rate,
+        &extras,
+    )
+}
+
+/// The joint body: the metric (with the additive base, if any), flags, defaults, then `encode`.
+fn encode_joints(
+    clip: &RawClip,
+    settings: &CompressSettings,
+    additive: Option<(AdditiveFormat, &AdditiveBase)>,
+    mut flags: u32,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<EncodedBody> {
     let metric = match additive {
         None => Metric::new(clip),
         Some((format, base)) => Metric::with_base(
@@ -184,18 +240,7 @@ pub(crate) fn compress_pipeline(
         defaults,
         flags,
     };
-    let body = encode(&ctx)?;
-    let extras = BlobExtras {
-        additive: format as u8,
-        ..Default::default()
-    };
-    assemble_blob_with(
-        &body,
-        clip.num_joints(),
-        clip.num_samples,
-        clip.sample_rate,
-        &extras,
-    )
+    encode(&ctx)
 }
 
 pub(crate) fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
@@ -235,6 +280,14 @@ fn last_repeats_first(clip: &RawClip) -> bool {
 
 /// Checks every offset, count and bit width of a body against its length.
 pub(crate) fn validate_body(h: &Header, body: &[u8]) -> Result<()> {
+    if h.num_joints == 0 {
+        // A curves-only blob: no joint body whatever the codec.
+        return if body.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::CorruptBlob("joint body without joints"))
+        };
+    }
     match h.codec {
         CodecId::Fixed => fixed::validate(h, body),
         CodecId::Vbr => vbr::validate(h, body),
@@ -250,6 +303,9 @@ pub(crate) fn sample_pose(
     d: &Defaults,
     out: &mut PoseOut,
 ) {
+    if h.num_joints == 0 {
+        return;
+    }
     match h.codec {
         CodecId::Fixed => fixed::sample_pose(h, body, key, d, out),
         CodecId::Vbr => vbr::sample_pose(h, body, key, d, out),
@@ -265,6 +321,9 @@ pub(crate) fn sample_joint(
     joint: usize,
     d: &Defaults,
 ) -> Transform {
+    if h.num_joints == 0 {
+        return Transform::IDENTITY;
+    }
     match h.codec {
         CodecId::Fixed => fixed::sample_joint(h, body, key, joint, d),
         CodecId::Vbr => vbr::sample_joint(h, body, key, joint, d),
@@ -294,6 +353,9 @@ pub(crate) fn sample_joints(
 
 /// Describes a validated body.
 pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
+    if h.num_joints == 0 {
+        return Ok(BodyDescription::default());
+    }
     match h.codec {
         CodecId::Fixed => fixed::describe(h, body),
         CodecId::Vbr => vbr::describe(h, body),

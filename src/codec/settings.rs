@@ -37,6 +37,15 @@ impl CodecChoice {
             CodecChoice::Keys => "keys",
         }
     }
+    /// The codec id a blob records for this choice when there is no joint body to encode
+    /// (a curves-only clip): `auto` records `vbr`.
+    pub fn stored_id(self) -> super::CodecId {
+        match self {
+            CodecChoice::Fixed => super::CodecId::Fixed,
+            CodecChoice::Keys => super::CodecId::Keys,
+            CodecChoice::Auto | CodecChoice::Vbr => super::CodecId::Vbr,
+        }
+    }
     /// From the lowercase name.
     pub fn from_name(s: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|c| c.name() == s)

@@ -16,6 +16,7 @@ pub mod seek;
 pub use seek::{clip_duration, Looping, Rounding};
 
 use crate::blob::{validate_blob, BlobFlags, Header};
+use crate::curves::decode::CurvesSection;
 use crate::codec::{self, Defaults, PoseOut, SampleKey};
 use crate::math::{Transform, FLOATS_PER_JOINT};
 use crate::{Error, Result};
@@ -56,7 +57,8 @@ pub const BIND_POSE_UNIT_TOLERANCE: f32 = 1.0e-3;
 /// Binding a [`Decompressor`] to it costs a copy of a few words.
 #[derive(Debug, Clone, Copy)]
 pub struct OpenBlob<'a> {
-    body: &'a [u8],
+    /// The validated blob (its total size).
+    blob: &'a [u8],
     header: Header,
     defaults: Defaults<'a>,
 }
@@ -66,7 +68,8 @@ impl<'a> OpenBlob<'a> {
     /// defaults are the bind pose (finite values within the clip limits, unit rotations within
     /// [`BIND_POSE_UNIT_TOLERANCE`]; a bind pose given for a blob that does not use one is ignored).
     pub fn open(blob: &'a [u8], opts: &DecompressOptions<'a>) -> Result<Self> {
-        let (header, body) = validate_blob(blob, opts.verify_checksum)?;
+        let (header, _) = validate_blob(blob, opts.verify_checksum)?;
+        let blob = &blob[..header.total_size as usize];
         let defaults = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
             let bind = opts.bind_pose.ok_or(Error::BindPoseRequired)?;
             let need = header.num_joints as usize * FLOATS_PER_JOINT;
@@ -81,7 +84,7 @@ impl<'a> OpenBlob<'a> {
             Defaults::for_header(&header, None)
         };
         Ok(OpenBlob {
-            body,
+            blob,
             header,
             defaults,
         })
@@ -123,7 +126,8 @@ pub fn check_bind_pose(bind: &[f32]) -> Result<()> {
 /// A decompressor bound to one validated blob.
 #[derive(Debug, Clone, Copy)]
 pub struct Decompressor<'a> {
-    body: &'a [u8],
+    /// The validated blob (body and curves section are ranges of it given by the header).
+    blob: &'a [u8],
     header: Header,
     defaults: Defaults<'a>,
     key: SampleKey,
@@ -140,7 +144,7 @@ impl<'a> Decompressor<'a> {
     #[inline]
     pub fn bind(blob: &OpenBlob<'a>) -> Self {
         Decompressor {
-            body: blob.body,
+            blob: blob.blob,
             header: blob.header,
             defaults: blob.defaults,
             key: SampleKey::default(),
@@ -152,10 +156,16 @@ impl<'a> Decompressor<'a> {
         &self.header
     }
 
+    /// The joint body (validated with the blob).
+    #[inline]
+    fn body(&self) -> &'a [u8] {
+        &self.blob[self.header.body_range()]
+    }
+
     /// The validated body and the defaults, for the crate's C layer (the keys cursor binds to
     /// them without validating the blob again).
     pub(crate) fn body_and_defaults(&self) -> (&'a [u8], Defaults<'a>) {
-        (self.body, self.defaults)
+        (self.body(), self.defaults)
     }
 
     /// Joint count.
@@ -188,7 +198,7 @@ impl<'a> Decompressor<'a> {
     pub fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
         PoseOut::check_len(out.len(), self.num_joints(), stride)?;
         let mut po = PoseOut { data: out, stride };
-        codec::sample_pose(&self.header, self.body, &self.key, &self.defaults, &mut po);
+        codec::sample_pose(&self.header, self.body(), &self.key, &self.defaults, &mut po);
         Ok(())
     }
 
@@ -199,7 +209,7 @@ impl<'a> Decompressor<'a> {
         }
         Ok(codec::sample_joint(
             &self.header,
-            self.body,
+            self.body(),
             &self.key,
             joint as usize,
             &self.defaults,
@@ -253,13 +263,39 @@ impl<'a> Decompressor<'a> {
         };
         codec::sample_joints(
             &self.header,
-            self.body,
+            self.body(),
             &self.key,
             &self.defaults,
             &sel,
             &mut po,
         );
         Ok(())
+    }
+
+    // --- Scalar curves (see `docs/curves.md`) ---
+
+    /// Scalar curve count.
+    pub fn num_curves(&self) -> usize {
+        self.header.num_curves as usize
+    }
+
+    /// The blob's curves section (ids, kinds, sampling at any key).
+    pub fn curves(&self) -> CurvesSection<'a> {
+        CurvesSection::from_validated(
+            &self.blob[self.header.curves_range()],
+            self.header.num_curves,
+            self.header.num_samples,
+        )
+    }
+
+    /// Samples every curve at the current position into `out[..num_curves]` (no allocation).
+    pub fn sample_curves(&self, out: &mut [f32]) -> Result<()> {
+        self.curves().sample_all(&self.key, out)
+    }
+
+    /// Samples curve `index` at the current position.
+    pub fn sample_curve(&self, index: u32) -> Result<f32> {
+        self.curves().sample_one(&self.key, index)
     }
 
     /// Convenience for tools and tests (allocates): the local pose at a sample index.

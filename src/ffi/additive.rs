@@ -80,7 +80,12 @@ pub unsafe extern "C" fn animcomp_compress_additive(
 ) -> Status {
     compress_into(out, out_capacity, out_size, || {
         let format = format_from_c(format)?;
-        let (clip, settings) = inputs(clip, settings)?;
+        let (clip, curves, settings) = inputs(clip, settings)?;
+        if !curves.is_empty() {
+            return Err(Error::InvalidArgument(
+                "an additive clip carries no curves (compress them in their own blob)",
+            ));
+        }
         match (base_clip.is_null(), base_pose.is_null()) {
             (false, true) => {
                 let base =

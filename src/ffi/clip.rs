@@ -12,30 +12,45 @@ use crate::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
 use crate::{Error, RawClip, Result};
 
 /// Per-joint error settings that override the clip's arrays when set (from the settings struct).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct ErrorOverrides {
     /// Precision for every joint.
     pub precision: Option<f32>,
     /// Shell distance for every joint.
     pub shell_distance: Option<f32>,
+    /// Precision of curves without their own (settings' `curve_precision`).
+    pub curve_precision: f32,
+    /// Position precision for curves with a magnitude.
+    pub morph_position_precision: Option<f32>,
+}
+
+impl Default for ErrorOverrides {
+    fn default() -> Self {
+        ErrorOverrides {
+            precision: None,
+            shell_distance: None,
+            curve_precision: crate::curves::DEFAULT_CURVE_PRECISION,
+            morph_position_precision: None,
+        }
+    }
 }
 
 /// One strided track array: where element (joint, sample) lives.
-struct Strided<'a> {
+pub(super) struct Strided<'a> {
     data: &'a [f32],
     stride: usize,
 }
 
 /// Checked shape of the clip: counts and the element indexing rule.
 #[derive(Clone, Copy)]
-struct Shape {
-    joints: usize,
-    samples: usize,
-    layout: AnimcompLayout,
+pub(super) struct Shape {
+    pub joints: usize,
+    pub samples: usize,
+    pub layout: AnimcompLayout,
 }
 
 impl Shape {
-    fn index(&self, joint: usize, sample: usize) -> usize {
+    pub fn index(&self, joint: usize, sample: usize) -> usize {
         match self.layout {
             AnimcompLayout::SampleMajor => sample * self.joints + joint,
             AnimcompLayout::JointMajor => joint * self.samples + sample,
@@ -63,7 +78,7 @@ fn span(count: usize, stride: usize, width: usize) -> Result<usize> {
         ))
 }
 
-unsafe fn strided<'a>(
+pub(super) unsafe fn strided<'a>(
     ptr: *const f32,
     count: usize,
     stride: u32,
@@ -79,8 +94,14 @@ unsafe fn strided<'a>(
 }
 
 impl Strided<'_> {
+    /// No elements (a clip without joints).
+    const EMPTY: Strided<'static> = Strided {
+        data: &[],
+        stride: 1,
+    };
+
     #[inline]
-    fn at(&self, index: usize, width: usize) -> &[f32] {
+    pub fn at(&self, index: usize, width: usize) -> &[f32] {
         let o = index * self.stride;
         &self.data[o..o + width]
     }
@@ -119,7 +140,7 @@ impl CheckedClip<'_> {
 pub(crate) unsafe fn check_clip(c: &AnimcompRawClip) -> Result<CheckedClip<'_>> {
     let joints = c.num_joints as usize;
     let samples = c.num_samples as usize;
-    if joints == 0 {
+    if joints == 0 && c.num_curves == 0 {
         return Err(Error::NoJoints);
     }
     if joints > MAX_JOINTS {
@@ -143,6 +164,23 @@ pub(crate) unsafe fn check_clip(c: &AnimcompRawClip) -> Result<CheckedClip<'_>> 
     let count = joints
         .checked_mul(samples)
         .ok_or(Error::InvalidArgument("joints x samples overflows"))?;
+    if joints == 0 {
+        return Ok(CheckedClip {
+            shape: Shape {
+                joints,
+                samples,
+                layout,
+            },
+            sample_rate: c.sample_rate,
+            parents: &[],
+            rot: Strided::EMPTY,
+            tra: Strided::EMPTY,
+            sca: None,
+            precisions: None,
+            shells: None,
+            bind: None,
+        });
+    }
     let parents = in_slice(c.parents, joints, "AnimcompRawClip::parents")?;
     let rot = strided(
         c.rotations,
@@ -369,6 +407,7 @@ mod tests {
         let ov = ErrorOverrides {
             precision: Some(0.5),
             shell_distance: Some(7.0),
+            ..Default::default()
         };
         let u = unsafe { raw_clip_from_c(&c2, ov) }.unwrap();
         assert!(u
@@ -410,7 +449,7 @@ mod tests {
         b.layout = 2;
         assert!(matches!(ok(&b), Err(Error::InvalidEnum { value: 2, .. })));
         let mut b = c;
-        b.reserved[4] = 1;
+        b.reserved[1] = 1;
         assert!(matches!(ok(&b), Err(Error::InvalidArgument(_))));
         let mut b = c;
         b.translations = std::ptr::null();

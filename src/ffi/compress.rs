@@ -8,7 +8,7 @@ use super::types::{AnimcompCompressSettings, AnimcompRawClip};
 use crate::blob::{BLOB_ALIGNMENT, HEADER_SIZE};
 use crate::codec::{CodecChoice, CompressSettings, DefaultMode, Level};
 use crate::quantize::{RotationFormat, VectorFormat};
-use crate::{Error, RawClip, Result, Status};
+use crate::{Curve, Error, RawClip, Result, Status};
 
 fn enum_err(what: &'static str, value: u32) -> Error {
     Error::InvalidEnum { what, value }
@@ -40,6 +40,12 @@ pub(crate) fn settings_from_c(
             "reserved fields of AnimcompCompressSettings must be zero",
         ));
     }
+    let non_negative = |v: f32| v.is_finite() && v >= 0.0;
+    if !non_negative(s.curve_precision) || !non_negative(s.morph_position_precision) {
+        return Err(Error::InvalidArgument(
+            "curve_precision and morph_position_precision must be finite and >= 0",
+        ));
+    }
     let precision = match s.precision {
         0.0 => None,
         p if p.is_finite() && p > 0.0 => Some(p),
@@ -55,6 +61,12 @@ pub(crate) fn settings_from_c(
         ErrorOverrides {
             precision,
             shell_distance,
+            curve_precision: match s.curve_precision {
+                0.0 => crate::curves::DEFAULT_CURVE_PRECISION,
+                p => p,
+            },
+            morph_position_precision: (s.morph_position_precision > 0.0)
+                .then_some(s.morph_position_precision),
         },
     ))
 }
@@ -72,19 +84,22 @@ pub(crate) fn default_settings() -> AnimcompCompressSettings {
         optimize_loops: d.optimize_loops as u32,
         precision: 0.0,
         shell_distance: 0.0,
-        reserved: [0; 7],
+        curve_precision: crate::curves::DEFAULT_CURVE_PRECISION,
+        morph_position_precision: 0.0,
+        reserved: [0; 5],
     }
 }
 
-/// Reads the clip and settings (NULL settings = defaults).
+/// Reads the clip, its curves and the settings (NULL settings = defaults).
 pub(crate) unsafe fn inputs(
     clip: *const AnimcompRawClip,
     settings: *const AnimcompCompressSettings,
-) -> Result<(RawClip, CompressSettings)> {
+) -> Result<(RawClip, Vec<Curve>, CompressSettings)> {
     let clip = in_ref(clip, "clip")?;
     let c_settings = opt_ref(settings)?.copied().unwrap_or_else(default_settings);
     let (settings, overrides) = settings_from_c(&c_settings)?;
-    Ok((raw_clip_from_c(clip, overrides)?, settings))
+    let curves = super::curves::curves_from_c(clip, &overrides)?;
+    Ok((raw_clip_from_c(clip, overrides)?, curves, settings))
 }
 
 /// Writes the default settings (codec `ANIMCOMP_CODEC_VBR`, level automatic, fixed-codec formats
@@ -117,8 +132,8 @@ pub unsafe extern "C" fn animcomp_compress(
     out_size: *mut usize,
 ) -> Status {
     compress_into(out, out_capacity, out_size, || {
-        let (clip, settings) = inputs(clip, settings)?;
-        crate::compress(&clip, &settings)
+        let (clip, curves, settings) = inputs(clip, settings)?;
+        crate::compress_with_curves(&clip, &curves, &settings)
     })
 }
 
@@ -180,7 +195,7 @@ pub(crate) fn fixed_bound(joints: u64, samples: u64, s: &CompressSettings) -> u6
 /// Writes to `*out_bound` a size in bytes that the blob of `clip` compressed with `settings`
 /// (NULL = defaults) will not exceed.
 ///
-/// For `ANIMCOMP_CODEC_FIXED` the bound is a formula over the counts and formats (no track value
+/// For `ANIMCOMP_CODEC_FIXED` without curves the bound is a formula over the counts and formats (no track value
 /// is read, nothing is compressed: it assumes every channel is animated, so it is close to the
 /// real size for fully animated clips and looser for clips with constant channels); only the clip's shape is checked (counts, layout, strides,
 /// pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
@@ -197,7 +212,8 @@ pub unsafe extern "C" fn animcomp_compress_bound(
         let c_clip = in_ref(clip, "clip")?;
         let c_settings = opt_ref(settings)?.copied().unwrap_or_else(default_settings);
         let (s, _) = settings_from_c(&c_settings)?;
-        let bound = if s.codec == CodecChoice::Fixed {
+        // The formula covers joints only: with curves, compress and return the exact size.
+        let bound = if s.codec == CodecChoice::Fixed && c_clip.num_curves == 0 {
             let checked = check_clip(c_clip)?;
             let b = fixed_bound(
                 checked.num_joints() as u64,
@@ -206,8 +222,8 @@ pub unsafe extern "C" fn animcomp_compress_bound(
             );
             usize::try_from(b).unwrap_or(usize::MAX)
         } else {
-            let (clip, settings) = inputs(clip, settings)?;
-            crate::compress(&clip, &settings)?.len()
+            let (clip, curves, settings) = inputs(clip, settings)?;
+            crate::compress_with_curves(&clip, &curves, &settings)?.len()
         };
         out_bound.write(bound);
         Ok(())

@@ -27,12 +27,12 @@ pub(crate) fn info_of(h: &Header) -> AnimcompBlobInfo {
         num_samples: h.num_samples,
         sample_rate: h.sample_rate,
         duration: clip_duration(h) as f32,
-        reserved0: 0,
+        num_curves: h.num_curves,
         blob_size: h.total_size as u64,
         raw_size: 40 * j * n,
         additive_format: h.additive as u32,
         reserved1: 0,
-        reserved: [0; 1],
+        curves_size: h.curves_size as u64,
     }
 }
 

@@ -17,6 +17,7 @@ pub mod additive;
 pub mod clip;
 pub mod compress;
 pub mod cursor;
+pub mod curves;
 pub mod decompress;
 pub mod guard;
 pub mod info;

@@ -31,6 +31,7 @@ const _: () = {
     assert!(ANIMCOMP_BLOB_FORMAT_VERSION == crate::blob::FORMAT_VERSION as u32);
     assert!(ANIMCOMP_MAX_JOINTS as usize == crate::clip::MAX_JOINTS);
     assert!(ANIMCOMP_MAX_SAMPLES as usize == crate::clip::MAX_SAMPLES);
+    assert!(ANIMCOMP_MAX_CURVES as usize == crate::blob::MAX_CURVES);
     assert!(ANIMCOMP_BLOB_FLAG_HAS_SCALE == BlobFlags::HAS_SCALE);
     assert!(ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE == BlobFlags::DEFAULTS_ARE_BIND_POSE);
     assert!(ANIMCOMP_BLOB_FLAG_LOOPING == BlobFlags::LOOPING);
@@ -103,8 +104,43 @@ pub struct AnimcompRawClip {
     pub scale_stride: u32,
     /// Must be zero.
     pub reserved0: u32,
+    /// Number of scalar curves, 0..=`ANIMCOMP_MAX_CURVES` (`num_joints` may be 0 when this is
+    /// not: a curves-only clip).
+    pub num_curves: u32,
+    /// Floats from one curve value to the next (element (curve c, sample i) indexed by `layout`
+    /// as for joints); 0 = 1.
+    pub curve_stride: u32,
+    /// Curve values (required when `num_curves` > 0), `num_curves` x `num_samples` elements.
+    pub curve_values: *const f32,
+    /// Optional (NULL = every curve with id = its index, the settings' precision, no default,
+    /// no magnitude): `num_curves` curve descriptions.
+    pub curves: *const AnimcompCurveDesc,
     /// Must be zero.
-    pub reserved: [u64; 5],
+    pub reserved: [u64; 2],
+}
+
+/// Most scalar curves a clip may have.
+pub const ANIMCOMP_MAX_CURVES: u32 = 65535;
+
+/// One scalar curve of an `AnimcompRawClip` (morph-target weight, gameplay curve).
+/// Zero-initialise it, then fill it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AnimcompCurveDesc {
+    /// Id the engine chooses (stored in the blob; see `animcomp_curve_id`).
+    pub id: u32,
+    /// Largest acceptable absolute error of the curve; 0 = the settings' `curve_precision`.
+    pub precision: f32,
+    /// Default value, used when `has_default` is 1: a curve that never leaves it by more than its
+    /// precision costs no data.
+    pub default_value: f32,
+    /// 0 or 1.
+    pub has_default: u32,
+    /// Morph target's largest vertex displacement (0 = none): with the settings'
+    /// `morph_position_precision` P, the curve's precision becomes P / magnitude.
+    pub magnitude: f32,
+    /// Must be zero.
+    pub reserved: u32,
 }
 
 /// Compression settings. Initialise with `animcomp_compress_settings_default`, then change fields.
@@ -130,8 +166,13 @@ pub struct AnimcompCompressSettings {
     /// If non-zero, the shell distance of every joint (overrides
     /// `AnimcompRawClip::shell_distances`).
     pub shell_distance: f32,
+    /// Absolute precision of every scalar curve without its own (default 0.001; 0 = 0.001).
+    pub curve_precision: f32,
+    /// If non-zero, a precision in displacement units for curves with a magnitude: such a curve
+    /// gets the precision `morph_position_precision / magnitude`.
+    pub morph_position_precision: f32,
     /// Must be zero.
-    pub reserved: [u32; 7],
+    pub reserved: [u32; 5],
 }
 
 /// Options of `animcomp_decompressor_init`. Initialise with `animcomp_decompress_options_default`.
@@ -170,19 +211,20 @@ pub struct AnimcompBlobInfo {
     /// Playable duration in seconds under `ANIMCOMP_LOOPING_CLAMP`: `(samples - 1) / rate`, or
     /// `samples / rate` for a blob with `ANIMCOMP_BLOB_FLAG_LOOPING`.
     pub duration: f32,
-    /// Zero.
-    pub reserved0: u32,
+    /// Scalar curves.
+    pub num_curves: u32,
     /// Blob size in bytes.
     pub blob_size: u64,
-    /// Uncompressed size in bytes, `40 * joints * samples` (ACL's convention).
+    /// Uncompressed size in bytes, `40 * joints * samples` (ACL's convention; curves excluded).
     pub raw_size: u64,
     /// `ANIMCOMP_ADDITIVE_NONE` for a plain clip, else the additive format the blob was
     /// compressed in (`ANIMCOMP_ADDITIVE_RELATIVE`, `_ADDITIVE0`, `_ADDITIVE1`).
     pub additive_format: u32,
     /// Zero.
     pub reserved1: u32,
-    /// Zero.
-    pub reserved: [u64; 1],
+    /// Bytes of the blob's curves section (0 without curves); raw curve size is
+    /// `4 * num_curves * num_samples`.
+    pub curves_size: u64,
 }
 
 /// Number of 64-bit words in an `AnimcompDecompressor`.
@@ -199,7 +241,7 @@ pub struct AnimcompDecompressor {
 }
 
 /// Number of 64-bit words in an `AnimcompBlob`.
-pub const ANIMCOMP_BLOB_WORDS: usize = 12;
+pub const ANIMCOMP_BLOB_WORDS: usize = 16;
 
 /// A blob validated once by `animcomp_blob_open`: caller-owned, fixed-size, 16-byte aligned, no
 /// heap memory. `animcomp_decompressor_bind` makes a context from it in constant time. It refers
@@ -242,9 +284,10 @@ mod tests {
         }
         assert_eq!(size_of::<AnimcompCompressSettings>(), 64);
         assert_eq!(size_of::<AnimcompBlobInfo>(), 64);
+        assert_eq!(size_of::<AnimcompCurveDesc>(), 24);
         assert_eq!(size_of::<AnimcompDecompressor>(), 128);
         assert_eq!(align_of::<AnimcompDecompressor>(), 16);
-        assert_eq!(size_of::<AnimcompBlob>(), 96);
+        assert_eq!(size_of::<AnimcompBlob>(), 128);
         assert_eq!(align_of::<AnimcompBlob>(), 16);
     }
 }

@@ -1,6 +1,7 @@
 //! The codecs test binary: round trips, sampling, reports and golden blobs of `fixed`, `vbr` and
 //! `keys`, and the keys cursor, fitting and hostile bodies. One binary instead of one per file.
 
+mod curves_roundtrip;
 mod golden_blobs;
 mod keys_cursor;
 mod keys_fit;

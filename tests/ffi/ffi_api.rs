@@ -68,7 +68,11 @@ impl CClip {
             translation_stride: 10,
             scale_stride: 10,
             reserved0: 0,
-            reserved: [0; 5],
+            num_curves: 0,
+            curve_stride: 0,
+            curve_values: null(),
+            curves: null(),
+            reserved: [0; 2],
         }
     }
 }
@@ -246,7 +250,7 @@ fn enum_values_are_range_checked() {
         Status::InvalidEnum
     );
     let mut s = base;
-    s.reserved[6] = 1;
+    s.reserved[4] = 1;
     assert_eq!(
         unsafe { animcomp_compress(&clip, &s, null_mut(), 0, &mut size) },
         Status::InvalidArgument

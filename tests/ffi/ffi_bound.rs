@@ -43,7 +43,11 @@ fn bound_of(clip: &RawClip, s: &AnimcompCompressSettings) -> (Status, usize) {
         translation_stride: 0,
         scale_stride: 0,
         reserved0: 0,
-        reserved: [0; 5],
+        num_curves: 0,
+        curve_stride: 0,
+        curve_values: std::ptr::null(),
+        curves: std::ptr::null(),
+        reserved: [0; 2],
     };
     let mut bound = 0usize;
     let st = unsafe { animcomp_compress_bound(&c, s, &mut bound) };

@@ -7,6 +7,7 @@ mod harness;
 #[path = "../../fuzz/harness_rule.rs"]
 mod harness_rule;
 
+mod curves_hostile;
 mod fuzz_corpus_replay;
 mod robust_fixed;
 mod robust_inputs;

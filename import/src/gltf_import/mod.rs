@@ -30,12 +30,15 @@ use std::path::Path;
 /// Default resampling rate in Hz.
 pub const DEFAULT_RATE: f32 = 30.0;
 
-fn gerr(msg: impl Into<String>) -> ParseError {
+pub(crate) fn gerr(msg: impl Into<String>) -> ParseError {
     ParseError::general(msg)
 }
 
 /// Resolves every buffer's bytes.
-fn load_buffers(doc: &gltf::Gltf, base_dir: Option<&Path>) -> Result<Vec<Vec<u8>>, ParseError> {
+pub(crate) fn load_buffers(
+    doc: &gltf::Gltf,
+    base_dir: Option<&Path>,
+) -> Result<Vec<Vec<u8>>, ParseError> {
     let mut out = Vec::new();
     for b in doc.buffers() {
         let mut data = match b.source() {
