@@ -35,6 +35,16 @@ fn after_includes() -> String {
 #define ANIMCOMP_ALIGNED(n) __declspec(align(n))
 #else
 #error "animcomp.h: no known way to declare a 16-byte aligned struct with this compiler"
+#endif
+
+/**
+ * Declared functions guarded by ANIMCOMP_COMPRESS exist only in the full library (cargo feature
+ * `compress`, the default). Define ANIMCOMP_RUNTIME_ONLY before including this header when linking
+ * the runtime-only library (the CMake targets and animcomp.pc of such a build define it), so that
+ * a call to the compressor fails at compile time instead of link time.
+ */
+#if !defined(ANIMCOMP_RUNTIME_ONLY) && !defined(ANIMCOMP_COMPRESS)
+#define ANIMCOMP_COMPRESS 1
 #endif"#
     )
 }
@@ -77,6 +87,30 @@ fn only_animcomp_macros(text: &str) -> String {
     out
 }
 
+/// The shared library's SONAME on ELF targets: `libanimcomp.so.<major>`, or `.so.0.<minor>` while
+/// the major version is 0 (where a minor version may break the ABI). The top-level
+/// CMakeLists.txt derives the same name for its version symlinks (`ANIMCOMP_SOVERSION`).
+fn set_soname() {
+    let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let family = env::var("CARGO_CFG_TARGET_FAMILY").unwrap_or_default();
+    if family != "unix"
+        || matches!(
+            os.as_str(),
+            "macos" | "ios" | "tvos" | "watchos" | "visionos"
+        )
+    {
+        return;
+    }
+    let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
+    let minor = env::var("CARGO_PKG_VERSION_MINOR").unwrap();
+    let soversion = if major == "0" {
+        format!("0.{minor}")
+    } else {
+        major
+    };
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libanimcomp.so.{soversion}");
+}
+
 fn main() {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
@@ -90,6 +124,8 @@ fn main() {
         "cargo:rustc-env=ANIMCOMP_BUILD_TARGET={}",
         env::var("TARGET").unwrap()
     );
+
+    set_soname();
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");
