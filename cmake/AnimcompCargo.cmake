@@ -9,6 +9,12 @@
 #   ANIMCOMP_CARGO_TARGET_DIR  cargo --target-dir; empty = <source>/target when top-level (shared
 #                              with plain cargo commands), <binary dir>/cargo when a subproject.
 #   ANIMCOMP_CARGO_FLAGS       extra arguments for `cargo build` (a list).
+#   ANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS  ON: get the full library the way `cargo test --workspace`
+#                              builds it (`cargo test --workspace --no-run`, profile test), so a CI
+#                              that has just run `cargo test --workspace` compiles nothing again.
+#                              (`cargo build -p animcomp` resolves the build-time dependencies'
+#                              features for one package, not the workspace, and so compiles the
+#                              library once more; both write the same unhashed deps/libanimcomp.*.)
 #   ANIMCOMP_NATIVE_STATIC_LIBS  system libraries a static Rust library needs on this platform
 #                              (`cargo rustc -p animcomp --lib --crate-type staticlib -- --print
 #                              native-static-libs`); preset for Linux and Apple targets.
@@ -22,6 +28,7 @@ endif()
 set(ANIMCOMP_CARGO_PROFILE "" CACHE STRING "cargo profile of the library (empty: from CMAKE_BUILD_TYPE)")
 set(ANIMCOMP_CARGO_TARGET_DIR "" CACHE PATH "cargo --target-dir for the library (empty: default)")
 set(ANIMCOMP_CARGO_FLAGS "" CACHE STRING "extra arguments for cargo build")
+option(ANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS "build the library as cargo test --workspace does (CI)" OFF)
 
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   set(_animcomp_native_libs "gcc_s;util;rt;pthread;m;dl;c")
@@ -48,6 +55,9 @@ endif()
 # The profile and target directory actually used.
 function(_animcomp_resolve_profile out_profile out_dir)
   set(profile "${ANIMCOMP_CARGO_PROFILE}")
+  if(ARGV2)
+    set(profile "${ARGV2}")
+  endif()
   if(profile STREQUAL "")
     if(CMAKE_BUILD_TYPE STREQUAL "Debug")
       set(profile dev)
@@ -68,11 +78,11 @@ function(_animcomp_resolve_profile out_profile out_dir)
 endfunction()
 
 # animcomp_cargo_library(SHARED <target> STATIC <target> [RUNTIME_ONLY <bool>] [TARGET_DIR <dir>]
-#                        [CARGO_TARGET <name>])
+#                        [CARGO_TARGET <name>] [PROFILE <cargo profile>])
 # Defines the custom target <CARGO_TARGET> running cargo, and two imported libraries. A
 # runtime-only build goes to <target dir>/runtime-only, so it never overwrites the full library.
 function(animcomp_cargo_library)
-  cmake_parse_arguments(ARG "" "SHARED;STATIC;RUNTIME_ONLY;TARGET_DIR;CARGO_TARGET" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "SHARED;STATIC;RUNTIME_ONLY;TARGET_DIR;CARGO_TARGET;PROFILE" "" ${ARGN})
   if(NOT ARG_CARGO_TARGET)
     set(ARG_CARGO_TARGET ${ARG_STATIC}_cargo)
   endif()
@@ -92,8 +102,19 @@ function(animcomp_cargo_library)
     set(features --no-default-features)
     set(defines ANIMCOMP_RUNTIME_ONLY)
   endif()
-  _animcomp_resolve_profile(profile profile_dir)
+  _animcomp_resolve_profile(profile profile_dir "${ARG_PROFILE}")
+  set(cargo_args build --profile ${profile} -p animcomp --lib ${features})
+  if(ANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS AND NOT ARG_RUNTIME_ONLY)
+    set(profile test)
+    set(profile_dir debug)
+    set(cargo_args test --workspace --no-run)
+  endif()
   set(out "${target_dir}/${profile_dir}")
+  if(ANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS AND NOT ARG_RUNTIME_ONLY)
+    # A test build leaves the library in deps/ (its name carries no hash: the crate is also a
+    # cdylib/staticlib); only `cargo build` copies it up to target/<profile>/.
+    set(out "${out}/deps")
+  endif()
   set(static_lib "${out}/${CMAKE_STATIC_LIBRARY_PREFIX}animcomp${CMAKE_STATIC_LIBRARY_SUFFIX}")
   set(shared_lib "${out}/${CMAKE_SHARED_LIBRARY_PREFIX}animcomp${CMAKE_SHARED_LIBRARY_SUFFIX}")
   set(soname_link "")
@@ -106,13 +127,13 @@ function(animcomp_cargo_library)
   endif()
 
   add_custom_target(${ARG_CARGO_TARGET}
-    COMMAND "${CARGO_EXECUTABLE}" build --profile ${profile} -p animcomp --lib ${features}
+    COMMAND "${CARGO_EXECUTABLE}" ${cargo_args}
             --manifest-path "${ANIMCOMP_SOURCE_DIR}/Cargo.toml" --target-dir "${target_dir}"
             ${ANIMCOMP_CARGO_FLAGS}
     ${link_cmd}
     WORKING_DIRECTORY "${ANIMCOMP_SOURCE_DIR}"
     BYPRODUCTS "${static_lib}" "${shared_lib}" ${soname_link}
-    COMMENT "cargo build --profile ${profile} -p animcomp ${features}"
+    COMMENT "cargo ${cargo_args}"
     USES_TERMINAL
     VERBATIM)
 

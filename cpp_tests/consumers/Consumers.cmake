@@ -36,6 +36,7 @@ foreach(_via add_subdirectory fetchcontent)
             --build-options ${_compilers} -DANIMCOMP_VIA=${_via} "-DANIMCOMP_SOURCE=${ANIMCOMP_SOURCE_DIR}"
                             "-DANIMCOMP_CARGO_TARGET_DIR=${_target_dir}"
                             "-DANIMCOMP_CARGO_PROFILE=${_profile}"
+                            "-DANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS=${ANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS}"
             --test-command "${CMAKE_CTEST_COMMAND}" --output-on-failure)
   # One cargo at a time on the shared target directory.
   set_tests_properties(consumer_${_via} PROPERTIES RESOURCE_LOCK animcomp_cargo)

@@ -17,6 +17,7 @@ add_executable(animcomp_csharp_layout "${_cs}/tests/layout.g.c")
 target_link_libraries(animcomp_csharp_layout PRIVATE ${ANIMCOMP_TEST_FULL})
 add_executable(animcomp_csharp_reference "${_cs}/tests/reference.c")
 set_target_properties(animcomp_csharp_reference PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON)
+target_include_directories(animcomp_csharp_reference PRIVATE "${ANIMCOMP_SOURCE_DIR}/cpp_tests/consumers/common")
 target_link_libraries(animcomp_csharp_reference PRIVATE ${ANIMCOMP_TEST_FULL} m)
 
 file(GLOB _cs_sources CONFIGURE_DEPENDS "${_cs}/Runtime/*.cs")

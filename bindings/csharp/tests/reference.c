@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "animcomp.h"
+#include "interleaved_clip.h"
 
 #define JOINTS 7
 #define SAMPLES 40
@@ -41,17 +42,7 @@ int main(int argc, char **argv) {
             if (j == 3) x[8] = 1.0f + 0.1f * sinf(0.3f * (float)i);
         }
     }
-    AnimcompRawClip clip;
-    memset(&clip, 0, sizeof clip);
-    clip.num_joints = JOINTS;
-    clip.num_samples = SAMPLES;
-    clip.sample_rate = 30.0f;
-    clip.layout = ANIMCOMP_LAYOUT_SAMPLE_MAJOR;
-    clip.parents = parents;
-    clip.rotations = xf;
-    clip.translations = xf + 4;
-    clip.scales = xf + 7;
-    clip.rotation_stride = clip.translation_stride = clip.scale_stride = 10;
+    AnimcompRawClip clip = interleaved_clip(JOINTS, SAMPLES, 30.0f, parents, xf);
     AnimcompCompressSettings settings;
     animcomp_compress_settings_default(&settings);
     size_t size = 0;

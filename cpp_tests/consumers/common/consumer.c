@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "animcomp.h"
+#include "interleaved_clip.h"
 
 #define JOINTS 3
 #define SAMPLES 11
@@ -26,17 +27,7 @@ int main(void) {
             x[7] = x[8] = x[9] = 1.0f;
         }
     }
-    AnimcompRawClip clip;
-    memset(&clip, 0, sizeof clip);
-    clip.num_joints = JOINTS;
-    clip.num_samples = SAMPLES;
-    clip.sample_rate = 30.0f;
-    clip.layout = ANIMCOMP_LAYOUT_SAMPLE_MAJOR;
-    clip.parents = parents;
-    clip.rotations = xf;
-    clip.translations = xf + 4;
-    clip.scales = xf + 7;
-    clip.rotation_stride = clip.translation_stride = clip.scale_stride = 10;
+    AnimcompRawClip clip = interleaved_clip(JOINTS, SAMPLES, 30.0f, parents, xf);
 
     if (animcomp_version(&major, &minor, &patch) != ANIMCOMP_STATUS_OK || major != ANIMCOMP_VERSION_MAJOR ||
         minor != ANIMCOMP_VERSION_MINOR) {

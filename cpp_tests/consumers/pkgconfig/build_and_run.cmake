@@ -24,7 +24,7 @@ endfunction()
 
 function(build_and_run name)
   execute_process(COMMAND "${CC}" -std=c99 -Wall -Wextra -Werror -pedantic
-                          "${CMAKE_CURRENT_LIST_DIR}/../common/consumer.c" ${ARGN} -lm -o "${WORK}/${name}"
+                          "${CMAKE_CURRENT_LIST_DIR}/../common/consumer.c" "-I${CMAKE_CURRENT_LIST_DIR}/../common" ${ARGN} -lm -o "${WORK}/${name}"
                   RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${name}: compiling with the pkg-config flags failed")
