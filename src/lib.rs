@@ -29,6 +29,7 @@ pub mod decompress;
 pub mod error;
 pub mod ffi;
 pub mod math;
+#[cfg(feature = "compress")]
 pub mod metric;
 pub mod quantize;
 
@@ -36,5 +37,6 @@ mod aligned;
 
 pub use aligned::AlignedBlob;
 pub use clip::RawClip;
+#[cfg(feature = "compress")]
 pub use codec::{compress, CodecChoice, CompressSettings};
 pub use error::{Error, Result, Status};

@@ -12,6 +12,7 @@
 //! pub(crate) fn sample_joint(h: &Header, body: &[u8], key: &SampleKey, joint: usize, d: &Defaults) -> Transform;
 //! pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription>;
 //! ```
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
 pub mod fixed;
 pub mod keys;
@@ -22,11 +23,13 @@ pub mod vbr;
 pub use runtime::{Defaults, PoseOut, SampleKey};
 pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level};
 
+#[cfg(feature = "compress")]
 use std::borrow::Cow;
 
 use crate::blob::{assemble_blob, BlobFlags, EncodedBody, Header};
 use crate::clip::RawClip;
 use crate::math::Transform;
+#[cfg(feature = "compress")]
 use crate::metric::{Metric, SCALE_TOLERANCE};
 use crate::{Error, Result};
 
@@ -63,6 +66,7 @@ impl CodecId {
 }
 
 /// Everything an encoder needs, prepared once by [`compress`].
+#[cfg(feature = "compress")]
 pub struct EncodeContext<'a> {
     /// The validated clip.
     pub clip: &'a RawClip,
@@ -101,6 +105,7 @@ pub struct TrackDescription {
 }
 
 /// Compresses a clip into a blob (a byte vector whose length is a multiple of 16).
+#[cfg(feature = "compress")]
 pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> {
     compress_using(clip, settings, |ctx| encode_with(ctx, settings.codec))
 }
@@ -108,6 +113,7 @@ pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> 
 /// The one compression pipeline: validates a copy of the clip, optionally drops a repeated last
 /// sample, prepares the [`EncodeContext`], runs `encode` and wraps its body in a blob. Codecs
 /// with extra entry points (e.g. `keys::compress_with`) call this with their own encoder.
+#[cfg(feature = "compress")]
 pub(crate) fn compress_using(
     clip: &RawClip,
     settings: &CompressSettings,
@@ -159,6 +165,7 @@ pub(crate) fn compress_using(
     assemble_blob(&body, clip.num_joints(), clip.num_samples, clip.sample_rate)
 }
 
+#[cfg(feature = "compress")]
 fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
     match codec {
         CodecChoice::Fixed => fixed::encode(ctx),
@@ -178,6 +185,7 @@ fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
 }
 
 /// True when the last pose equals the first within half of every joint's precision.
+#[cfg(feature = "compress")]
 fn last_repeats_first(clip: &RawClip) -> bool {
     let nj = clip.num_joints();
     let has_scale = clip.has_scale(SCALE_TOLERANCE);

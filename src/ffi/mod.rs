@@ -13,7 +13,9 @@
 // argument in its doc comment: non-null pointers are valid for the lengths given.
 #![allow(clippy::missing_safety_doc)]
 
+#[cfg(feature = "compress")]
 pub mod clip;
+#[cfg(feature = "compress")]
 pub mod compress;
 pub mod cursor;
 pub mod decompress;
@@ -22,6 +24,7 @@ pub mod info;
 pub mod status;
 pub mod types;
 
+#[cfg(feature = "compress")]
 pub use compress::{
     animcomp_compress, animcomp_compress_bound, animcomp_compress_settings_default,
 };
