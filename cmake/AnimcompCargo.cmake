@@ -89,7 +89,10 @@ function(animcomp_cargo_library)
   string(REPLACE "::" "_" ARG_CARGO_TARGET "${ARG_CARGO_TARGET}")
   set(target_dir "${ARG_TARGET_DIR}")
   if(target_dir STREQUAL "")
-    if(CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
+    # Top-level (also when called from cpp_tests/): the repository's target/, shared by every
+    # build directory (build/, build-sanitize/) and by plain cargo commands.
+    get_filename_component(top "${CMAKE_SOURCE_DIR}" ABSOLUTE)
+    if(ANIMCOMP_SOURCE_DIR STREQUAL top)
       set(target_dir "${ANIMCOMP_SOURCE_DIR}/target")
     else()
       set(target_dir "${CMAKE_CURRENT_BINARY_DIR}/cargo")
