@@ -3,12 +3,17 @@
 //! The header is always written to `$OUT_DIR/animcomp.h` (which `tests/ffi/header_fresh.rs` compares
 //! with the committed `include/animcomp.h`), and copied to `include/animcomp.h` only when its
 //! content changed, so a build never dirties the tree needlessly. Set `ANIMCOMP_NO_HEADER_WRITE=1`
-//! to leave `include/` untouched (e.g. to check a stale header in CI by the test alone).
+//! to leave `include/` untouched (e.g. to check a stale header in CI by the test alone). Without
+//! the cargo feature `header` (runtime-only builds: `--no-default-features`) no header is
+//! generated. On ELF targets it also sets the shared library's SONAME.
 
 use std::env;
+#[cfg(feature = "header")]
 use std::fs;
+#[cfg(feature = "header")]
 use std::path::PathBuf;
 
+#[cfg(feature = "header")]
 /// Macros derived from Cargo.toml, and the alignment macro cbindgen uses for aligned structs.
 fn after_includes() -> String {
     let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
@@ -35,10 +40,21 @@ fn after_includes() -> String {
 #define ANIMCOMP_ALIGNED(n) __declspec(align(n))
 #else
 #error "animcomp.h: no known way to declare a 16-byte aligned struct with this compiler"
+#endif
+
+/**
+ * Declared functions guarded by ANIMCOMP_COMPRESS exist only in the full library (cargo feature
+ * `compress`, the default). Define ANIMCOMP_RUNTIME_ONLY before including this header when linking
+ * the runtime-only library (the CMake targets and animcomp.pc of such a build define it), so that
+ * a call to the compressor fails at compile time instead of link time.
+ */
+#if !defined(ANIMCOMP_RUNTIME_ONLY) && !defined(ANIMCOMP_COMPRESS)
+#define ANIMCOMP_COMPRESS 1
 #endif"#
     )
 }
 
+#[cfg(feature = "header")]
 /// The files cbindgen reads: the C ABI module (which follows its submodules) and the core files
 /// that define the enums exported to C (status codes and the enum-like `uint32_t` settings).
 /// Other core constants and types stay out of the header.
@@ -51,6 +67,7 @@ const HEADER_SOURCES: &[&str] = &[
     "src/decompress/seek.rs",
 ];
 
+#[cfg(feature = "header")]
 /// Drops the constants of core files that are not part of the C API: cbindgen emits every `pub
 /// const` of the files it reads (and associated constants such as `Status::ALL`). Each constant
 /// is one blank-line-separated block (doc comment + one `#define`); only `ANIMCOMP_*` ones stay.
@@ -77,9 +94,31 @@ fn only_animcomp_macros(text: &str) -> String {
     out
 }
 
+/// The shared library's SONAME on ELF targets: `libanimcomp.so.<major>`, or `.so.0.<minor>` while
+/// the major version is 0 (where a minor version may break the ABI). The top-level
+/// CMakeLists.txt derives the same name for its version symlinks (`ANIMCOMP_SOVERSION`).
+fn set_soname() {
+    let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let family = env::var("CARGO_CFG_TARGET_FAMILY").unwrap_or_default();
+    if family != "unix"
+        || matches!(
+            os.as_str(),
+            "macos" | "ios" | "tvos" | "watchos" | "visionos"
+        )
+    {
+        return;
+    }
+    let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
+    let minor = env::var("CARGO_PKG_VERSION_MINOR").unwrap();
+    let soversion = if major == "0" {
+        format!("0.{minor}")
+    } else {
+        major
+    };
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libanimcomp.so.{soversion}");
+}
+
 fn main() {
-    let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=build.rs");
@@ -91,6 +130,17 @@ fn main() {
         env::var("TARGET").unwrap()
     );
 
+    set_soname();
+    #[cfg(feature = "header")]
+    write_header();
+}
+
+/// Generates the header into `$OUT_DIR/animcomp.h` and, when it changed, `include/animcomp.h`
+/// (cargo feature `header`, on by default).
+#[cfg(feature = "header")]
+fn write_header() {
+    let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");
     config.after_includes = Some(after_includes());

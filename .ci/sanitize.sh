@@ -18,8 +18,9 @@ if ! command -v valgrind >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends valgrind
 fi
 
-# 1. ASan + UBSan. The library comes from the same cargo target dir as the normal build.
-cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DANIMCOMP_SANITIZE=ON
+# 1. ASan + UBSan. The library comes from the same cargo target dir and profile (`test`) as the
+#    normal build and `cargo test`, so cargo compiles nothing again.
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DANIMCOMP_SANITIZE=ON -DANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS=ON
 cmake --build build-sanitize -j2
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -28,7 +29,7 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 
 # 2. valgrind memcheck on the bad-input tests (uninstrumented build; reuses ./build when present).
 if [ ! -x build/cpp_tests/animcomp_cpp_tests ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS=ON
 fi
 cmake --build build -j2 --target animcomp_cpp_tests
 valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \

@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+# The CMake build links the library `cargo test` just built (profile `test`, opt-level 2, same
+# workspace feature resolution): cargo finds it up to date instead of compiling it a second time.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS=ON
 cmake --build build -j2
 ctest --test-dir build --output-on-failure
 

@@ -35,6 +35,16 @@
 #endif
 
 /**
+ * Declared functions guarded by ANIMCOMP_COMPRESS exist only in the full library (cargo feature
+ * `compress`, the default). Define ANIMCOMP_RUNTIME_ONLY before including this header when linking
+ * the runtime-only library (the CMake targets and animcomp.pc of such a build define it), so that
+ * a call to the compressor fails at compile time instead of link time.
+ */
+#if !defined(ANIMCOMP_RUNTIME_ONLY) && !defined(ANIMCOMP_COMPRESS)
+#define ANIMCOMP_COMPRESS 1
+#endif
+
+/**
  * Not an additive clip (reported by `AnimcompBlobInfo::additive_format` for plain blobs; not
  * accepted by `animcomp_compress_additive` or `animcomp_apply_additive`).
  */
@@ -821,6 +831,7 @@ typedef struct AnimcompBlobInfo {
 extern "C" {
 #endif // __cplusplus
 
+#if defined(ANIMCOMP_COMPRESS)
 /**
  * Compresses the additive clip `clip` in `format` (`ANIMCOMP_ADDITIVE_RELATIVE`, `_ADDITIVE0` or
  * `_ADDITIVE1`), measuring error on its base with the additive applied (object space, the
@@ -838,6 +849,7 @@ extern "C" {
  * `out_size` behave as in `animcomp_compress` (BUFFER_TOO_SMALL with the required size).
  */
 AnimcompStatus animcomp_compress_additive(const struct AnimcompRawClip *clip, uint32_t format, const struct AnimcompRawClip *base_clip, const float *base_pose, size_t base_pose_len, const struct AnimcompCompressSettings *settings, void *out, size_t out_capacity, size_t *out_size);
+#endif
 
 /**
  * Applies an additive pose to a base pose with a blend weight, for every joint:
@@ -854,13 +866,16 @@ AnimcompStatus animcomp_compress_additive(const struct AnimcompRawClip *clip, ui
  */
 AnimcompStatus animcomp_apply_additive(uint32_t format, const float *base_pose, const float *additive_pose, float weight, float *out_pose, size_t num_joints, size_t stride_floats);
 
+#if defined(ANIMCOMP_COMPRESS)
 /**
  * Writes the default settings (codec `ANIMCOMP_CODEC_VBR`, level automatic, fixed-codec formats
  * smallest-three 48 / range-reduced 48 / range-reduced 48, identity defaults, no loop
  * optimisation, per-joint precision and shell distance) into `*settings`.
  */
 AnimcompStatus animcomp_compress_settings_default(struct AnimcompCompressSettings *settings);
+#endif
 
+#if defined(ANIMCOMP_COMPRESS)
 /**
  * Compresses `clip` into the caller's buffer `out` (16-byte aligned, `out_capacity` bytes).
  *
@@ -872,7 +887,9 @@ AnimcompStatus animcomp_compress_settings_default(struct AnimcompCompressSetting
  * `ANIMCOMP_STATUS_MISALIGNED`. Thread-safe; allocates working memory internally.
  */
 AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, void *out, size_t out_capacity, size_t *out_size);
+#endif
 
+#if defined(ANIMCOMP_COMPRESS)
 /**
  * Writes to `*out_bound` a size in bytes that the blob of `clip` compressed with `settings`
  * (NULL = defaults) will not exceed.
@@ -884,6 +901,7 @@ AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struc
  * compressed and the exact size returned, with the same statuses as `animcomp_compress`.
  */
 AnimcompStatus animcomp_compress_bound(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, size_t *out_bound);
+#endif
 
 /**
  * Writes to `*out_bytes` the size in bytes of the cursor state the decompressor's blob needs

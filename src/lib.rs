@@ -31,14 +31,19 @@ pub mod decompress;
 pub mod error;
 pub mod ffi;
 pub mod math;
+#[cfg(feature = "compress")]
 pub mod metric;
 pub mod quantize;
 
 mod aligned;
 
-pub use additive::{compress_additive, AdditiveBase, AdditiveFormat};
+pub use additive::AdditiveFormat;
+#[cfg(feature = "compress")]
+pub use additive::{compress_additive, AdditiveBase};
 pub use aligned::AlignedBlob;
 pub use clip::RawClip;
-pub use codec::{compress, compress_with_curves, CodecChoice, CompressSettings};
+#[cfg(feature = "compress")]
+pub use codec::{compress, compress_with_curves};
+pub use codec::{CodecChoice, CompressSettings};
 pub use curves::Curve;
 pub use error::{Error, Result, Status};

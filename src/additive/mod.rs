@@ -18,11 +18,13 @@
 //! `id + w · (a.s - id)`; `w = 1` applies `a` exactly and `w = 0` returns the base.
 
 mod base;
+#[cfg(feature = "compress")]
 mod compress;
 mod pose;
 
 pub use crate::blob::AdditiveFormat;
 pub use base::{make_additive_clip, AdditiveBase, BasePoses};
+#[cfg(feature = "compress")]
 pub use compress::compress_additive;
 pub use pose::{apply_floats, apply_pose};
 

@@ -4,10 +4,14 @@
 //! [`RawClip::validate`] (which also normalises near-unit quaternions), then hand it to
 //! [`crate::compress`].
 
+#[cfg(feature = "compress")]
 mod generate;
+#[cfg(feature = "compress")]
 mod resample;
+#[cfg(feature = "compress")]
 mod validate;
 
+#[cfg(feature = "compress")]
 pub use generate::{generate_clip, GenerateOptions};
 
 use crate::math::{Quat, Transform, Vec3};
@@ -181,22 +185,26 @@ impl RawClip {
     }
 
     /// Checks the clip and normalises near-unit quaternions in place. See [`validate`].
+    #[cfg(feature = "compress")]
     pub fn validate(&mut self) -> crate::Result<()> {
         validate::validate(self)
     }
 
     /// Checks the clip like [`validate`](Self::validate) without modifying it; `Ok(true)` when a
     /// quaternion is far enough from unit length that normalising would change it.
+    #[cfg(feature = "compress")]
     pub fn check(&self) -> crate::Result<bool> {
         validate::check(self)
     }
 
     /// [`check`](Self::check), accepting zero joints when the clip carries curves.
+    #[cfg(feature = "compress")]
     pub(crate) fn check_with_curves(&self, has_curves: bool) -> crate::Result<bool> {
         validate::check_with(self, has_curves)
     }
 
     /// Resamples to `rate` Hz (linear, nlerp for rotations), keeping the duration.
+    #[cfg(feature = "compress")]
     pub fn resample(&self, rate: f32) -> crate::Result<RawClip> {
         resample::resample(self, rate)
     }

@@ -12,6 +12,7 @@
 //! pub(crate) fn sample_joint(h: &Header, body: &[u8], key: &SampleKey, joint: usize, d: &Defaults) -> Transform;
 //! pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription>;
 //! ```
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
 pub mod fixed;
 pub mod keys;
@@ -22,6 +23,7 @@ pub mod vbr;
 pub use runtime::{Defaults, JointSelection, PoseOut, SampleKey};
 pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level};
 
+#[cfg(feature = "compress")]
 use std::borrow::Cow;
 
 use crate::additive::{AdditiveBase, AdditiveFormat, BasePoses};
@@ -29,6 +31,7 @@ use crate::blob::{assemble_blob_with, BlobExtras, BlobFlags, EncodedBody, Header
 use crate::clip::RawClip;
 use crate::curves::Curve;
 use crate::math::Transform;
+#[cfg(feature = "compress")]
 use crate::metric::{Metric, SCALE_TOLERANCE};
 use crate::{Error, Result};
 
@@ -65,6 +68,7 @@ impl CodecId {
 }
 
 /// Everything an encoder needs, prepared once by [`compress`].
+#[cfg(feature = "compress")]
 pub struct EncodeContext<'a> {
     /// The validated clip.
     pub clip: &'a RawClip,
@@ -103,6 +107,7 @@ pub struct TrackDescription {
 }
 
 /// Compresses a clip into a blob (a byte vector whose length is a multiple of 16).
+#[cfg(feature = "compress")]
 pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> {
     compress_with_curves(clip, &[], settings)
 }
@@ -110,6 +115,7 @@ pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> 
 /// Compresses a clip and scalar curves (one value per sample of the clip each) into one blob. The
 /// clip may have no joints when curves are given (a face-only clip: its sample count and rate
 /// apply to the curves); its joint body is then empty.
+#[cfg(feature = "compress")]
 pub fn compress_with_curves(
     clip: &RawClip,
     curves: &[Curve],
@@ -122,6 +128,7 @@ pub fn compress_with_curves(
 
 /// The one compression pipeline for joints only (see [`compress_pipeline`]). Codecs with extra
 /// entry points (e.g. `keys::compress_with`) call this with their own encoder.
+#[cfg(feature = "compress")]
 pub(crate) fn compress_using(
     clip: &RawClip,
     settings: &CompressSettings,
@@ -137,6 +144,7 @@ pub(crate) fn compress_using(
 /// removed channels take the format's identity ([`AdditiveFormat::identity`]; never the bind
 /// pose), the blob records the format, and loop optimisation is skipped (trimming the additive
 /// clip would shift it against a base clip).
+#[cfg(feature = "compress")]
 pub(crate) fn compress_pipeline(
     clip: &RawClip,
     curves: &[Curve],
@@ -203,6 +211,7 @@ pub(crate) fn compress_pipeline(
 }
 
 /// The joint body: the metric (with the additive base, if any), flags, defaults, then `encode`.
+#[cfg(feature = "compress")]
 fn encode_joints(
     clip: &RawClip,
     settings: &CompressSettings,
@@ -243,6 +252,7 @@ fn encode_joints(
     encode(&ctx)
 }
 
+#[cfg(feature = "compress")]
 pub(crate) fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
     match codec {
         CodecChoice::Fixed => fixed::encode(ctx),
@@ -262,6 +272,7 @@ pub(crate) fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<Enc
 }
 
 /// True when the last pose equals the first within half of every joint's precision.
+#[cfg(feature = "compress")]
 fn last_repeats_first(clip: &RawClip) -> bool {
     let nj = clip.num_joints();
     let has_scale = clip.has_scale(SCALE_TOLERANCE);

@@ -16,8 +16,8 @@ pub mod seek;
 pub use seek::{clip_duration, Looping, Rounding};
 
 use crate::blob::{validate_blob, BlobFlags, Header};
-use crate::curves::decode::CurvesSection;
 use crate::codec::{self, Defaults, PoseOut, SampleKey};
+use crate::curves::decode::CurvesSection;
 use crate::math::{Transform, FLOATS_PER_JOINT};
 use crate::{Error, Result};
 
@@ -198,7 +198,13 @@ impl<'a> Decompressor<'a> {
     pub fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
         PoseOut::check_len(out.len(), self.num_joints(), stride)?;
         let mut po = PoseOut { data: out, stride };
-        codec::sample_pose(&self.header, self.body(), &self.key, &self.defaults, &mut po);
+        codec::sample_pose(
+            &self.header,
+            self.body(),
+            &self.key,
+            &self.defaults,
+            &mut po,
+        );
         Ok(())
     }
 

@@ -1,8 +1,12 @@
 //! `animcomp_compress_additive` and `animcomp_apply_additive`: additive clips through the C ABI.
 
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
+
 use std::os::raw::c_void;
 
+#[cfg(feature = "compress")]
 use super::clip::{raw_clip_from_c, ErrorOverrides};
+#[cfg(feature = "compress")]
 use super::compress::{compress_into, inputs};
 use super::guard::{guard, in_ref, in_slice, out_slice};
 use super::types::{AnimcompCompressSettings, AnimcompRawClip};
@@ -66,6 +70,7 @@ fn pose_floats(joints: usize, stride: usize) -> Result<usize> {
 /// and apply each sampled pose with `animcomp_apply_additive`. `settings` (NULL = defaults):
 /// `default_mode` and `optimize_loops` are ignored for additive clips. `out`, `out_capacity` and
 /// `out_size` behave as in `animcomp_compress` (BUFFER_TOO_SMALL with the required size).
+#[cfg(feature = "compress")]
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_compress_additive(
     clip: *const AnimcompRawClip,

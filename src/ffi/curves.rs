@@ -1,6 +1,9 @@
 //! Scalar curves in the C API: reading the curves of an `AnimcompRawClip`, and sampling the
 //! curves of a blob through an initialised `AnimcompDecompressor` (no allocation).
 
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
+
+#[cfg(feature = "compress")]
 use super::clip::{strided, ErrorOverrides, Shape};
 use super::guard::{guard, in_slice, out_ptr, out_slice};
 use super::types::{AnimcompCurveDesc, AnimcompDecompressor, AnimcompLayout, AnimcompRawClip};
@@ -13,6 +16,7 @@ use crate::{Error, Result, Status};
 /// # Safety
 /// `curve_values` and `curves`, when non-null, must point to as many elements as the counts,
 /// layout and stride imply.
+#[cfg(feature = "compress")]
 pub(crate) unsafe fn curves_from_c(c: &AnimcompRawClip, ov: &ErrorOverrides) -> Result<Vec<Curve>> {
     let nc = c.num_curves as usize;
     if nc == 0 {

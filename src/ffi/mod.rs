@@ -14,7 +14,9 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod additive;
+#[cfg(feature = "compress")]
 pub mod clip;
+#[cfg(feature = "compress")]
 pub mod compress;
 pub mod cursor;
 pub mod curves;
@@ -24,7 +26,10 @@ pub mod info;
 pub mod status;
 pub mod types;
 
-pub use additive::{animcomp_apply_additive, animcomp_compress_additive};
+pub use additive::animcomp_apply_additive;
+#[cfg(feature = "compress")]
+pub use additive::animcomp_compress_additive;
+#[cfg(feature = "compress")]
 pub use compress::{
     animcomp_compress, animcomp_compress_bound, animcomp_compress_settings_default,
 };

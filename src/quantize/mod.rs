@@ -4,6 +4,7 @@
 pub mod bits;
 pub mod range;
 pub mod rotation;
+#[cfg(feature = "compress")]
 pub mod rotation_error;
 pub mod small_float;
 pub mod smallest_three;
@@ -11,5 +12,6 @@ pub mod vector;
 
 pub use range::Range3;
 pub use rotation::RotationFormat;
+#[cfg(feature = "compress")]
 pub use rotation_error::RotationStats;
 pub use vector::VectorFormat;

@@ -17,6 +17,7 @@ pub struct Range3 {
 
 impl Range3 {
     /// The range of `values` (an empty iterator gives the zero range).
+    #[cfg(feature = "compress")]
     pub fn from_values(values: impl IntoIterator<Item = Vec3>) -> Range3 {
         let mut lo = Vec3::splat(f32::INFINITY);
         let mut hi = Vec3::splat(f32::NEG_INFINITY);
@@ -37,6 +38,7 @@ impl Range3 {
 
     /// Maps `v` into [0, 1] per component (0 where the extent is zero).
     #[inline]
+    #[cfg(feature = "compress")]
     pub fn normalize(&self, v: Vec3) -> Vec3 {
         let mut u = Vec3::ZERO;
         for i in 0..3 {

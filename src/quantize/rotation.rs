@@ -2,6 +2,7 @@
 //!
 //! Bit layouts and worst-case errors are documented in `docs/formats.md`; the error bounds are
 //! computed in [`super::rotation_error`].
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
 use super::bits::{pack_snorm, pack_unorm, read_bits, unpack_snorm, unpack_unorm, BitWriter};
 use super::range::Range3;
@@ -116,6 +117,7 @@ impl RotationFormat {
 
     /// Appends `q` (unit, already [`prepare`](Self::prepare)d) as exactly
     /// [`bits_per_sample`](Self::bits_per_sample) bits. `range` is used by range-reduced formats.
+    #[cfg(feature = "compress")]
     pub fn pack(self, q: Quat, range: &Range3, w: &mut BitWriter) {
         let q = self.prepare(q);
         let v = Vec3::new(q.x, q.y, q.z);

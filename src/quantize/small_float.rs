@@ -19,6 +19,7 @@ pub const fn total_bits(m: u32) -> u32 {
 }
 
 /// Encodes `v` (clamped to [-1, 1]; NaN encodes as 0) with `m` mantissa bits (1..=20).
+#[cfg(feature = "compress")]
 pub fn encode(v: f32, m: u32) -> u32 {
     let sign = if v < 0.0 { 1u32 } else { 0 };
     let a = if v.is_nan() { 0.0 } else { v.abs().min(1.0) };

@@ -4,6 +4,7 @@
 //!
 //! Layout (LSB first): 2-bit index of the dropped component (0 = x … 3 = w), then the three kept
 //! components in x, y, z, w order skipping the dropped one, `bits` each.
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
 use super::bits::{pack_unorm, read_bits, unpack_unorm, BitWriter};
 use crate::math::Quat;
@@ -12,6 +13,7 @@ use crate::math::Quat;
 pub const KEPT_RANGE: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
 /// Appends `q` (unit) as `2 + 3 * bits` bits.
+#[cfg(feature = "compress")]
 pub fn pack(q: Quat, bits: u32, w: &mut BitWriter) {
     let a = q.to_array();
     let mut idx = 0;

@@ -1,6 +1,7 @@
 //! Translation and scale storage formats: full float or per-track range reduction.
 //!
 //! Bit layouts and worst-case errors are documented in `docs/formats.md`.
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
 use super::bits::{max_value, pack_unorm, read_bits, unpack_unorm, BitWriter};
 use super::range::Range3;
@@ -71,6 +72,7 @@ impl VectorFormat {
     }
 
     /// Appends `v` as exactly [`bits_per_sample`](Self::bits_per_sample) bits.
+    #[cfg(feature = "compress")]
     pub fn pack(self, v: Vec3, range: &Range3, w: &mut BitWriter) {
         match self {
             VectorFormat::Float96 => {

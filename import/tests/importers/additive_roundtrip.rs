@@ -2,8 +2,6 @@
 //! sample, and relative to another clip), compress them with their base, decode every sample and
 //! measure the error of base ⊕ decoded additive in f64 ([`crate::common::additive_check`]).
 
-
-
 use crate::common::additive_check::{applied_error, apply64, first_pose, t64, FORMATS};
 
 use animcomp::additive::{make_additive_clip, AdditiveBase, AdditiveFormat};

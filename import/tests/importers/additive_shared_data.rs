@@ -4,12 +4,10 @@
 //! another bandai clip's first pose. Error of base ⊕ decoded additive is measured in f64 at
 //! every sample ([`crate::common::additive_check`]) and must stay within the precision (0.01).
 
-
-
+use crate::common::additive_check::{applied_error, first_pose, FORMATS};
 use animcomp::additive::{make_additive_clip, AdditiveBase};
 use animcomp::{compress_additive, CompressSettings, RawClip};
 use animcomp_import::{collect_files, load, ImportOptions};
-use crate::common::additive_check::{applied_error, first_pose, FORMATS};
 use std::path::PathBuf;
 
 fn data_root() -> Option<PathBuf> {

@@ -7,23 +7,28 @@
 //! - [`encode`](mod@encode), [`validate`](mod@validate), [`decode`]: writer, checker, sampler.
 //!
 //! Formats, layouts and error bounds: `docs/formats.md`.
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
+#[cfg(feature = "compress")]
 pub mod classify;
 mod decode;
+#[cfg(feature = "compress")]
 mod encode;
 pub mod layout;
 mod validate;
 
+#[cfg(feature = "compress")]
 pub use classify::SUBSTITUTION_FRACTION;
 
 use crate::blob::{BlobFlags, EncodedBody, Header};
-use crate::codec::{
-    BodyDescription, Defaults, EncodeContext, PoseOut, SampleKey, TrackDescription,
-};
+#[cfg(feature = "compress")]
+use crate::codec::EncodeContext;
+use crate::codec::{BodyDescription, Defaults, PoseOut, SampleKey, TrackDescription};
 use crate::math::Transform;
 use crate::Result;
 use layout::{kinds_of, Kind, Layout, FRAME_PADDING};
 
+#[cfg(feature = "compress")]
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     encode::encode(ctx)
 }

@@ -11,33 +11,42 @@
 //! by encoder and decoders), [`tolerance`], [`reduce`] (trivial, every-Nth and linear key
 //! removal), [`catmull`] (fitting), [`stream`] (body writer, playback order), [`format`] (layout
 //! and validation), [`decode`] (stateless sampling), [`cursor`] (playback cursor), [`encode`].
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
+#[cfg(feature = "compress")]
 pub mod catmull;
 pub mod cursor;
 pub(crate) mod decode;
+#[cfg(feature = "compress")]
 pub mod encode;
 pub mod format;
 pub mod interp;
 pub(crate) mod quant;
+#[cfg(feature = "compress")]
 pub mod reduce;
 pub mod stream;
+#[cfg(feature = "compress")]
 pub mod tolerance;
 
+#[cfg(feature = "compress")]
 pub use catmull::Split;
 pub use cursor::{cursor_state_size, KeyCursor};
+#[cfg(feature = "compress")]
 pub use encode::{compress_with, encode_with, EncodeStats, InterpChoice, KeysOptions};
 pub use interp::Interp;
+#[cfg(feature = "compress")]
 pub use tolerance::ToleranceMode;
 
 use crate::blob::{EncodedBody, Header};
-use crate::codec::{
-    BodyDescription, Defaults, EncodeContext, PoseOut, SampleKey, TrackDescription,
-};
+#[cfg(feature = "compress")]
+use crate::codec::EncodeContext;
+use crate::codec::{BodyDescription, Defaults, PoseOut, SampleKey, TrackDescription};
 use crate::math::Transform;
 use crate::Result;
 
 use format::{channels, Kind, Layout, ENTRY_SIZE};
 
+#[cfg(feature = "compress")]
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     encode_with(ctx, &KeysOptions::for_level(ctx.settings.level)).map(|(b, _)| b)
 }

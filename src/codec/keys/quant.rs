@@ -13,6 +13,7 @@ const S3_MAX: f32 = ((1u32 << 15) - 1) as f32;
 const U16_MAX: f32 = u16::MAX as f32;
 
 #[inline]
+#[cfg(feature = "compress")]
 fn pack15(v: f32) -> u64 {
     let u = (v / S3_RANGE).clamp(-1.0, 1.0) * 0.5 + 0.5;
     ((u * S3_MAX + 0.5).floor().min(S3_MAX)) as u64
@@ -24,6 +25,7 @@ fn unpack15(q: u64) -> f32 {
 }
 
 /// Packs a unit quaternion (x, y, z, w) into 47 bits.
+#[cfg(feature = "compress")]
 pub(crate) fn pack_rotation(q: Vec4) -> u64 {
     let a = q.abs().to_array();
     let mut largest = 0;
@@ -62,6 +64,7 @@ pub(crate) fn unpack_rotation(bits: u64) -> Vec4 {
 }
 
 /// Packs a vector into three 16-bit fractions of the track range.
+#[cfg(feature = "compress")]
 pub(crate) fn pack_vector(v: Vec4, min: [f32; 3], extent: [f32; 3]) -> u64 {
     let mut bits = 0u64;
     for i in 0..3 {
@@ -86,6 +89,7 @@ pub(crate) fn unpack_vector(bits: u64, min: [f32; 3], extent: [f32; 3]) -> Vec4 
 /// The three stored components of a rotation whose component `drop` is dropped, after making
 /// that component non-negative.
 #[inline]
+#[cfg(feature = "compress")]
 fn kept(q: Vec4, drop: usize) -> Vec4 {
     let q = if q[drop] < 0.0 { -q } else { q };
     let a = q.to_array();
@@ -102,6 +106,7 @@ fn kept(q: Vec4, drop: usize) -> Vec4 {
 
 /// Packs a rotation range-reduced: the range's dropped component (`range[6]`) is rebuilt from
 /// the other three, each stored on 16 bits within `range[0..3]` + `range[3..6]` (min, extent).
+#[cfg(feature = "compress")]
 pub(crate) fn pack_rotation_rr(q: Vec4, range: &[f32]) -> u64 {
     let drop = range[6] as usize & 3;
     pack_vector(kept(q, drop), range_min(range), range_ext(range))
@@ -129,6 +134,7 @@ pub(crate) fn unpack_rotation_rr(bits: u64, range: &[f32]) -> Vec4 {
 
 /// Range of a rotation track (7 floats: min, extent, dropped component), dropping the component
 /// whose smallest magnitude over the samples is largest (best conditioned reconstruction).
+#[cfg(feature = "compress")]
 pub(crate) fn rotation_range(values: &[Vec4]) -> Vec<f32> {
     let mut best = (3usize, -1.0f32);
     for c in 0..4 {
@@ -147,6 +153,7 @@ pub(crate) fn rotation_range(values: &[Vec4]) -> Vec<f32> {
 }
 
 /// [`vector_range`] as 6 floats (min, extent).
+#[cfg(feature = "compress")]
 pub(crate) fn vector_range_flat(values: &[Vec4]) -> Vec<f32> {
     let (min, ext) = vector_range(values);
     let mut r = min.to_vec();
@@ -167,6 +174,7 @@ pub(crate) fn range_ext(r: &[f32]) -> [f32; 3] {
 }
 
 /// Per-track range of a vector track: `(min, extent)` per component.
+#[cfg(feature = "compress")]
 pub(crate) fn vector_range(values: &[Vec4]) -> ([f32; 3], [f32; 3]) {
     let mut lo = [f32::INFINITY; 3];
     let mut hi = [f32::NEG_INFINITY; 3];

@@ -6,23 +6,29 @@
 //! then stored at a bit rate chosen per segment by the error metric ([`optimize`]). Rotations drop
 //! one component per track ([`rotation`]). Segments may also drop whole keyframes that linear
 //! interpolation recovers. See `docs/vbr.md` for the algorithm and [`layout`] for the body layout.
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
 pub mod bitrate;
 pub mod decode;
 pub mod layout;
+#[cfg(feature = "compress")]
 pub mod optimize;
 pub mod rotation;
+#[cfg(feature = "compress")]
 pub mod tracks;
 mod write;
 
 use crate::blob::{EncodedBody, Header};
-use crate::codec::{BodyDescription, CodecId, Defaults, EncodeContext, Level, PoseOut, SampleKey};
+#[cfg(feature = "compress")]
+use crate::codec::EncodeContext;
+use crate::codec::{BodyDescription, CodecId, Defaults, Level, PoseOut, SampleKey};
 use crate::math::Transform;
 use crate::Result;
 
 /// Samples per segment.
 pub const SEGMENT_LEN: usize = 16;
 
+#[cfg(feature = "compress")]
 /// Search effort for a compression level (measured on the shared clips, see docs/vbr.md).
 ///
 /// `Automatic` is `Default`: its compression time stays under ACL's on every set measured.
@@ -47,6 +53,7 @@ pub fn effort(level: Level) -> optimize::Effort {
 }
 
 /// Compresses the clip of `ctx`.
+#[cfg(feature = "compress")]
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     let seg_len = SEGMENT_LEN;
     let plan = tracks::plan(ctx, false, seg_len);

@@ -1,9 +1,12 @@
 //! Serialises the encoder's choices into the body layout of [`super::layout`], and describes a
 //! body for `inspect`.
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
 use super::bitrate::{encode_value, rate_bits, RATE_CONSTANT, RATE_FIELD_BITS, RATE_RAW};
 use super::layout::{self, kind, View, BODY_HEADER, KIND_ANIMATED, KIND_CONSTANT, SEGMENT_HEADER};
+#[cfg(feature = "compress")]
 use super::optimize::SegmentChoice;
+#[cfg(feature = "compress")]
 use super::tracks::{kinds_byte, Plan};
 use crate::blob::bytes::{read_u32, ByteWriter};
 use crate::blob::Header;
@@ -12,12 +15,14 @@ use crate::codec::{BodyDescription, TrackDescription};
 use crate::quantize::bits::{read_bits, BitWriter};
 use crate::{Error, Result};
 
+#[cfg(feature = "compress")]
 fn to_u32(v: usize) -> Result<u32> {
     u32::try_from(v).map_err(|_| Error::Unsupported("vbr body would exceed 4 GiB"))
 }
 
 /// Writes the body.
 #[allow(clippy::needless_range_loop)]
+#[cfg(feature = "compress")]
 pub fn body(
     clip: &RawClip,
     plan: &Plan,

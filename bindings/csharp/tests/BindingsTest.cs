@@ -1,0 +1,149 @@
+// The C# bindings under mono (compiled with mcs by ctest, no test framework: exits non-zero and
+// prints the failures). Checks:
+//  1. every struct of AnimComp.Native has the C size and field offsets (layout.g.c's output);
+//  2. a clip compressed and sampled through the bindings gives the C program's blob and poses
+//     bit for bit (reference.c's files);
+//  3. a bad blob is refused with its status, through the raw and the safe layer.
+// Usage: mono BindingsTest.exe <layout.txt> <reference dir>
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Runtime.InteropServices;
+using AnimComp;
+using AnimComp.Native;
+
+static unsafe class BindingsTest
+{
+    static readonly float[] Times = { 0.0f, 0.1f, 0.333f, 0.5f, 1.0f, 1.25f };
+    static int failures, checks;
+
+    static void Check(bool ok, string what)
+    {
+        ++checks;
+        if (!ok) { ++failures; Console.WriteLine("FAIL: " + what); }
+    }
+
+    static void Layout(string layoutFile)
+    {
+        var c = new Dictionary<string, long>();
+        foreach (var line in File.ReadAllLines(layoutFile))
+        {
+            var parts = line.Split(' ');
+            c[parts[0] + " " + parts[1]] = long.Parse(parts[2]);
+        }
+        var structs = typeof(NativeMethods).Assembly.GetTypes()
+            .Where(t => t.Namespace == "AnimComp.Native" && t.IsValueType && !t.IsEnum && !t.IsNested).ToList();
+        Check(structs.Count > 0 && structs.Count == c.Keys.Count(k => k.StartsWith("size ")),
+              "every C struct has a C# struct (" + structs.Count + ")");
+        foreach (var t in structs)
+        {
+            long size;
+            Check(c.TryGetValue("size " + t.Name, out size) && size == Marshal.SizeOf(t),
+                  t.Name + ": C# size " + Marshal.SizeOf(t) + ", C size " + size);
+            foreach (var f in t.GetFields())
+            {
+                long offset;
+                var key = "offset " + t.Name + "." + f.Name;
+                Check(c.TryGetValue(key, out offset) && offset == Marshal.OffsetOf(t, f.Name).ToInt64(),
+                      key + ": C# " + Marshal.OffsetOf(t, f.Name) + ", C " + offset);
+            }
+        }
+    }
+
+    static T[] Read<T>(string path) where T : struct
+    {
+        var bytes = File.ReadAllBytes(path);
+        var result = new T[bytes.Length / Marshal.SizeOf(typeof(T))];
+        Buffer.BlockCopy(bytes, 0, result, 0, result.Length * Marshal.SizeOf(typeof(T)));
+        return result;
+    }
+
+    static void BitForBit(string dir)
+    {
+        var xf = Read<float>(Path.Combine(dir, "clip.f32"));
+        var parents = Read<int>(Path.Combine(dir, "parents.i32"));
+        var expectedBlob = File.ReadAllBytes(Path.Combine(dir, "blob.bin"));
+        var expectedPoses = Read<float>(Path.Combine(dir, "poses.f32"));
+        int joints = parents.Length;
+        fixed (float* x = xf)
+        fixed (int* p = parents)
+        {
+            var clip = new AnimcompRawClip();
+            clip.num_joints = (uint)joints;
+            clip.num_samples = (uint)(xf.Length / (joints * 10));
+            clip.sample_rate = 30.0f;
+            clip.layout = (uint)AnimcompLayout.ANIMCOMP_LAYOUT_SAMPLE_MAJOR;
+            clip.parents = p;
+            clip.rotations = x;
+            clip.translations = x + 4;
+            clip.scales = x + 7;
+            clip.rotation_stride = clip.translation_stride = clip.scale_stride = 10;
+            using (var blob = Blob.Compress(clip))
+            {
+                Check(((long)blob.Pointer & 15) == 0, "blob is 16-byte aligned");
+                Check(blob.ToArray().SequenceEqual(expectedBlob), "blob bytes equal the C API's (" + blob.Size + " vs " + expectedBlob.Length + ")");
+                Check(blob.Info().num_joints == joints, "blob info");
+                using (var d = new Decompressor(blob))
+                {
+                    var pose = new float[joints * 10];
+                    for (int t = 0; t < Times.Length; ++t)
+                    {
+                        Check(d.Seek(Times[t], AnimcompLooping.ANIMCOMP_LOOPING_WRAP) == AnimcompStatus.ANIMCOMP_STATUS_OK, "seek");
+                        Check(d.SamplePose(pose) == AnimcompStatus.ANIMCOMP_STATUS_OK, "sample");
+                        bool same = true;
+                        for (int i = 0; i < pose.Length; ++i)
+                            same &= BitConverter.ToInt32(BitConverter.GetBytes(pose[i]), 0) ==
+                                    BitConverter.ToInt32(BitConverter.GetBytes(expectedPoses[t * pose.Length + i]), 0);
+                        Check(same, "pose at " + Times[t] + " equals the C API's bit for bit");
+                    }
+                    // Native memory route (what NativeArray<float> uses): strided output.
+                    var buffer = new NativeBuffer((joints - 1) * 12 * 4 + 40);
+                    Check(d.SamplePose((float*)buffer.Pointer, (joints - 1) * 12 + 10, 12) == AnimcompStatus.ANIMCOMP_STATUS_OK, "strided sample");
+                    Check(((float*)buffer.Pointer)[12 * 2 + 3] == pose[2 * 10 + 3], "strided pose matches");
+                    buffer.Dispose();
+                    Check(d.SamplePose(new float[5]) == AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL, "short buffer status");
+                }
+            }
+        }
+    }
+
+    static void BadBlob(string dir)
+    {
+        var bytes = File.ReadAllBytes(Path.Combine(dir, "blob.bin"));
+        bytes[bytes.Length - 1] ^= 0x20;
+        try
+        {
+            using (Blob.FromBytes(bytes)) { }
+            Check(false, "a corrupted blob was accepted");
+        }
+        catch (AnimCompException e)
+        {
+            Check(e.Status == AnimcompStatus.ANIMCOMP_STATUS_CHECKSUM_MISMATCH, "corrupted blob: " + e.Status);
+            Check(e.Message == "blob checksum mismatch" || e.Message.Length > 0, "message: " + e.Message);
+        }
+        var junk = new byte[64];
+        fixed (byte* j = junk)
+        {
+            var buffer = new NativeBuffer(64);
+            Check(NativeMethods.animcomp_validate_blob(buffer.Pointer, new UIntPtr(64)) == AnimcompStatus.ANIMCOMP_STATUS_BAD_MAGIC, "zeros: bad magic");
+            Check(NativeMethods.animcomp_validate_blob(null, new UIntPtr(64)) == AnimcompStatus.ANIMCOMP_STATUS_NULL_POINTER, "null blob");
+            buffer.Dispose();
+        }
+        var clip = new AnimcompRawClip();
+        try { using (Blob.Compress(clip)) { } Check(false, "an empty clip compressed"); }
+        catch (AnimCompException e) { Check(e.Status != AnimcompStatus.ANIMCOMP_STATUS_OK, "empty clip: " + e.Status); }
+    }
+
+    static int Main(string[] args)
+    {
+        uint major, minor, patch;
+        NativeMethods.animcomp_version(&major, &minor, &patch);
+        Check(major == NativeMethods.ANIMCOMP_VERSION_MAJOR && minor == NativeMethods.ANIMCOMP_VERSION_MINOR, "library version matches the bindings");
+        Layout(args[0]);
+        BitForBit(args[1]);
+        BadBlob(args[1]);
+        Console.WriteLine("C# bindings: " + (checks - failures) + " checks passed, " + failures + " failed");
+        return failures == 0 ? 0 : 1;
+    }
+}

@@ -1,0 +1,305 @@
+/*
+ * animcomp.hpp: a header-only C++17 wrapper over the C ABI of animcomp.h.
+ *
+ *   animcomp::Blob          RAII owner of a 16-byte aligned blob (move-only)
+ *   animcomp::compress      clip + settings -> Result<Blob> (needs the full library)
+ *   animcomp::Decompressor  a context bound to a blob: seek, sample_pose into any contiguous
+ *                           float buffer (pointer + length, or std::vector / std::array / span ...)
+ *   animcomp::Status        a status code with ok() and message()
+ *   animcomp::Result<T>     a value or a status
+ *
+ * Errors are returned, never hidden: every call gives a Status or a Result. With exceptions
+ * enabled (the default when the compiler has them; force with -DANIMCOMP_HPP_EXCEPTIONS=0 or 1),
+ * Result::value() on an error and animcomp::check(status) throw animcomp::Error; without them
+ * (-fno-exceptions) they call std::abort(), so test ok() first. Nothing else throws.
+ */
+#ifndef ANIMCOMP_HPP
+#define ANIMCOMP_HPP
+
+#include "animcomp.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#if !defined(ANIMCOMP_HPP_EXCEPTIONS)
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define ANIMCOMP_HPP_EXCEPTIONS 1
+#else
+#define ANIMCOMP_HPP_EXCEPTIONS 0
+#endif
+#endif
+
+#if ANIMCOMP_HPP_EXCEPTIONS
+#include <stdexcept>
+#endif
+
+namespace animcomp {
+
+/** A status code of the C API (ANIMCOMP_STATUS_OK == 0) with its message. */
+class Status {
+public:
+  /** OK. */
+  constexpr Status() noexcept = default;
+  /** Wraps a code returned by a C function. */
+  constexpr Status(AnimcompStatus code) noexcept : code_(code) {}  // NOLINT: implicit on purpose
+  /** The raw code. */
+  constexpr AnimcompStatus code() const noexcept { return code_; }
+  /** True for ANIMCOMP_STATUS_OK. */
+  constexpr bool ok() const noexcept { return code_ == ANIMCOMP_STATUS_OK; }
+  /** True for ANIMCOMP_STATUS_OK. */
+  constexpr explicit operator bool() const noexcept { return ok(); }
+  /** The library's static English message (never null). */
+  const char *message() const noexcept { return animcomp_status_message(code_); }
+  /** Same code. */
+  friend constexpr bool operator==(Status a, Status b) noexcept { return a.code_ == b.code_; }
+  /** Different code. */
+  friend constexpr bool operator!=(Status a, Status b) noexcept { return a.code_ != b.code_; }
+
+private:
+  AnimcompStatus code_ = ANIMCOMP_STATUS_OK;
+};
+
+#if ANIMCOMP_HPP_EXCEPTIONS
+/** Thrown by Result::value() and check() on an error (only with exceptions enabled). */
+class Error : public std::runtime_error {
+public:
+  /** An error carrying its status. */
+  explicit Error(Status status) : std::runtime_error(status.message()), status_(status) {}
+  /** The status. */
+  Status status() const noexcept { return status_; }
+
+private:
+  Status status_;
+};
+#endif
+
+/** Throws Error (exceptions on) or aborts (off) when `status` is not OK; returns it otherwise. */
+inline Status check(Status status) {
+  if (!status.ok()) {
+#if ANIMCOMP_HPP_EXCEPTIONS
+    throw Error(status);
+#else
+    std::abort();
+#endif
+  }
+  return status;
+}
+
+/** A value of type T, or the status explaining why there is none. */
+template <class T>
+class Result {
+public:
+  /** A success. */
+  Result(T value) noexcept(std::is_nothrow_move_constructible<T>::value)  // NOLINT: implicit
+      : value_(std::move(value)) {}
+  /** A failure (`status` must not be OK). */
+  Result(Status status) noexcept : status_(status) {}  // NOLINT: implicit
+  /** True when a value is held. */
+  bool ok() const noexcept { return status_.ok(); }
+  /** True when a value is held. */
+  explicit operator bool() const noexcept { return ok(); }
+  /** The status (OK when a value is held). */
+  Status status() const noexcept { return status_; }
+  /** The value; on an error: throws Error (exceptions on) or aborts. */
+  T &value() & {
+    check(status_);
+    return value_;
+  }
+  /** The value; on an error: throws Error (exceptions on) or aborts. */
+  const T &value() const & {
+    check(status_);
+    return value_;
+  }
+  /** Moves the value out; on an error: throws Error (exceptions on) or aborts. */
+  T &&value() && {
+    check(status_);
+    return std::move(value_);
+  }
+  /** The value (must be ok()). */
+  T *operator->() noexcept { return &value_; }
+  /** The value (must be ok()). */
+  T &operator*() & noexcept { return value_; }
+
+private:
+  T value_{};
+  Status status_;
+};
+
+/** Owns a 16-byte aligned byte buffer holding a blob (move-only; the memory is freed on destruction). */
+class Blob {
+public:
+  /** Empty. */
+  Blob() noexcept = default;
+  Blob(const Blob &) = delete;
+  Blob &operator=(const Blob &) = delete;
+  /** Takes the other's memory, leaving it empty. */
+  Blob(Blob &&other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  /** Frees this, then takes the other's memory. */
+  Blob &operator=(Blob &&other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  ~Blob() { release(); }
+
+  /** `size` zeroed bytes, 16-byte aligned; ANIMCOMP_STATUS_INTERNAL when the allocation fails. */
+  static Result<Blob> allocate(std::size_t size) noexcept {
+    Blob blob;
+    if (size != 0) {
+      void *p = ::operator new(size, std::align_val_t{ANIMCOMP_ALIGNMENT}, std::nothrow);
+      if (p == nullptr) return Status(ANIMCOMP_STATUS_INTERNAL);
+      std::memset(p, 0, size);
+      blob.data_ = static_cast<unsigned char *>(p);
+      blob.size_ = size;
+    }
+    return blob;
+  }
+  /** An aligned copy of bytes read from a file or package (not validated: see validate()). */
+  static Result<Blob> copy_of(const void *bytes, std::size_t size) noexcept {
+    Result<Blob> blob = allocate(size);
+    if (blob.ok() && size != 0) std::memcpy(blob->data(), bytes, size);
+    return blob;
+  }
+
+  /** The bytes (16-byte aligned; null when empty). */
+  unsigned char *data() noexcept { return data_; }
+  /** The bytes (16-byte aligned; null when empty). */
+  const unsigned char *data() const noexcept { return data_; }
+  /** The blob's size in bytes. */
+  std::size_t size() const noexcept { return size_; }
+  /** True when no memory is held. */
+  bool empty() const noexcept { return size_ == 0; }
+  /** Full validation (checksum and every offset): animcomp_validate_blob. */
+  Status validate() const noexcept { return animcomp_validate_blob(data_, size_); }
+  /** Validates, then reports counts, rate, duration, codec and sizes: animcomp_blob_info. */
+  Result<AnimcompBlobInfo> info() const noexcept {
+    AnimcompBlobInfo out{};
+    Status s = animcomp_blob_info(data_, size_, &out);
+    if (!s.ok()) return s;
+    return out;
+  }
+  /** Keeps the first `size` bytes (never grows; the allocation is unchanged). */
+  void shrink(std::size_t size) noexcept {
+    if (size < size_) size_ = size;
+  }
+
+private:
+  void release() noexcept {
+    if (data_ != nullptr) ::operator delete(data_, std::align_val_t{ANIMCOMP_ALIGNMENT});
+    data_ = nullptr;
+    size_ = 0;
+  }
+  unsigned char *data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+#if defined(ANIMCOMP_COMPRESS)
+/** animcomp_compress_settings_default: codec VBR, level automatic, ACL's precision defaults. */
+inline AnimcompCompressSettings default_settings() noexcept {
+  AnimcompCompressSettings settings{};
+  animcomp_compress_settings_default(&settings);
+  return settings;
+}
+
+/**
+ * Compresses `clip` into a new blob sized exactly (animcomp_compress_bound, then
+ * animcomp_compress). Needs the full library (not ANIMCOMP_RUNTIME_ONLY).
+ */
+inline Result<Blob> compress(const AnimcompRawClip &clip,
+                             const AnimcompCompressSettings &settings = default_settings()) noexcept {
+  std::size_t bound = 0;
+  Status s = animcomp_compress_bound(&clip, &settings, &bound);
+  if (!s.ok()) return s;
+  Result<Blob> blob = Blob::allocate(bound);
+  if (!blob.ok()) return blob.status();
+  std::size_t size = 0;
+  s = animcomp_compress(&clip, &settings, blob->data(), blob->size(), &size);
+  if (!s.ok()) return s;
+  blob->shrink(size);
+  return blob;
+}
+#endif
+
+/** animcomp_decompress_options_default: checksum verified, no bind pose. */
+inline AnimcompDecompressOptions default_decompress_options() noexcept {
+  AnimcompDecompressOptions options{};
+  animcomp_decompress_options_default(&options);
+  return options;
+}
+
+/**
+ * A decompression context bound to a blob (which must outlive it and every copy of it). Copyable
+ * and allocation-free: copy it to give another thread its own playhead on the same blob.
+ */
+class Decompressor {
+public:
+  /** Binds to `blob` (validating it): animcomp_decompressor_init. */
+  static Result<Decompressor> create(const void *blob, std::size_t size,
+                                     const AnimcompDecompressOptions *options = nullptr) noexcept {
+    Decompressor d;
+    Status s = animcomp_decompressor_init(&d.ctx_, blob, size, options);
+    if (!s.ok()) return s;
+    return d;
+  }
+  /** Binds to an owned blob. */
+  static Result<Decompressor> create(const Blob &blob,
+                                     const AnimcompDecompressOptions *options = nullptr) noexcept {
+    return create(blob.data(), blob.size(), options);
+  }
+
+  /** Moves to a time in seconds: animcomp_seek. */
+  Status seek(float time, uint32_t looping = ANIMCOMP_LOOPING_CLAMP,
+              uint32_t rounding = ANIMCOMP_ROUNDING_NONE) noexcept {
+    return animcomp_seek(&ctx_, time, looping, rounding);
+  }
+  /** Moves to a sample index: animcomp_seek_sample. */
+  Status seek_sample(uint32_t sample) noexcept { return animcomp_seek_sample(&ctx_, sample); }
+
+  /** Writes 10 floats per joint, `stride` floats apart (0 = 10): animcomp_sample_pose. */
+  Status sample_pose(float *out, std::size_t len_floats, std::size_t stride = 0) const noexcept {
+    return animcomp_sample_pose(&ctx_, out, len_floats, stride);
+  }
+  /** Same, into any contiguous container of float (std::vector, std::array, a span...). */
+  template <class Floats,
+            class = std::enable_if_t<std::is_same<
+                std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<Floats &>()))>>,
+                float>::value>>
+  Status sample_pose(Floats &out, std::size_t stride = 0) const noexcept {
+    return sample_pose(std::data(out), std::size(out), stride);
+  }
+  /** Writes one joint's 10 floats: animcomp_sample_joint. */
+  Status sample_joint(uint32_t joint, float out[ANIMCOMP_FLOATS_PER_JOINT]) const noexcept {
+    return animcomp_sample_joint(&ctx_, joint, out);
+  }
+  /** The bound blob's info: animcomp_decompressor_info. */
+  Result<AnimcompBlobInfo> info() const noexcept {
+    AnimcompBlobInfo out{};
+    Status s = animcomp_decompressor_info(&ctx_, &out);
+    if (!s.ok()) return s;
+    return out;
+  }
+  /** The C context, for the functions this wrapper does not cover (e.g. the key cursor). */
+  const AnimcompDecompressor &c_context() const noexcept { return ctx_; }
+  /** The C context, for the functions this wrapper does not cover. */
+  AnimcompDecompressor &c_context() noexcept { return ctx_; }
+
+  /** Unbound (sampling gives ANIMCOMP_STATUS_NOT_INITIALIZED); use create(). */
+  Decompressor() noexcept = default;
+
+private:
+  AnimcompDecompressor ctx_{};
+};
+
+}  // namespace animcomp
+
+#endif /* ANIMCOMP_HPP */
