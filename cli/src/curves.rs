@@ -2,7 +2,7 @@
 //! `.csv`, NumPy `.npy`, glTF `weights` channels) and `compress` compresses one. Each curve set is
 //! compressed as a face-only clip, decoded at EVERY sample through the runtime decompressor, and
 //! reported beside the plain segmented baseline ([`crate::curves_baseline`]) and, with
-//! `--curve-peers`, ACL's figures (`/work/shared/peers/acl_curves.tsv`).
+//! `--curve-peers`, ACL's figures (`../shared/peers/acl_curves.tsv`).
 
 use crate::curves_baseline;
 use crate::CliError;
@@ -23,7 +23,7 @@ pub struct CurveArgs {
     /// weights): each such curve gets the precision P / (its target's largest displacement).
     #[arg(long, value_parser = crate::measure::positive_f32, value_name = "P")]
     pub morph_position_precision: Option<f32>,
-    /// ACL scalar-track results TSV (e.g. /work/shared/peers/acl_curves.tsv): adds ACL's size
+    /// ACL scalar-track results TSV (e.g. ../shared/peers/acl_curves.tsv): adds ACL's size
     /// per curve set, matched by path.
     #[arg(long, value_name = "FILE.tsv")]
     pub curve_peers: Option<PathBuf>,

@@ -30,6 +30,10 @@ fn import_every_shared_clip() {
     for f in &files {
         let folder = f.strip_prefix(&root).unwrap().components().next().unwrap();
         let folder = folder.as_os_str().to_string_lossy().into_owned();
+        if folder == "curves" {
+            // Scalar curves, not skeletal clips: read by `curves_data` (import/tests).
+            continue;
+        }
         let clips = load(f, &ImportOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         assert!(!clips.is_empty(), "{}", f.display());
         let c = per_folder.entry(folder).or_default();
