@@ -329,8 +329,8 @@ impl Cursor {
         (q0, q1, same)
     }
 
-    /// The next animated translation or scale (and the second sample's when `pair`), clamped
-    /// to the clip value limits. `rg` is its clip ranges' offset.
+    /// The next animated translation or scale (and the second sample's when `pair`). `rg` is
+    /// its clip ranges' offset.
     #[inline(always)]
     fn vector(&mut self, body: &[u8], rg: usize) -> (Vec3, Vec3) {
         let range = |i: usize| ClipRange {
@@ -338,7 +338,7 @@ impl Cursor {
             extent: read_f32(body, rg + 8 * i + 4),
         };
         let (a, b, _) = self.next(body, [range(0), range(1), range(2)], MAX_ABS_VALUE);
-        (clamp_value(a), clamp_value(b))
+        (Vec3::from_array(a), Vec3::from_array(b))
     }
 }
 
@@ -347,9 +347,9 @@ impl Cursor {
 /// three times the limit); values the encoder wrote are within them already, so this never moves
 /// them. Packed `min`/`max` (one instruction each on SSE2).
 #[inline(always)]
-fn clamp_value(v: [f32; 3]) -> Vec3 {
+fn clamp_value(v: Vec3) -> Vec3 {
     let m = Vec4::splat(MAX_ABS_VALUE);
-    Vec4::new(v[0], v[1], v[2], 0.0).max(-m).min(m).truncate()
+    v.extend(0.0).max(-m).min(m).truncate()
 }
 
 #[inline(always)]
@@ -414,13 +414,15 @@ impl State {
         let rg = self.ranges;
         self.ranges += VECTOR_RANGE_BYTES;
         let (a, b) = self.c0.vector(body, rg);
-        if self.c0.pair {
+        // Clamped after interpolating: a lerp between two values at the limit can round one
+        // unit past it.
+        clamp_value(if self.c0.pair {
             a.lerp(b, self.alpha)
         } else if let Some(c1) = self.c1.as_mut() {
             a.lerp(c1.vector(body, rg).0, self.alpha)
         } else {
             a
-        }
+        })
     }
 
     /// A translation or scale channel of kind `kind` (`default` when it is a default track).
