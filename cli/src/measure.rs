@@ -344,19 +344,9 @@ pub fn time_decompression(
     Ok(passes.iter_mut().map(|p| median(p)).collect())
 }
 
-/// Median of `v` (0 when empty; mean of the two middle values for even lengths).
-pub fn median(v: &mut [f64]) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(|a, b| a.total_cmp(b));
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
-    } else {
-        0.5 * (v[m - 1] + v[m])
-    }
-}
+/// Median of `v` (0 when empty; mean of the two middle values for even lengths): the bench
+/// crate's, shared with `ab_runtime`.
+pub use animcomp_bench::timing::median;
 
 /// Joint name for display (its index when unnamed).
 pub fn joint_name(clip: &RawClip, j: usize) -> String {
