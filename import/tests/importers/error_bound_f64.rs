@@ -9,7 +9,7 @@
 
 use animcomp::codec::{CodecChoice, CompressSettings};
 use animcomp::decompress::{DecompressOptions, Decompressor};
-use animcomp::math::{Transform, FLOATS_PER_JOINT};
+use animcomp::math::Transform;
 use animcomp::{compress, AlignedBlob, RawClip};
 use animcomp_import::{load, ImportOptions};
 use glam::{DQuat, DVec3};
@@ -186,13 +186,7 @@ fn worst(clip: &RawClip, codec: CodecChoice) -> ((f64, usize, usize), usize) {
         ..Default::default()
     };
     let blob = AlignedBlob::from_bytes(&compress(clip, &settings).expect("compress"));
-    let bind: Option<Vec<f32>> = clip.skeleton.bind_pose.as_ref().map(|b| {
-        let mut v = vec![0.0; b.len() * FLOATS_PER_JOINT];
-        for (j, t) in b.iter().enumerate() {
-            t.write_to(&mut v[j * FLOATS_PER_JOINT..]);
-        }
-        v
-    });
+    let bind = crate::common::bind_floats(clip);
     let opts = DecompressOptions {
         bind_pose: bind.as_deref(),
         ..Default::default()

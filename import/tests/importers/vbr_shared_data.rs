@@ -7,7 +7,7 @@
 
 use animcomp::codec::{CodecChoice, CompressSettings, Level};
 use animcomp::decompress::{DecompressOptions, Decompressor};
-use animcomp::math::{Transform, FLOATS_PER_JOINT};
+use animcomp::math::Transform;
 use animcomp::metric::Metric;
 use animcomp::{compress, AlignedBlob, RawClip};
 use animcomp_import::{load, ImportOptions};
@@ -40,13 +40,7 @@ fn worst_relative_error(clip: &RawClip, level: Level) -> (f32, Vec<u8>) {
     };
     let blob = compress(clip, &s).expect("compress");
     let aligned = AlignedBlob::from_bytes(&blob);
-    let bind: Option<Vec<f32>> = clip.skeleton.bind_pose.as_ref().map(|b| {
-        let mut v = vec![0.0; b.len() * FLOATS_PER_JOINT];
-        for (j, t) in b.iter().enumerate() {
-            t.write_to(&mut v[j * FLOATS_PER_JOINT..]);
-        }
-        v
-    });
+    let bind = crate::common::bind_floats(clip);
     let opts = DecompressOptions {
         bind_pose: bind.as_deref(),
         ..Default::default()

@@ -87,3 +87,15 @@ pub fn mutate(text: &str, rng: &mut Rng) -> String {
     }
     s.into_iter().collect()
 }
+
+/// A clip's bind pose as 10 floats per joint (what the decompressor takes), if it has one.
+pub fn bind_floats(clip: &animcomp::RawClip) -> Option<Vec<f32>> {
+    use animcomp::math::FLOATS_PER_JOINT;
+    clip.skeleton.bind_pose.as_ref().map(|b| {
+        let mut v = vec![0.0; b.len() * FLOATS_PER_JOINT];
+        for (j, t) in b.iter().enumerate() {
+            t.write_to(&mut v[j * FLOATS_PER_JOINT..]);
+        }
+        v
+    })
+}
