@@ -61,10 +61,10 @@ fn after_includes() -> String {
 const HEADER_SOURCES: &[&str] = &[
     "src/ffi/mod.rs",
     "src/error.rs",
-    "src/codec/settings.rs",
-    "src/quantize/rotation.rs",
-    "src/quantize/vector.rs",
-    "src/decompress/seek.rs",
+    "src/offline/settings.rs",
+    "src/format/quantize/rotation.rs",
+    "src/format/quantize/vector.rs",
+    "src/runtime/seek.rs",
 ];
 
 #[cfg(feature = "header")]

@@ -12,13 +12,16 @@
 
 #![allow(dead_code)]
 
-use animcomp::blob::writer::blob_checksum;
-use animcomp::blob::{validate_blob, BlobFlags, Header, HEADER_SIZE};
 use animcomp::clip::{generate_clip, GenerateOptions, Joint, RawClip, Skeleton, Track};
-use animcomp::codec::{CodecChoice, CodecId, CompressSettings, DefaultMode, Level};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
+use animcomp::format::{validate_blob, BlobFlags, Header, HEADER_SIZE};
 use animcomp::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
-use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::offline::blob_writer::blob_checksum;
+use animcomp::{
+    format::CodecId,
+    offline::{CodecChoice, CompressSettings, DefaultMode, Level},
+};
 use animcomp::{AlignedBlob, Error};
 
 /// Every looping policy.
@@ -175,11 +178,11 @@ fn decode_one(
             assert_eq!(*d.header(), h);
             // Describing a valid body never fails and names sections that fit in it.
             let desc = if describe_checked(h.codec) {
-                animcomp::codec::describe(&h, body).expect("describe failed on a validated body")
+                animcomp::offline::describe(&h, body).expect("describe failed on a validated body")
             } else {
                 Default::default()
             };
-            let desc: animcomp::codec::BodyDescription = desc;
+            let desc: animcomp::offline::BodyDescription = desc;
             for t in &desc.tracks {
                 assert!(
                     t.joint < h.num_joints as usize,

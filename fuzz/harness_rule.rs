@@ -12,12 +12,12 @@
 
 #![allow(dead_code)]
 
-use animcomp::blob::{validate_blob, BlobFlags, Header};
 use animcomp::clip::MAX_ABS_VALUE;
-use animcomp::codec::keys::{cursor_state_size, KeyCursor};
-use animcomp::codec::CodecId;
 use animcomp::decompress::{clip_duration, DecompressOptions, Decompressor, Rounding};
+use animcomp::format::CodecId;
+use animcomp::format::{validate_blob, BlobFlags, Header};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
+use animcomp::runtime::{cursor_state_size, KeyCursor};
 use animcomp::AlignedBlob;
 
 use crate::harness::{base_blob, mutate, reseal, Bytes, LOOPINGS};

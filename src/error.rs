@@ -37,16 +37,16 @@ pub enum Error {
     /// The clip has no samples.
     #[error("the clip has no samples")]
     NoSamples,
-    /// More joints than [`crate::clip::MAX_JOINTS`].
-    #[error("too many joints: {0} (limit {limit})", limit = crate::clip::MAX_JOINTS)]
+    /// More joints than [`crate::format::limits::MAX_JOINTS`].
+    #[error("too many joints: {0} (limit {limit})", limit = crate::format::limits::MAX_JOINTS)]
     TooManyJoints(usize),
-    /// More samples than [`crate::clip::MAX_SAMPLES`].
-    #[error("too many samples: {0} (limit {limit})", limit = crate::clip::MAX_SAMPLES)]
+    /// More samples than [`crate::format::limits::MAX_SAMPLES`].
+    #[error("too many samples: {0} (limit {limit})", limit = crate::format::limits::MAX_SAMPLES)]
     TooManySamples(usize),
     /// Sample rate not finite, not positive or out of the supported range.
     #[error("invalid sample rate {0}")]
     InvalidSampleRate(f32),
-    /// A track value is NaN or infinite (or beyond [`crate::clip::MAX_ABS_VALUE`]).
+    /// A track value is NaN or infinite (or beyond [`crate::format::limits::MAX_ABS_VALUE`]).
     #[error("non-finite or out-of-range value in joint {joint} sample {sample} ({channel})")]
     NonFiniteValue {
         /// Joint index.

@@ -22,28 +22,28 @@
 
 #![warn(missing_docs)]
 
-pub mod additive;
-pub mod blob;
-pub mod clip;
-pub mod codec;
-pub mod curves;
-pub mod decompress;
 pub mod error;
 pub mod ffi;
+pub mod format;
 pub mod math;
-#[cfg(feature = "compress")]
-pub mod metric;
-pub mod quantize;
+pub mod offline;
+pub mod runtime;
 
 mod aligned;
 
-pub use additive::AdditiveFormat;
+// Older paths, kept for callers: `decompress` is the runtime, `clip` and `metric` live offline.
+pub use offline::clip;
 #[cfg(feature = "compress")]
-pub use additive::{compress_additive, AdditiveBase};
+pub use offline::metric;
+pub use runtime as decompress;
+
 pub use aligned::AlignedBlob;
-pub use clip::RawClip;
-#[cfg(feature = "compress")]
-pub use codec::{compress, compress_with_curves};
-pub use codec::{CodecChoice, CompressSettings};
-pub use curves::Curve;
 pub use error::{Error, Result, Status};
+pub use format::AdditiveFormat;
+#[cfg(feature = "compress")]
+pub use offline::additive::{compress_additive, AdditiveBase};
+pub use offline::clip::RawClip;
+pub use offline::curves::Curve;
+#[cfg(feature = "compress")]
+pub use offline::{compress, compress_with_curves};
+pub use offline::{CodecChoice, CompressSettings};

@@ -3,9 +3,12 @@
 //! `Transform` path (`Vec3`) measured in the same run.
 //! `cargo bench -p animcomp-bench --bench additive`
 
-use animcomp::additive::{apply, apply_pose, AdditiveFormat};
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
+use animcomp::{
+    runtime::additive::{apply, apply_pose},
+    AdditiveFormat,
+};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 

@@ -8,9 +8,9 @@
 //! stored samples (every pose interpolates) instead of at the sample times. `--keys` adds the
 //! `keys` codec twice: through the stateless `Decompressor` and through its playback cursor.
 
-use animcomp::codec::keys::{cursor_state_size, KeyCursor};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
+use animcomp::runtime::{cursor_state_size, KeyCursor};
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
 use animcomp_import::{collect_files, load, ImportOptions};
 use std::hint::black_box;

@@ -6,8 +6,12 @@
 //! walk metres away from their first sample), which is not compression error.
 
 use crate::measure;
-use animcomp::additive::{apply, make_additive_clip, AdditiveBase, AdditiveFormat, BasePoses};
 use animcomp::math::Transform;
+use animcomp::{
+    offline::additive::{make_additive_clip, AdditiveBase, BasePoses},
+    runtime::additive::apply,
+    AdditiveFormat,
+};
 use animcomp::{AlignedBlob, CompressSettings, RawClip};
 use std::time::{Duration, Instant};
 
@@ -126,7 +130,7 @@ mod tests {
                 base: BaseChoice::FirstSample,
             };
             let (blob, _) = args.compress_timed(&clip, &settings).unwrap();
-            let h = animcomp::blob::Header::parse(blob.as_bytes()).unwrap();
+            let h = animcomp::format::Header::parse(blob.as_bytes()).unwrap();
             assert_eq!(h.additive, additive_format(f).unwrap() as u8);
             let m = args.measure_blob(&clip, &blob).unwrap();
             assert!(m.max_error <= 0.01, "{f}: {}", m.max_error);

@@ -153,7 +153,7 @@ pub fn prepare(set: &mut CurveSet, a: &CurveArgs) {
         c.precision = a.curve_precision;
     }
     if let Some(p) = a.morph_position_precision {
-        animcomp::curves::apply_position_precision(&mut set.curves, p);
+        animcomp::offline::curves::apply_position_precision(&mut set.curves, p);
     }
 }
 

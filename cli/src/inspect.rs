@@ -2,7 +2,7 @@
 
 use crate::table::{thousands, Table};
 use crate::CliError;
-use animcomp::blob::{validate_blob, BlobFlags, Header};
+use animcomp::format::{validate_blob, BlobFlags, Header};
 use animcomp::AlignedBlob;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -104,7 +104,7 @@ fn storage_class(storage: &str) -> String {
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let (blob, h) = read_blob(&a.blob)?;
     let (_, body) = validate_blob(blob.as_bytes(), false)?;
-    let desc = animcomp::codec::describe(&h, body)
+    let desc = animcomp::offline::describe(&h, body)
         .map_err(|e| CliError(format!("{}: {e}", a.blob.display())))?;
     let raw = 40u64 * h.num_joints as u64 * h.num_samples as u64;
     println!("file           {}", a.blob.display());

@@ -2,11 +2,11 @@
 //! timer, measuring error through the real decompressor, and timing pose decompression.
 
 use crate::CliError;
-use animcomp::codec::Level;
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
 use animcomp::metric::{percentile, Metric};
-use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::offline::Level;
 use animcomp::{AlignedBlob, CodecChoice, CompressSettings, RawClip};
 use animcomp_import::{ImportOptions, ImportedClip};
 use std::hint::black_box;
@@ -97,7 +97,7 @@ impl SettingsArgs {
 
 /// The name of the codec that wrote `blob` (what `--codec auto` chose).
 pub fn blob_codec(blob: &AlignedBlob) -> &'static str {
-    animcomp::blob::Header::parse(blob.as_bytes()).map_or("unknown", |h| h.codec.name())
+    animcomp::format::Header::parse(blob.as_bytes()).map_or("unknown", |h| h.codec.name())
 }
 
 /// Parses a finite, strictly positive number.

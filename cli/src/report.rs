@@ -62,7 +62,7 @@ fn is_blob(path: &Path) -> bool {
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut magic))
         .is_ok()
-        && magic == animcomp::blob::MAGIC
+        && magic == animcomp::format::MAGIC
 }
 
 /// Everything the picture shows.

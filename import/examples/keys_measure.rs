@@ -8,13 +8,12 @@
 //!     [--no-timing] [--precision P (shell 3.0)]
 //! ```
 
-use animcomp::codec::keys::{
-    compress_with, cursor_state_size, InterpChoice, KeyCursor, KeysOptions, Split, ToleranceMode,
-};
-use animcomp::codec::{CodecChoice, CompressSettings};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::Transform;
 use animcomp::metric::Metric;
+use animcomp::offline::keys::{compress_with, InterpChoice, KeysOptions, Split, ToleranceMode};
+use animcomp::offline::{CodecChoice, CompressSettings};
+use animcomp::runtime::{cursor_state_size, KeyCursor};
 use animcomp::{compress, AlignedBlob, RawClip};
 use animcomp_import::{collect_files, load, ImportOptions};
 use std::path::PathBuf;
@@ -82,8 +81,8 @@ fn variant(name: &str) -> KeysOptions {
             joint_first: false,
             ..d
         },
-        "fast" => KeysOptions::for_level(animcomp::codec::Level::Fast),
-        "auto" => KeysOptions::for_level(animcomp::codec::Level::Automatic),
+        "fast" => KeysOptions::for_level(animcomp::offline::Level::Fast),
+        "auto" => KeysOptions::for_level(animcomp::offline::Level::Automatic),
         _ => d,
     }
 }

@@ -6,10 +6,10 @@
 //!     [--level fast|default|best|auto] [--codecs vbr,fixed] [--limit N] [--per-clip]
 //! ```
 
-use animcomp::codec::{CodecChoice, CompressSettings, Level};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::Transform;
 use animcomp::metric::{percentile, Metric};
+use animcomp::offline::{CodecChoice, CompressSettings, Level};
 use animcomp::{compress, AlignedBlob, RawClip};
 use animcomp_import::{load, ImportOptions};
 use std::path::PathBuf;

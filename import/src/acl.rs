@@ -15,7 +15,7 @@
 //!
 //! Additive clips (`additive_format` = `relative`, `additive0` or `additive1`, any case):
 //! [`parse`] returns the clip players see, the base with the additive applied
-//! ([`animcomp::additive`]), so every caller of [`crate::load`] gets a plain clip;
+//! ([`animcomp::offline::additive`]), so every caller of [`crate::load`] gets a plain clip;
 //! [`parse_additive`] returns the additive clip, its format and its base clip separately (for
 //! [`animcomp::compress_additive`]).
 //!
@@ -28,10 +28,13 @@
 
 use crate::error::ParseError;
 use crate::sjson::{self, Node, Value};
-use animcomp::additive::{AdditiveBase, AdditiveFormat, BasePoses};
 use animcomp::clip::{Joint, Skeleton, Track, DEFAULT_PRECISION, MAX_JOINTS, MAX_SAMPLES};
 use animcomp::math::{Quat, Transform, Vec3};
 use animcomp::RawClip;
+use animcomp::{
+    offline::additive::{AdditiveBase, BasePoses},
+    AdditiveFormat,
+};
 
 /// Highest format version understood.
 pub const MAX_VERSION: f64 = 5.0;

@@ -10,8 +10,10 @@ use super::clip::{raw_clip_from_c, ErrorOverrides};
 use super::compress::{compress_into, inputs};
 use super::guard::{guard, in_ref, in_slice, out_slice};
 use super::types::{AnimcompCompressSettings, AnimcompRawClip};
-use crate::additive::{self, AdditiveBase, AdditiveFormat};
+use crate::format::AdditiveFormat;
 use crate::math::{Transform, FLOATS_PER_JOINT};
+use crate::offline::additive::AdditiveBase;
+use crate::runtime::additive;
 use crate::{Error, Result, Status};
 
 /// Not an additive clip (reported by `AnimcompBlobInfo::additive_format` for plain blobs; not

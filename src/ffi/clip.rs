@@ -6,9 +6,9 @@
 
 use super::guard::in_slice;
 use super::types::{AnimcompLayout, AnimcompRawClip};
-use crate::clip::{Joint, Skeleton, Track, DEFAULT_PRECISION, DEFAULT_SHELL_DISTANCE};
-use crate::clip::{MAX_JOINTS, MAX_SAMPLES};
+use crate::format::limits::{MAX_JOINTS, MAX_SAMPLES};
 use crate::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
+use crate::offline::clip::{Joint, Skeleton, Track, DEFAULT_PRECISION, DEFAULT_SHELL_DISTANCE};
 use crate::{Error, RawClip, Result};
 
 /// Per-joint error settings that override the clip's arrays when set (from the settings struct).
@@ -29,7 +29,7 @@ impl Default for ErrorOverrides {
         ErrorOverrides {
             precision: None,
             shell_distance: None,
-            curve_precision: crate::curves::DEFAULT_CURVE_PRECISION,
+            curve_precision: crate::offline::curves::DEFAULT_CURVE_PRECISION,
             morph_position_precision: None,
         }
     }
@@ -324,7 +324,7 @@ unsafe fn optional<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clip::{generate_clip, GenerateOptions};
+    use crate::offline::clip::{generate_clip, GenerateOptions};
 
     /// The generated clip as (parents, interleaved sample-major 10-float transforms).
     fn interleaved(c: &RawClip) -> (Vec<i32>, Vec<f32>) {

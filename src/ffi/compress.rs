@@ -5,9 +5,9 @@ use std::os::raw::c_void;
 use super::clip::{check_clip, raw_clip_from_c, ErrorOverrides};
 use super::guard::{guard, in_ref, opt_ref, out_ptr, write_if_some};
 use super::types::{AnimcompCompressSettings, AnimcompRawClip};
-use crate::blob::{BLOB_ALIGNMENT, HEADER_SIZE};
-use crate::codec::{CodecChoice, CompressSettings, DefaultMode, Level};
-use crate::quantize::{RotationFormat, VectorFormat};
+use crate::format::quantize::{RotationFormat, VectorFormat};
+use crate::format::{BLOB_ALIGNMENT, HEADER_SIZE};
+use crate::offline::{CodecChoice, CompressSettings, DefaultMode, Level};
 use crate::{Curve, Error, RawClip, Result, Status};
 
 fn enum_err(what: &'static str, value: u32) -> Error {
@@ -62,7 +62,7 @@ pub(crate) fn settings_from_c(
             precision,
             shell_distance,
             curve_precision: match s.curve_precision {
-                0.0 => crate::curves::DEFAULT_CURVE_PRECISION,
+                0.0 => crate::offline::curves::DEFAULT_CURVE_PRECISION,
                 p => p,
             },
             morph_position_precision: (s.morph_position_precision > 0.0)
@@ -84,7 +84,7 @@ pub(crate) fn default_settings() -> AnimcompCompressSettings {
         optimize_loops: d.optimize_loops as u32,
         precision: 0.0,
         shell_distance: 0.0,
-        curve_precision: crate::curves::DEFAULT_CURVE_PRECISION,
+        curve_precision: crate::offline::curves::DEFAULT_CURVE_PRECISION,
         morph_position_precision: 0.0,
         reserved: [0; 5],
     }

@@ -12,10 +12,10 @@ use std::os::raw::c_void;
 use super::decompress::{decompressor, seek_policies};
 use super::guard::{guard, out_ptr, out_slice, pose_buffer, write_if_some};
 use super::types::AnimcompDecompressor;
-use crate::codec::keys::{cursor_state_size, KeyCursor};
-use crate::codec::CodecId;
-use crate::decompress::Decompressor;
+use crate::format::CodecId;
 use crate::math::FLOATS_PER_JOINT;
+use crate::runtime::Decompressor;
+use crate::runtime::{cursor_state_size, KeyCursor};
 use crate::{Error, Result, Status};
 
 /// The decompressor behind `ctx`, which must hold a `keys` blob.

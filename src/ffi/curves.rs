@@ -7,7 +7,7 @@
 use super::clip::{strided, ErrorOverrides, Shape};
 use super::guard::{guard, in_slice, out_ptr, out_slice};
 use super::types::{AnimcompCurveDesc, AnimcompDecompressor, AnimcompLayout, AnimcompRawClip};
-use crate::curves::{apply_position_precision, Curve};
+use crate::offline::curves::{apply_position_precision, Curve};
 use crate::{Error, Result, Status};
 
 /// The clip's curves (empty when `num_curves` is 0), shape-checked: counts, layout, stride,
@@ -22,7 +22,7 @@ pub(crate) unsafe fn curves_from_c(c: &AnimcompRawClip, ov: &ErrorOverrides) -> 
     if nc == 0 {
         return Ok(Vec::new());
     }
-    if nc > crate::blob::MAX_CURVES {
+    if nc > crate::format::MAX_CURVES {
         return Err(Error::InvalidArgument(
             "num_curves exceeds ANIMCOMP_MAX_CURVES",
         ));
@@ -31,7 +31,7 @@ pub(crate) unsafe fn curves_from_c(c: &AnimcompRawClip, ov: &ErrorOverrides) -> 
     if samples == 0 {
         return Err(Error::NoSamples);
     }
-    if samples > crate::clip::MAX_SAMPLES {
+    if samples > crate::format::limits::MAX_SAMPLES {
         return Err(Error::TooManySamples(samples));
     }
     let layout = AnimcompLayout::from_u32(c.layout).ok_or(Error::InvalidEnum {

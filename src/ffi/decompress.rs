@@ -8,9 +8,9 @@ use std::os::raw::c_void;
 
 use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice, pose_buffer};
 use super::types::{AnimcompBlob, AnimcompDecompressOptions, AnimcompDecompressor};
-use crate::blob::Header;
-use crate::decompress::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
+use crate::format::Header;
 use crate::math::FLOATS_PER_JOINT;
+use crate::runtime::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
 use crate::{Error, Result, Status};
 
 /// Marks an initialised context ("ACMPDEC1").

@@ -7,8 +7,8 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::codec::PoseOut;
 use crate::math::FLOATS_PER_JOINT;
+use crate::runtime::PoseOut;
 use crate::{Error, Result, Status};
 
 /// Runs `f`, mapping its result to a status and a panic to [`Status::Internal`].

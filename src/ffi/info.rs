@@ -4,8 +4,8 @@ use std::os::raw::c_void;
 
 use super::guard::{guard, in_slice, out_ptr};
 use super::types::{AnimcompBlobInfo, AnimcompDecompressor};
-use crate::blob::{validate_blob, Header};
-use crate::decompress::clip_duration;
+use crate::format::{validate_blob, Header};
+use crate::runtime::clip_duration;
 use crate::{Result, Status};
 
 /// A blob slice from a C pointer (null → NULL_POINTER). Alignment is checked by the validator.
@@ -38,7 +38,8 @@ pub(crate) fn info_of(h: &Header) -> AnimcompBlobInfo {
 
 // The blob's codec ids are reported with the ANIMCOMP_CODEC_* values of the settings.
 const _: () = {
-    use crate::codec::{CodecChoice, CodecId};
+    use crate::format::CodecId;
+    use crate::offline::CodecChoice;
     assert!(CodecId::Fixed as u32 == CodecChoice::Fixed as u32);
     assert!(CodecId::Vbr as u32 == CodecChoice::Vbr as u32);
     assert!(CodecId::Keys as u32 == CodecChoice::Keys as u32);

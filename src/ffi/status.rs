@@ -73,7 +73,7 @@ pub unsafe extern "C" fn animcomp_version_string() -> *const c_char {
 /// Blobs of another version are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_blob_format_version() -> u32 {
-    crate::blob::FORMAT_VERSION as u32
+    crate::format::FORMAT_VERSION as u32
 }
 
 #[cfg(test)]

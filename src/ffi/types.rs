@@ -25,13 +25,13 @@ pub const ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE: u32 = 2;
 pub const ANIMCOMP_BLOB_FLAG_LOOPING: u32 = 4;
 
 const _: () = {
-    use crate::blob::BlobFlags;
+    use crate::format::BlobFlags;
     assert!(ANIMCOMP_FLOATS_PER_JOINT as usize == crate::math::FLOATS_PER_JOINT);
-    assert!(ANIMCOMP_ALIGNMENT as usize == crate::blob::BLOB_ALIGNMENT);
-    assert!(ANIMCOMP_BLOB_FORMAT_VERSION == crate::blob::FORMAT_VERSION as u32);
-    assert!(ANIMCOMP_MAX_JOINTS as usize == crate::clip::MAX_JOINTS);
-    assert!(ANIMCOMP_MAX_SAMPLES as usize == crate::clip::MAX_SAMPLES);
-    assert!(ANIMCOMP_MAX_CURVES as usize == crate::blob::MAX_CURVES);
+    assert!(ANIMCOMP_ALIGNMENT as usize == crate::format::BLOB_ALIGNMENT);
+    assert!(ANIMCOMP_BLOB_FORMAT_VERSION == crate::format::FORMAT_VERSION as u32);
+    assert!(ANIMCOMP_MAX_JOINTS as usize == crate::format::limits::MAX_JOINTS);
+    assert!(ANIMCOMP_MAX_SAMPLES as usize == crate::format::limits::MAX_SAMPLES);
+    assert!(ANIMCOMP_MAX_CURVES as usize == crate::format::MAX_CURVES);
     assert!(ANIMCOMP_BLOB_FLAG_HAS_SCALE == BlobFlags::HAS_SCALE);
     assert!(ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE == BlobFlags::DEFAULTS_ARE_BIND_POSE);
     assert!(ANIMCOMP_BLOB_FLAG_LOOPING == BlobFlags::LOOPING);
@@ -264,10 +264,10 @@ pub const ANIMCOMP_CHANNEL_SCALE: u32 = 4;
 pub const ANIMCOMP_CHANNEL_ALL: u32 = 7;
 
 const _: () = {
-    assert!(ANIMCOMP_CHANNEL_ROTATION == crate::decompress::CHANNEL_ROTATION);
-    assert!(ANIMCOMP_CHANNEL_TRANSLATION == crate::decompress::CHANNEL_TRANSLATION);
-    assert!(ANIMCOMP_CHANNEL_SCALE == crate::decompress::CHANNEL_SCALE);
-    assert!(ANIMCOMP_CHANNEL_ALL == crate::decompress::CHANNELS_ALL);
+    assert!(ANIMCOMP_CHANNEL_ROTATION == crate::runtime::CHANNEL_ROTATION);
+    assert!(ANIMCOMP_CHANNEL_TRANSLATION == crate::runtime::CHANNEL_TRANSLATION);
+    assert!(ANIMCOMP_CHANNEL_SCALE == crate::runtime::CHANNEL_SCALE);
+    assert!(ANIMCOMP_CHANNEL_ALL == crate::runtime::CHANNELS_ALL);
 };
 
 #[cfg(test)]

@@ -2,10 +2,10 @@
 //! sample through the runtime decoder, error within each curve's precision; defaults and
 //! constants cost no data; hostile sections are refused or decode to bounded values.
 
-use animcomp::blob::Header;
 use animcomp::clip::{generate_clip, GenerateOptions, Skeleton};
-use animcomp::curves::layout::Kind;
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::format::curves::Kind;
+use animcomp::format::Header;
 use animcomp::{compress, compress_with_curves, AlignedBlob, CompressSettings, Curve, RawClip};
 
 fn face_clip(samples: usize) -> RawClip {

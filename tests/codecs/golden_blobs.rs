@@ -12,13 +12,13 @@
 //! `.poses` layout (little-endian): `u32 entries, u32 joints`, then per entry
 //! `f32 time, u32 looping, u32 rounding` followed by `joints * 10` f32 (qx qy qz qw tx ty tz sx sy sz).
 
-use animcomp::blob::{Header, FORMAT_VERSION};
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
-use animcomp::codec::DefaultMode;
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
+use animcomp::format::{Header, FORMAT_VERSION};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
 use animcomp::metric::Metric;
-use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::offline::DefaultMode;
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 use std::path::{Path, PathBuf};
 

@@ -2,8 +2,8 @@
 //! backward and random sampling give the same poses as the stateless decompressor.
 
 use animcomp::clip::{generate_clip, GenerateOptions};
-use animcomp::codec::keys::{cursor_state_size, KeyCursor};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::runtime::{cursor_state_size, KeyCursor};
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
 
 fn blob(seed: u64, scale: bool) -> AlignedBlob {

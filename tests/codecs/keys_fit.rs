@@ -1,12 +1,12 @@
 //! Key selection: linear data reduces to its end keys, constant tracks to one value, Catmull-Rom
 //! fitting keeps its control keys exact and every sample within tolerance.
 
-use animcomp::blob::Header;
 use animcomp::clip::{generate_clip, GenerateOptions};
-use animcomp::codec::keys::catmull::{fit, Split};
-use animcomp::codec::keys::reduce::{linear_keys, FitInput};
-use animcomp::codec::keys::Interp;
+use animcomp::format::keys::Interp;
+use animcomp::format::Header;
 use animcomp::math::{Quat, Vec3};
+use animcomp::offline::keys::catmull::{fit, Split};
+use animcomp::offline::keys::reduce::{linear_keys, FitInput};
 use animcomp::{compress, CodecChoice, CompressSettings};
 use glam::Vec4;
 
@@ -39,9 +39,9 @@ fn line_clip() -> animcomp::RawClip {
     c
 }
 
-fn describe(blob: &[u8]) -> animcomp::codec::BodyDescription {
+fn describe(blob: &[u8]) -> animcomp::offline::BodyDescription {
     let h = Header::parse(blob).unwrap();
-    animcomp::codec::describe(&h, &blob[64..64 + h.body_size as usize]).unwrap()
+    animcomp::offline::describe(&h, &blob[64..64 + h.body_size as usize]).unwrap()
 }
 
 #[test]

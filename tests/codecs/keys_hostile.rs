@@ -2,8 +2,8 @@
 //! validation or decodes (stateless and through the cursor) without panicking.
 
 use animcomp::clip::{generate_clip, GenerateOptions};
-use animcomp::codec::keys::{cursor_state_size, KeyCursor};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::runtime::{cursor_state_size, KeyCursor};
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -136,7 +136,7 @@ fn truncated_bodies_are_rejected() {
 
 /// Re-seals the header checksum of a mutated blob (CRC-32C of bytes 0..12 and 16..end, at 12).
 fn reseal(bytes: &mut [u8]) {
-    let crc = animcomp::blob::writer::blob_checksum(bytes);
+    let crc = animcomp::offline::blob_writer::blob_checksum(bytes);
     bytes[12..16].copy_from_slice(&crc.to_le_bytes());
 }
 
@@ -170,7 +170,7 @@ fn cursor_agrees(bytes: &[u8]) -> Result<bool, animcomp::Error> {
 /// cursor and stateless sampling agree at every time.
 #[test]
 fn flipped_interpolation_bits_are_rejected_or_agree() {
-    use animcomp::codec::keys::format::{Kind, Layout, BODY_HEADER, SLOT_SIZE};
+    use animcomp::format::keys::layout::{Kind, Layout, BODY_HEADER, SLOT_SIZE};
     let clip = generate_clip(&GenerateOptions {
         joints: 20,
         samples: 120,

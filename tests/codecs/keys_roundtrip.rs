@@ -90,7 +90,7 @@ fn encoding_is_deterministic() {
 
 #[test]
 fn every_encoder_variant_keeps_the_guarantee() {
-    use animcomp::codec::keys::{compress_with, InterpChoice, KeysOptions, Split, ToleranceMode};
+    use animcomp::offline::keys::{compress_with, InterpChoice, KeysOptions, Split, ToleranceMode};
     let clip = generate_clip(&GenerateOptions {
         joints: 40,
         samples: 150,

@@ -6,7 +6,7 @@
 use crate::support_fixed;
 
 use animcomp::clip::{generate_clip, GenerateOptions};
-use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
 use animcomp::{CodecChoice, CompressSettings};
 use support_fixed::{channel_bounds, propagated_bounds, roundtrip};
 

@@ -4,11 +4,11 @@
 
 use crate::support_fixed;
 
-use animcomp::blob::validate_blob;
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
-use animcomp::codec::{describe, DefaultMode};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
+use animcomp::format::validate_blob;
 use animcomp::math::{Quat, Transform, Vec3};
-use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::offline::{describe, DefaultMode};
 use animcomp::{compress, CodecChoice, CompressSettings};
 use proptest::prelude::*;
 use support_fixed::{channel_bounds, is_looping, propagated_bounds, roundtrip};

@@ -3,8 +3,8 @@
 
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
 use animcomp::math::{angle_between, nlerp_shortest, Transform};
-use animcomp::quantize::{RotationFormat, VectorFormat};
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
 
 #[test]

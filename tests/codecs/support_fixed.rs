@@ -2,15 +2,15 @@
 //! from the formats' documented per-sample bounds, propagated through the hierarchy.
 #![allow(dead_code)]
 
-use animcomp::blob::{validate_blob, BlobFlags};
 use animcomp::clip::RawClip;
-use animcomp::codec::describe;
-use animcomp::codec::fixed::SUBSTITUTION_FRACTION;
 use animcomp::decompress::{DecompressOptions, Decompressor};
+use animcomp::format::{validate_blob, BlobFlags};
 use animcomp::math::{Transform, Vec3};
 use animcomp::metric::{dominant_shells, ErrorStats, Metric, SCALE_TOLERANCE};
-use animcomp::quantize::{Range3, RotationStats};
+use animcomp::offline::describe;
+use animcomp::offline::fixed::SUBSTITUTION_FRACTION;
 use animcomp::{compress, AlignedBlob, CompressSettings};
+use animcomp::{format::quantize::Range3, offline::RotationStats};
 
 /// Compresses, decompresses every sample and measures. Returns the blob and the stats.
 pub fn roundtrip(clip: &RawClip, s: &CompressSettings) -> (AlignedBlob, ErrorStats) {

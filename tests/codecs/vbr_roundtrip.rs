@@ -5,10 +5,10 @@
 //! the metric's composition order).
 
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
-use animcomp::codec::{CodecChoice, CompressSettings, Level};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::Transform;
 use animcomp::metric::{ErrorStats, Metric};
+use animcomp::offline::{CodecChoice, CompressSettings, Level};
 use animcomp::{compress, AlignedBlob};
 
 fn settings(level: Level) -> CompressSettings {
@@ -233,7 +233,7 @@ fn describe_lists_every_channel() {
     let blob = AlignedBlob::from_bytes(&compress(&clip, &settings(Level::Default)).unwrap());
     let d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let body = &blob.as_bytes()[64..64 + d.header().body_size as usize];
-    let desc = animcomp::codec::describe(d.header(), body).unwrap();
+    let desc = animcomp::offline::describe(d.header(), body).unwrap();
     assert_eq!(desc.tracks.len(), 24);
     let total: usize = desc.sections.iter().map(|s| s.1).sum();
     assert_eq!(total + 8, body.len());
@@ -306,11 +306,11 @@ fn hostile_bodies_never_panic() {
     let body = &aligned.as_bytes()[64..64 + h.body_size as usize];
     for cut in [0, 1, 16, 31, 40, body.len() / 2, body.len() - 9] {
         assert!(
-            animcomp::codec::describe(&h, &body[..cut]).is_err(),
+            animcomp::offline::describe(&h, &body[..cut]).is_err(),
             "cut {cut}"
         );
     }
     let mut garbage = body.to_vec();
     garbage[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(animcomp::codec::describe(&h, &garbage).is_err());
+    assert!(animcomp::offline::describe(&h, &garbage).is_err());
 }

@@ -4,9 +4,9 @@
 use std::ptr::{null, null_mut};
 
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
-use animcomp::codec::DefaultMode;
 use animcomp::ffi::*;
 use animcomp::math::FLOATS_PER_JOINT;
+use animcomp::offline::DefaultMode;
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Status};
 
 const CODECS: [CodecChoice; 3] = [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys];

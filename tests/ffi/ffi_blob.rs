@@ -4,10 +4,10 @@
 
 use std::ptr::{null, null_mut};
 
-use animcomp::blob::{assemble_blob, EncodedBody};
 use animcomp::clip::{generate_clip, GenerateOptions};
-use animcomp::codec::CodecId;
 use animcomp::ffi::*;
+use animcomp::format::CodecId;
+use animcomp::offline::blob_writer::{assemble_blob, EncodedBody};
 use animcomp::{AlignedBlob, CodecChoice, CompressSettings, Status};
 
 /// A valid blob of the fixed codec (`true`), or a hand-assembled one with a valid header and

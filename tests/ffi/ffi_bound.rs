@@ -6,8 +6,8 @@ use std::ptr::null;
 
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::ffi::*;
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
 use animcomp::math::{Quat, Vec3};
-use animcomp::quantize::{RotationFormat, VectorFormat};
 use animcomp::{CodecChoice, RawClip, Status};
 use proptest::prelude::*;
 

@@ -6,7 +6,7 @@ use std::ptr::null;
 
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::ffi::*;
-use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
 use animcomp::{AlignedBlob, CodecChoice, CompressSettings, Status};
 
 struct Rng(u64);

@@ -2,9 +2,9 @@
 //! verified) is either refused at validation or decodes, at every sample and between samples,
 //! to finite values within the input limit of 1e7. Truncated or oversized counts are refused.
 
-use animcomp::blob::Header;
 use animcomp::clip::Skeleton;
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::format::Header;
 use animcomp::{compress_with_curves, AlignedBlob, CompressSettings, Curve, RawClip};
 
 fn blob() -> Vec<u8> {

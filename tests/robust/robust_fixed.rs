@@ -1,10 +1,10 @@
 //! Hostile `fixed` bodies: with the checksum check off (as if forged), every corrupted or
 //! truncated body is either rejected by validation or samples safely to finite poses.
 
-use animcomp::blob::HEADER_SIZE;
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
-use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
+use animcomp::format::HEADER_SIZE;
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
 
 fn blobs() -> Vec<Vec<u8>> {

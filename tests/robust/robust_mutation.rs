@@ -8,8 +8,8 @@
 use crate::harness;
 
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
-use animcomp::codec::DefaultMode;
-use animcomp::quantize::{RotationFormat, VectorFormat};
+use animcomp::format::quantize::{RotationFormat, VectorFormat};
+use animcomp::offline::DefaultMode;
 use animcomp::{compress, CodecChoice, CompressSettings, Error};
 
 /// splitmix64: a small seeded generator.
@@ -341,8 +341,8 @@ fn vbr_describe_survives_forged_section_offsets() {
             m[byte] ^= 1 << bit;
             harness::reseal(&mut m);
             let a = animcomp::AlignedBlob::from_bytes(&m);
-            if let Ok((h, body)) = animcomp::blob::validate_blob(a.as_bytes(), true) {
-                if std::panic::catch_unwind(|| animcomp::codec::describe(&h, body)).is_err() {
+            if let Ok((h, body)) = animcomp::format::validate_blob(a.as_bytes(), true) {
+                if std::panic::catch_unwind(|| animcomp::offline::describe(&h, body)).is_err() {
                     panics.push((byte, bit));
                 }
             }

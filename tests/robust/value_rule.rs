@@ -9,7 +9,7 @@
 //! Cases: `PROPTEST_CASES` (default 400 per codec).
 
 use crate::harness_rule::{check_rule, mutant, violation};
-use animcomp::codec::CodecId;
+use animcomp::format::CodecId;
 use proptest::prelude::*;
 
 /// Mutation input: clip kind, settings, then 1..=8 mutations of 4 bytes each.

@@ -2,11 +2,11 @@
 //! point at one shared record is refused after one record, at every size) and stored constants are
 //! value-checked. (Mutants in general: `value_rule.rs`.)
 
-use animcomp::blob::writer::blob_checksum;
-use animcomp::blob::{Header, HEADER_SIZE};
 use animcomp::clip::{generate_clip, GenerateOptions};
-use animcomp::codec::vbr::layout::{self, validate_counting, View};
 use animcomp::decompress::{DecompressOptions, Decompressor};
+use animcomp::format::vbr::layout::{self, validate_counting, View};
+use animcomp::format::{Header, HEADER_SIZE};
+use animcomp::offline::blob_writer::blob_checksum;
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 
 fn vbr_blob(joints: usize, samples: usize) -> AlignedBlob {

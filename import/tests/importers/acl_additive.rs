@@ -1,10 +1,13 @@
 //! ACL additive clip files: `additive_format`, `additive_base_*` and `base_tracks`, with a fixture
 //! written here from a generated clip, its base and the additive clip between them.
 
-use animcomp::additive::{make_additive_clip, AdditiveBase, AdditiveFormat};
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::math::Transform;
 use animcomp::RawClip;
+use animcomp::{
+    offline::additive::{make_additive_clip, AdditiveBase},
+    AdditiveFormat,
+};
 use animcomp_import::acl;
 
 fn tracks_text(key: &str, clip: &RawClip) -> String {

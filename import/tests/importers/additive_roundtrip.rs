@@ -4,10 +4,13 @@
 
 use crate::common::additive_check::{applied_error, apply64, first_pose, t64, FORMATS};
 
-use animcomp::additive::{make_additive_clip, AdditiveBase, AdditiveFormat};
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::math::Transform;
 use animcomp::{compress, compress_additive, CodecChoice, CompressSettings, RawClip};
+use animcomp::{
+    offline::additive::{make_additive_clip, AdditiveBase},
+    AdditiveFormat,
+};
 
 fn clips() -> Vec<RawClip> {
     [(1, false, false), (2, true, false), (3, false, true)]
@@ -82,7 +85,7 @@ fn relative_to_another_clip_meets_precision_in_every_format() {
     });
     assert_eq!(other_len.skeleton, clip.skeleton);
     for base_clip in [&reversed, &other_len] {
-        let poses = animcomp::additive::BasePoses::new(
+        let poses = animcomp::offline::additive::BasePoses::new(
             &AdditiveBase::Clip(base_clip),
             clip.num_joints(),
             clip.num_samples,
@@ -170,7 +173,7 @@ fn additive_aware_is_no_larger_than_plain_at_equal_final_error() {
 /// Recomputes the checksum after editing a header byte.
 fn reseal(blob: &[u8]) -> Vec<u8> {
     let mut b = blob.to_vec();
-    let c = animcomp::blob::writer::blob_checksum(&b);
+    let c = animcomp::offline::blob_writer::blob_checksum(&b);
     b[12..16].copy_from_slice(&c.to_le_bytes());
     b
 }

@@ -5,7 +5,7 @@
 //! every sample ([`crate::common::additive_check`]) and must stay within the precision (0.01).
 
 use crate::common::additive_check::{applied_error, first_pose, FORMATS};
-use animcomp::additive::{make_additive_clip, AdditiveBase};
+use animcomp::offline::additive::{make_additive_clip, AdditiveBase};
 use animcomp::{compress_additive, CompressSettings, RawClip};
 use animcomp_import::{collect_files, load, ImportOptions};
 use std::path::PathBuf;

@@ -7,9 +7,9 @@
 //!
 //! Settings are the bench's defaults: precision 0.01 and shell distance 3 on every joint.
 
-use animcomp::codec::{CodecChoice, CompressSettings};
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::math::Transform;
+use animcomp::offline::{CodecChoice, CompressSettings};
 use animcomp::{compress, AlignedBlob, RawClip};
 use animcomp_import::{load, ImportOptions};
 use glam::{DQuat, DVec3};

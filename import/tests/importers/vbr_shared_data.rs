@@ -5,10 +5,10 @@
 //! every sample time is within its precision (the clip's own precision for ACL clips, 0.01 for
 //! BVH), and the same clip gives the same bytes twice.
 
-use animcomp::codec::{CodecChoice, CompressSettings, Level};
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::math::Transform;
 use animcomp::metric::Metric;
+use animcomp::offline::{CodecChoice, CompressSettings, Level};
 use animcomp::{compress, AlignedBlob, RawClip};
 use animcomp_import::{load, ImportOptions};
 use std::path::{Path, PathBuf};

@@ -2,9 +2,9 @@
 //! additive, composed and measured in f64 with the additive formulas written out again here
 //! (from docs/additive.md), so neither the library's metric nor its `apply` judges itself.
 
-use animcomp::additive::AdditiveFormat;
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::math::Transform;
+use animcomp::AdditiveFormat;
 use animcomp::{AlignedBlob, RawClip};
 use glam::{DQuat, DVec3};
 

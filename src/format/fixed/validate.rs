@@ -1,0 +1,249 @@
+//! Validation of an untrusted `fixed` body. After [`validate`] passes, the sampling functions
+//! index only inside the body.
+
+use super::layout::{
+    kinds_of, Cursor, Kind, Layout, CODEC_HEADER_SIZE, FRAME_PADDING, LAYOUT_VERSION,
+};
+use crate::format::bytes::ByteReader;
+use crate::format::quantize::{RotationFormat, VectorFormat};
+use crate::format::{BlobFlags, Header};
+use crate::{Error, Result};
+
+/// Largest magnitude accepted for a stored translation or scale value or range minimum: the
+/// input limit [`crate::format::limits::MAX_ABS_VALUE`] (range extents may reach twice it, so a range-reduced
+/// value decodes within three times it; the decoder clamps animated vectors to the limit).
+pub const VECTOR_LIMIT: f32 = crate::format::limits::MAX_ABS_VALUE;
+/// Largest magnitude accepted for a stored rotation component or rotation range bound.
+pub const ROTATION_LIMIT: f32 = 2.0;
+/// Stored float quaternions must have a length within this of 1 (the encoder stores normalised
+/// quaternions; decoded rotations are unit length within this).
+pub const QUAT_NORM_TOLERANCE: f32 = 1.0e-3;
+
+fn corrupt(msg: &'static str) -> Error {
+    Error::CorruptBlob(msg)
+}
+
+fn check(ok: bool, msg: &'static str) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(corrupt(msg))
+    }
+}
+
+fn bounded(v: f32, limit: f32) -> bool {
+    v.is_finite() && v.abs() <= limit
+}
+
+fn check_quat(a: [f32; 4]) -> Result<()> {
+    check(
+        a.iter().all(|&c| bounded(c, ROTATION_LIMIT)),
+        "stored rotation out of range",
+    )?;
+    let len = a.iter().map(|c| c * c).sum::<f32>().sqrt();
+    check(
+        (len - 1.0).abs() <= QUAT_NORM_TOLERANCE,
+        "stored rotation is not unit length",
+    )
+}
+
+fn check_range(r: &mut ByteReader, limit: f32) -> Result<()> {
+    let mut v = [0.0f32; 6];
+    for x in &mut v {
+        *x = r.finite_f32()?;
+    }
+    check(
+        v[..3].iter().all(|&c| bounded(c, limit)),
+        "range minimum out of bounds",
+    )?;
+    check(
+        v[3..].iter().all(|&c| (0.0..=2.0 * limit).contains(&c)),
+        "range extent out of bounds",
+    )
+}
+
+/// Checks every count, offset, size, format id, kind and stored float of a `fixed` body.
+pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
+    let mut r = ByteReader::new(body);
+    let head = r.take(CODEC_HEADER_SIZE)?;
+    check(
+        RotationFormat::from_u32(head[0] as u32).is_some(),
+        "unknown rotation format",
+    )?;
+    check(
+        VectorFormat::from_u32(head[1] as u32).is_some(),
+        "unknown translation format",
+    )?;
+    check(
+        VectorFormat::from_u32(head[2] as u32).is_some(),
+        "unknown scale format",
+    )?;
+    check(head[3] == LAYOUT_VERSION, "unknown fixed layout version")?;
+    check(
+        head[44..48] == [0; 4],
+        "reserved fixed header bytes are not zero",
+    )?;
+    let l = Layout::read(body);
+    check(
+        l.num_joints == h.num_joints as usize,
+        "fixed joint count differs from the header",
+    )?;
+    check(
+        l.num_samples == h.num_samples as usize,
+        "fixed sample count differs from the header",
+    )?;
+    let len = body.len() as u64;
+    let end = |off: usize, size: u64| off as u64 + size;
+    check(
+        l.kinds_offset >= CODEC_HEADER_SIZE,
+        "kinds overlap the codec header",
+    )?;
+    check(
+        end(l.kinds_offset, l.num_joints as u64) <= len,
+        "kinds past the end of the body",
+    )?;
+    check(
+        l.constants_offset as u64 >= end(l.kinds_offset, l.num_joints as u64),
+        "sections overlap",
+    )?;
+    let const_end = end(l.constants_offset, 4 * l.num_constant_floats as u64);
+    check(l.ranges_offset as u64 >= const_end, "sections overlap")?;
+    let range_end = end(l.ranges_offset, 4 * l.num_range_floats as u64);
+    check(l.frames_offset as u64 >= range_end, "sections overlap")?;
+    let frames_end = end(
+        l.frames_offset,
+        l.num_samples as u64 * l.frame_size as u64 + FRAME_PADDING as u64,
+    );
+    check(frames_end <= len, "frames past the end of the body")?;
+
+    // Kinds, and the sizes they imply.
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let kinds = &body[l.kinds_offset..l.kinds_offset + l.num_joints];
+    let mut total = Cursor::default();
+    for &k in kinds {
+        check(
+            k & 0xC0 == 0 && (0..3).all(|c| (k >> (2 * c)) & 3 != 3),
+            "invalid sub-track kind",
+        )?;
+        check(
+            has_scale || kinds_of(k)[2] == Kind::Default,
+            "scale stored in a blob without scale",
+        )?;
+        total.advance(&l, k);
+    }
+    check(
+        total.constant == l.num_constant_floats,
+        "constant count differs from the kinds",
+    )?;
+    check(
+        total.range == l.num_range_floats,
+        "range count differs from the kinds",
+    )?;
+    check(
+        total.bit == l.frame_bits,
+        "frame bits differ from the kinds",
+    )?;
+    check(
+        l.frame_size == l.frame_bits.div_ceil(8),
+        "frame size differs from the frame bits",
+    )?;
+
+    // Constants and ranges: finite and in range.
+    let mut cr = ByteReader::at(body, l.constants_offset)?;
+    let mut rr = ByteReader::at(body, l.ranges_offset)?;
+    for &k in kinds {
+        let [kr, kt, ks] = kinds_of(k);
+        match kr {
+            Kind::Default => {}
+            Kind::Constant => check_quat([
+                cr.finite_f32()?,
+                cr.finite_f32()?,
+                cr.finite_f32()?,
+                cr.finite_f32()?,
+            ])?,
+            Kind::Animated => {
+                if l.rotation.uses_range() {
+                    check_range(&mut rr, ROTATION_LIMIT)?;
+                }
+            }
+        }
+        for (kind, format) in [(kt, l.translation), (ks, l.scale)] {
+            match kind {
+                Kind::Default => {}
+                Kind::Constant => {
+                    for _ in 0..3 {
+                        check(
+                            bounded(cr.finite_f32()?, VECTOR_LIMIT),
+                            "stored constant out of range",
+                        )?;
+                    }
+                }
+                Kind::Animated => {
+                    if format.uses_range() {
+                        check_range(&mut rr, VECTOR_LIMIT)?;
+                    }
+                }
+            }
+        }
+    }
+
+    // Frames holding raw floats: every stored float finite and in range.
+    let float_rot = matches!(
+        l.rotation,
+        RotationFormat::Float128 | RotationFormat::Float96NoW
+    );
+    let float_t = l.translation == VectorFormat::Float96;
+    let float_s = l.scale == VectorFormat::Float96;
+    if float_rot || float_t || float_s {
+        for i in 0..l.num_samples {
+            let frame =
+                &body[l.frames_offset + i * l.frame_size..l.frames_offset + (i + 1) * l.frame_size];
+            let f = |bit: usize| {
+                let o = bit / 8;
+                f32::from_le_bytes([frame[o], frame[o + 1], frame[o + 2], frame[o + 3]])
+            };
+            let mut bit = 0usize;
+            for &k in kinds {
+                let [kr, kt, ks] = kinds_of(k);
+                if kr == Kind::Animated {
+                    if float_rot {
+                        let mut a = [0.0f32, 0.0, 0.0, 1.0];
+                        for (c, x) in a.iter_mut().enumerate().take(
+                            if l.rotation == RotationFormat::Float128 {
+                                4
+                            } else {
+                                3
+                            },
+                        ) {
+                            *x = f(bit + 32 * c);
+                        }
+                        check(
+                            a.iter().all(|&c| bounded(c, ROTATION_LIMIT)),
+                            "stored rotation out of range",
+                        )?;
+                        if l.rotation == RotationFormat::Float128 {
+                            check_quat(a)?;
+                        }
+                    }
+                    bit += l.rotation.bits_per_sample() as usize;
+                }
+                for (kind, format, is_float) in
+                    [(kt, l.translation, float_t), (ks, l.scale, float_s)]
+                {
+                    if kind == Kind::Animated {
+                        if is_float {
+                            for c in 0..3 {
+                                check(
+                                    bounded(f(bit + 32 * c), VECTOR_LIMIT),
+                                    "stored vector out of range",
+                                )?;
+                            }
+                        }
+                        bit += format.bits_per_sample() as usize;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! The blob container: a fixed 64-byte header followed by a codec-specific body.
+//!
+//! See `docs/format.md`. [`header`] defines the header; [`writer`] assembles a blob;
+//! [`reader`] validates one before anything else reads it; [`bytes`] holds the bounds-checked
+//! little-endian readers every codec uses to parse its body.
+
+pub mod bytes;
+pub mod checksum;
+pub mod curves;
+pub mod fixed;
+pub mod header;
+pub mod keys;
+pub mod limits;
+pub mod quantize;
+pub mod validate;
+pub mod vbr;
+
+pub use crate::offline::compress::CodecId;
+pub use header::{
+    AdditiveFormat, BlobFlags, Header, FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_CURVES,
+};
+pub use validate::validate_blob;
+
+/// Alignment of blobs and of the buffers they are written into.
+pub const BLOB_ALIGNMENT: usize = 16;

@@ -1,0 +1,6 @@
+//! The `vbr` codec's body: layout and validation, bit rates, stored rotations (see
+//! `docs/vbr.md`).
+
+pub mod bitrate;
+pub mod layout;
+pub mod rotation;

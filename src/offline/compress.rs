@@ -1,0 +1,461 @@
+//! The codecs and the one pipeline that drives them.
+//!
+//! [`compress`] validates the clip, prepares the shared [`EncodeContext`] (metric, defaults,
+//! flags), asks the chosen codec for a body and wraps it in a blob. At run time the decompressor
+//! dispatches on the blob's [`CodecId`] to the codec's `validate`, `sample_pose` and
+//! `sample_joint`. Each codec lives in its own folder and exposes exactly these functions:
+//!
+//! ```text
+//! pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody>;
+//! pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()>;
+//! pub(crate) fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut);
+//! pub(crate) fn sample_joint(h: &Header, body: &[u8], key: &SampleKey, joint: usize, d: &Defaults) -> Transform;
+//! pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription>;
+//! ```
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
+
+use super::settings::{CodecChoice, CompressSettings, DefaultMode};
+use super::{fixed, keys, vbr};
+use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
+
+#[cfg(feature = "compress")]
+use std::borrow::Cow;
+
+use crate::format::AdditiveFormat;
+use crate::format::{BlobFlags, Header};
+use crate::math::Transform;
+use crate::offline::additive::{AdditiveBase, BasePoses};
+use crate::offline::blob_writer::{assemble_blob_with, BlobExtras, EncodedBody};
+use crate::offline::clip::RawClip;
+use crate::offline::curves::Curve;
+#[cfg(feature = "compress")]
+use crate::offline::metric::{Metric, SCALE_TOLERANCE};
+use crate::{Error, Result};
+
+/// Codec ids stored in blob headers.
+#[repr(u8)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CodecId {
+    /// Fixed per-channel formats.
+    Fixed = 1,
+    /// Variable bit rate.
+    Vbr = 2,
+    /// Key reduction / curves.
+    Keys = 3,
+}
+
+impl CodecId {
+    /// From the stored byte.
+    pub fn from_u8(v: u8) -> Option<Self> {
+        match v {
+            1 => Some(CodecId::Fixed),
+            2 => Some(CodecId::Vbr),
+            3 => Some(CodecId::Keys),
+            _ => None,
+        }
+    }
+    /// Lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CodecId::Fixed => "fixed",
+            CodecId::Vbr => "vbr",
+            CodecId::Keys => "keys",
+        }
+    }
+}
+
+/// Everything an encoder needs, prepared once by [`compress`].
+#[cfg(feature = "compress")]
+pub struct EncodeContext<'a> {
+    /// The validated clip.
+    pub clip: &'a RawClip,
+    /// The settings.
+    pub settings: &'a CompressSettings,
+    /// The error metric bound to the clip (the only judge of error).
+    pub metric: &'a Metric<'a>,
+    /// Whether scale is stored (else decoded as one).
+    pub has_scale: bool,
+    /// Per-joint default values (identity or bind pose).
+    pub defaults: Vec<Transform>,
+    /// Header flags the codec must set (it may add its own).
+    pub flags: u32,
+}
+
+/// A human-readable account of a blob's body, for `animcomp inspect`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BodyDescription {
+    /// Named sections and their sizes in bytes.
+    pub sections: Vec<(String, usize)>,
+    /// One entry per stored sub-track.
+    pub tracks: Vec<TrackDescription>,
+}
+
+/// How one sub-track is stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackDescription {
+    /// Joint index.
+    pub joint: usize,
+    /// "rotation", "translation" or "scale".
+    pub channel: &'static str,
+    /// "default", "constant", or the format / bit rate used.
+    pub storage: String,
+    /// Average stored bits per sample (0 for default and constant).
+    pub bits_per_sample: f32,
+}
+
+/// Compresses a clip into a blob (a byte vector whose length is a multiple of 16).
+#[cfg(feature = "compress")]
+pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> {
+    compress_with_curves(clip, &[], settings)
+}
+
+/// Compresses a clip and scalar curves (one value per sample of the clip each) into one blob. The
+/// clip may have no joints when curves are given (a face-only clip: its sample count and rate
+/// apply to the curves); its joint body is then empty.
+#[cfg(feature = "compress")]
+pub fn compress_with_curves(
+    clip: &RawClip,
+    curves: &[Curve],
+    settings: &CompressSettings,
+) -> Result<Vec<u8>> {
+    compress_pipeline(clip, curves, settings, None, |ctx| {
+        encode_with(ctx, settings.codec)
+    })
+}
+
+/// The one compression pipeline for joints only (see [`compress_pipeline`]). Codecs with extra
+/// entry points (e.g. `keys::compress_with`) call this with their own encoder.
+#[cfg(feature = "compress")]
+pub(crate) fn compress_using(
+    clip: &RawClip,
+    settings: &CompressSettings,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<Vec<u8>> {
+    compress_pipeline(clip, &[], settings, None, encode)
+}
+
+/// The one compression pipeline: validates the clip (borrowed unless it must change), optionally
+/// drops a repeated last sample, prepares the [`EncodeContext`], runs `encode` (unless there are
+/// no joints), encodes the curves section and wraps both in a blob. For an additive clip
+/// (`additive` is its format and base) the metric judges the base with the additive applied,
+/// removed channels take the format's identity ([`AdditiveFormat::identity`]; never the bind
+/// pose), the blob records the format, and loop optimisation is skipped (trimming the additive
+/// clip would shift it against a base clip).
+#[cfg(feature = "compress")]
+pub(crate) fn compress_pipeline(
+    clip: &RawClip,
+    curves: &[Curve],
+    settings: &CompressSettings,
+    additive: Option<(AdditiveFormat, &AdditiveBase)>,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<Vec<u8>> {
+    let additive = additive.filter(|(f, _)| *f != AdditiveFormat::None);
+    // Borrow the caller's clip unless it must change (normalised quaternions, trimmed loop): a
+    // copy of a long clip is as large as the clip (docs/robustness.md, peak memory).
+    let needs_normalising = clip.check_with_curves(!curves.is_empty())?;
+    crate::offline::curves::validate_curves(curves, clip.num_samples)?;
+    let trim = settings.optimize_loops
+        && additive.is_none()
+        && clip.num_samples > 2
+        && last_repeats_first(clip)
+        && crate::offline::curves::encode::last_repeats_first(curves);
+    let mut flags = 0;
+    let clip: Cow<RawClip> = if needs_normalising || trim {
+        let mut owned = clip.clone();
+        if owned.num_joints() > 0 {
+            owned.validate()?;
+        }
+        if trim {
+            for t in &mut owned.tracks {
+                t.rotations.pop();
+                t.translations.pop();
+                t.scales.pop();
+            }
+            owned.num_samples -= 1;
+            flags |= BlobFlags::LOOPING;
+        }
+        Cow::Owned(owned)
+    } else {
+        Cow::Borrowed(clip)
+    };
+    let clip: &RawClip = &clip;
+    let format = additive.map_or(AdditiveFormat::None, |(f, _)| f);
+    let body = if clip.num_joints() == 0 {
+        EncodedBody {
+            codec: settings.codec.stored_id(),
+            flags,
+            body: Vec::new(),
+        }
+    } else {
+        encode_joints(clip, settings, additive, flags, encode)?
+    };
+    let extras = BlobExtras {
+        additive: format as u8,
+        num_curves: curves.len() as u32,
+        curves: if curves.is_empty() {
+            Vec::new()
+        } else {
+            crate::offline::curves::encode::encode_section(curves, clip.num_samples)?
+        },
+    };
+    assemble_blob_with(
+        &body,
+        clip.num_joints(),
+        clip.num_samples,
+        clip.sample_rate,
+        &extras,
+    )
+}
+
+/// The joint body: the metric (with the additive base, if any), flags, defaults, then `encode`.
+#[cfg(feature = "compress")]
+fn encode_joints(
+    clip: &RawClip,
+    settings: &CompressSettings,
+    additive: Option<(AdditiveFormat, &AdditiveBase)>,
+    mut flags: u32,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<EncodedBody> {
+    let metric = match additive {
+        None => Metric::new(clip),
+        Some((format, base)) => Metric::with_base(
+            clip,
+            format,
+            BasePoses::new(base, clip.num_joints(), clip.num_samples)?,
+        ),
+    };
+    let format = additive.map_or(AdditiveFormat::None, |(f, _)| f);
+    // Additive1 stores scale around 0: decoders write 1 for scale when HAS_SCALE is clear.
+    let has_scale = clip.has_scale(SCALE_TOLERANCE) || format == AdditiveFormat::Additive1;
+    if has_scale {
+        flags |= BlobFlags::HAS_SCALE;
+    }
+    let defaults = match (settings.default_mode, &clip.skeleton.bind_pose) {
+        _ if format != AdditiveFormat::None => vec![format.identity(); clip.num_joints()],
+        (DefaultMode::BindPose, Some(bind)) => {
+            flags |= BlobFlags::DEFAULTS_ARE_BIND_POSE;
+            bind.clone()
+        }
+        _ => vec![Transform::IDENTITY; clip.num_joints()],
+    };
+    let ctx = EncodeContext {
+        clip,
+        settings,
+        metric: &metric,
+        has_scale,
+        defaults,
+        flags,
+    };
+    encode(&ctx)
+}
+
+#[cfg(feature = "compress")]
+pub(crate) fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
+    match codec {
+        CodecChoice::Fixed => fixed::encode(ctx),
+        CodecChoice::Vbr => vbr::encode(ctx),
+        CodecChoice::Keys => keys::encode(ctx),
+        CodecChoice::Auto => {
+            let v = vbr::encode(ctx);
+            let k = keys::encode(ctx);
+            match (v, k) {
+                (Ok(v), Ok(k)) => Ok(if k.body.len() < v.body.len() { k } else { v }),
+                (Ok(v), Err(_)) => Ok(v),
+                (Err(_), Ok(k)) => Ok(k),
+                (Err(e), Err(_)) => Err(e),
+            }
+        }
+    }
+}
+
+/// True when the last pose equals the first within half of every joint's precision.
+#[cfg(feature = "compress")]
+fn last_repeats_first(clip: &RawClip) -> bool {
+    let nj = clip.num_joints();
+    let has_scale = clip.has_scale(SCALE_TOLERANCE);
+    let mut local = vec![Transform::IDENTITY; nj];
+    let mut first = vec![Transform::IDENTITY; nj];
+    let mut last = vec![Transform::IDENTITY; nj];
+    clip.local_pose(0, &mut local);
+    crate::offline::metric::local_to_object(clip, &local, &mut first);
+    clip.local_pose(clip.num_samples - 1, &mut local);
+    crate::offline::metric::local_to_object(clip, &local, &mut last);
+    clip.skeleton.joints.iter().enumerate().all(|(j, joint)| {
+        crate::offline::metric::vertex_error(&first[j], &last[j], joint.shell_distance, has_scale)
+            <= joint.precision * 0.5
+    })
+}
+
+/// Checks every offset, count and bit width of a body against its length.
+pub(crate) fn validate_body(h: &Header, body: &[u8]) -> Result<()> {
+    if h.num_joints == 0 {
+        // A curves-only blob: no joint body whatever the codec.
+        return if body.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::CorruptBlob("joint body without joints"))
+        };
+    }
+    match h.codec {
+        CodecId::Fixed => fixed::validate(h, body),
+        CodecId::Vbr => vbr::validate(h, body),
+        CodecId::Keys => keys::validate(h, body),
+    }
+}
+
+/// Samples a whole pose from a validated body.
+pub(crate) fn sample_pose(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+) {
+    if h.num_joints == 0 {
+        return;
+    }
+    match h.codec {
+        CodecId::Fixed => fixed::sample_pose(h, body, key, d, out),
+        CodecId::Vbr => vbr::sample_pose(h, body, key, d, out),
+        CodecId::Keys => keys::sample_pose(h, body, key, d, out),
+    }
+}
+
+/// Samples one joint from a validated body.
+pub(crate) fn sample_joint(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    joint: usize,
+    d: &Defaults,
+) -> Transform {
+    if h.num_joints == 0 {
+        return Transform::IDENTITY;
+    }
+    match h.codec {
+        CodecId::Fixed => fixed::sample_joint(h, body, key, joint, d),
+        CodecId::Vbr => vbr::sample_joint(h, body, key, joint, d),
+        CodecId::Keys => keys::sample_joint(h, body, key, joint, d),
+    }
+}
+
+/// Samples a joint subset from a validated body (see [`JointSelection`]).
+pub(crate) fn sample_joints(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    sel: &JointSelection,
+    out: &mut PoseOut,
+) {
+    match h.codec {
+        CodecId::Vbr => crate::runtime::vbr::sample_joints(h, body, key, d, sel, out),
+        _ => {
+            for (i, &j) in sel.joints.iter().enumerate() {
+                let t = sample_joint(h, body, key, j as usize, d);
+                out.write_channels(sel.slot(i), &t, sel.channels);
+            }
+        }
+    }
+}
+
+/// Describes a validated body.
+pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
+    if h.num_joints == 0 {
+        return Ok(BodyDescription::default());
+    }
+    match h.codec {
+        CodecId::Fixed => fixed::describe(h, body),
+        CodecId::Vbr => vbr::describe(h, body),
+        CodecId::Keys => keys::describe(h, body),
+    }
+}
+
+#[allow(dead_code)]
+pub(crate) fn not_built(name: &'static str) -> Error {
+    Error::Unsupported(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::offline::clip::{generate_clip, GenerateOptions};
+    use crate::runtime::{DecompressOptions, Decompressor, Looping, Rounding};
+    use crate::AlignedBlob;
+
+    fn looping_clip(looping: bool) -> RawClip {
+        generate_clip(&GenerateOptions {
+            joints: 12,
+            samples: 41,
+            looping,
+            ..Default::default()
+        })
+    }
+
+    #[test]
+    fn optimize_loops_drops_the_repeated_last_sample_and_still_plays_it() {
+        let clip = looping_clip(true);
+        let settings = CompressSettings {
+            optimize_loops: true,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&compress(&clip, &settings).unwrap());
+        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        assert!(d.header().has(BlobFlags::LOOPING));
+        assert_eq!(d.header().num_samples as usize, clip.num_samples - 1);
+        let metric = Metric::new(&clip);
+        let nj = clip.num_joints();
+        let mut pose = vec![0.0f32; nj * 10];
+        let stats = metric.measure(|i, out| {
+            d.seek(i as f32 / clip.sample_rate, Looping::Clamp, Rounding::None)
+                .unwrap();
+            d.sample_pose(&mut pose, 10).unwrap();
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = Transform::read_from(&pose[j * 10..]);
+            }
+        });
+        // The last sample decodes from the first within the codec's precision plus the
+        // half-precision loop tolerance.
+        assert!(stats.max_error <= 0.015, "{}", stats.max_error);
+    }
+
+    #[test]
+    fn optimize_loops_leaves_other_clips_alone() {
+        let clip = looping_clip(false);
+        let settings = CompressSettings {
+            optimize_loops: true,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&compress(&clip, &settings).unwrap());
+        let h = crate::format::Header::parse(blob.as_bytes()).unwrap();
+        assert!(!h.has(BlobFlags::LOOPING));
+        assert_eq!(h.num_samples as usize, clip.num_samples);
+    }
+
+    #[test]
+    fn unnormalised_input_is_normalised_before_encoding() {
+        let mut clip = looping_clip(false);
+        let mut stretched = clip.clone();
+        for t in &mut stretched.tracks {
+            for q in &mut t.rotations {
+                *q *= 1.01;
+            }
+        }
+        assert!(stretched.check().unwrap());
+        assert!(!clip.check().unwrap());
+        let blob = AlignedBlob::from_bytes(&compress(&stretched, &Default::default()).unwrap());
+        let d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        clip.validate().unwrap();
+        let metric = Metric::new(&clip);
+        let mut pose = vec![0.0f32; clip.num_joints() * 10];
+        let stats = metric.measure(|i, out| {
+            let mut d = d;
+            d.seek_sample(i as u32);
+            d.sample_pose(&mut pose, 10).unwrap();
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = Transform::read_from(&pose[j * 10..]);
+            }
+        });
+        assert!(stats.max_error <= 0.01, "{}", stats.max_error);
+    }
+}

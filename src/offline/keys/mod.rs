@@ -1,0 +1,106 @@
+//! The `keys` codec: key reduction and curve fitting with a playback-ordered key stream.
+//!
+//! Each joint channel (rotation, translation, and scale when the clip has scale) is stored as a
+//! default, a constant, or a set of keys chosen by linear key removal (Unreal-style) or
+//! Catmull-Rom fitting (the League of Legends scheme), whichever needs fewer keys. All keys live
+//! in one stream sorted by the time playback first needs them, so a forward [`KeyCursor`] reads
+//! it once, front to back; a per-track key index gives stateless random access. See
+//! `docs/keys.md` for the algorithms, the layout and the error guarantee.
+//!
+//! Files: [`quant`] (48-bit key payloads), [`interp`] (linear / Catmull-Rom evaluation shared
+//! by encoder and decoders), [`tolerance`], [`reduce`] (trivial, every-Nth and linear key
+//! removal), [`catmull`] (fitting), [`stream`] (body writer, playback order), [`format`] (layout
+//! and validation), [`decode`] (stateless sampling), [`cursor`] (playback cursor), [`encode`].
+#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
+
+#[cfg(feature = "compress")]
+pub mod catmull;
+#[cfg(feature = "compress")]
+pub mod encode;
+#[cfg(feature = "compress")]
+pub mod reduce;
+pub mod stream;
+#[cfg(feature = "compress")]
+pub mod tolerance;
+
+#[cfg(feature = "compress")]
+pub use catmull::Split;
+#[cfg(feature = "compress")]
+pub use encode::{compress_with, encode_with, EncodeStats, InterpChoice, KeysOptions};
+#[cfg(feature = "compress")]
+pub use tolerance::ToleranceMode;
+
+use crate::format::Header;
+use crate::math::Transform;
+use crate::offline::blob_writer::EncodedBody;
+#[cfg(feature = "compress")]
+use crate::offline::EncodeContext;
+use crate::offline::{BodyDescription, TrackDescription};
+use crate::runtime::keys as decode;
+use crate::runtime::{Defaults, PoseOut, SampleKey};
+use crate::Result;
+
+use crate::format::keys::layout as format;
+use format::{channels, Kind, Layout, ENTRY_SIZE};
+
+#[cfg(feature = "compress")]
+pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
+    encode_with(ctx, &KeysOptions::for_level(ctx.settings.level)).map(|(b, _)| b)
+}
+
+pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
+    format::validate(h, body)
+}
+
+pub(crate) fn sample_pose(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+) {
+    decode::sample_pose(h, body, key, d, out)
+}
+
+pub(crate) fn sample_joint(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    joint: usize,
+    d: &Defaults,
+) -> Transform {
+    decode::sample_joint(h, body, key, joint, d)
+}
+
+pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
+    format::validate(h, body)?;
+    let lay = Layout::read(body);
+    let nch = channels(h);
+    let mut d = BodyDescription::default();
+    d.sections
+        .push(("slot table".into(), lay.pool - format::BODY_HEADER));
+    d.sections.push(("pool".into(), lay.index - lay.pool));
+    d.sections
+        .push(("key index".into(), lay.stream - lay.index));
+    d.sections.push(("key stream".into(), lay.end - lay.stream));
+    let n = h.num_samples.max(1) as f32;
+    for s in 0..lay.slots {
+        let slot = lay.slot(body, s);
+        let (storage, bits) = match slot.kind {
+            Kind::Default => ("default".to_string(), 0.0),
+            Kind::Constant => ("constant".to_string(), 0.0),
+            Kind::Animated => (
+                format!("{} keys, {}", slot.count, slot.interp.name()),
+                (slot.count * ENTRY_SIZE + format::index_bytes(slot.count, slot.wide)) as f32 * 8.0
+                    / n,
+            ),
+        };
+        d.tracks.push(TrackDescription {
+            joint: s / nch,
+            channel: ["rotation", "translation", "scale"][s % nch],
+            storage,
+            bits_per_sample: bits,
+        });
+    }
+    Ok(d)
+}

@@ -1,0 +1,316 @@
+//! The runtime: a blob validated once ([`OpenBlob`]) and decompressors bound to it.
+//!
+//! [`OpenBlob::open`] validates a blob in full (checksum, every offset, count and stored value the
+//! decoder relies on, and the bind pose) in time linear in its size. [`Decompressor::bind`] then
+//! makes a decompressor from it in constant time (a copy of a few words), so an engine that
+//! creates a context per evaluation pays nothing that grows with the blob. A `Decompressor` can
+//! only come from an `OpenBlob` (or [`Decompressor::new`], which opens and binds), so every
+//! decompressor refers to a validated blob by construction.
+//!
+//! A [`Decompressor`] borrows the blob (it never copies or allocates), remembers the current
+//! sample position, and samples whole poses, single joints or joint subsets. Many decompressors
+//! may share one blob across threads: the blob is only read.
+
+use super::seek::{self, Looping, Rounding};
+use crate::format::{validate_blob, BlobFlags, Header};
+use crate::math::{Transform, FLOATS_PER_JOINT};
+use crate::offline::compress as codec;
+use crate::runtime::curves::CurvesSection;
+use crate::runtime::{Defaults, PoseOut, SampleKey};
+use crate::{Error, Result};
+
+/// Options for [`Decompressor::new`].
+#[derive(Debug, Clone, Copy)]
+pub struct DecompressOptions<'a> {
+    /// Verify the blob checksum (default true). Turn off only for blobs already validated.
+    pub verify_checksum: bool,
+    /// Bind pose, 10 floats per joint (stride 10). Required when the blob's defaults are the bind
+    /// pose; ignored otherwise.
+    pub bind_pose: Option<&'a [f32]>,
+}
+
+impl Default for DecompressOptions<'_> {
+    fn default() -> Self {
+        DecompressOptions {
+            verify_checksum: true,
+            bind_pose: None,
+        }
+    }
+}
+
+/// Channel mask bit for rotations in [`Decompressor::sample_joints`].
+pub const CHANNEL_ROTATION: u32 = 1;
+/// Channel mask bit for translations.
+pub const CHANNEL_TRANSLATION: u32 = 2;
+/// Channel mask bit for scales.
+pub const CHANNEL_SCALE: u32 = 4;
+/// Every channel.
+pub const CHANNELS_ALL: u32 = CHANNEL_ROTATION | CHANNEL_TRANSLATION | CHANNEL_SCALE;
+
+/// Largest deviation from unit length accepted for a bind-pose rotation (the decoder promises
+/// unit rotations within 1e-3, and a bind pose is copied to the output as it is).
+pub const BIND_POSE_UNIT_TOLERANCE: f32 = 1.0e-3;
+
+/// A blob that has passed validation in full, with its bind pose (when its defaults need one).
+/// Binding a [`Decompressor`] to it costs a copy of a few words.
+#[derive(Debug, Clone, Copy)]
+pub struct OpenBlob<'a> {
+    /// The validated blob (its total size).
+    blob: &'a [u8],
+    header: Header,
+    defaults: Defaults<'a>,
+}
+
+impl<'a> OpenBlob<'a> {
+    /// Validates `blob` in full (linear in its size) and the bind pose of `opts` when the blob's
+    /// defaults are the bind pose (finite values within the clip limits, unit rotations within
+    /// [`BIND_POSE_UNIT_TOLERANCE`]; a bind pose given for a blob that does not use one is ignored).
+    pub fn open(blob: &'a [u8], opts: &DecompressOptions<'a>) -> Result<Self> {
+        let (header, _) = validate_blob(blob, opts.verify_checksum)?;
+        let blob = &blob[..header.total_size as usize];
+        let defaults = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
+            let bind = opts.bind_pose.ok_or(Error::BindPoseRequired)?;
+            let need = header.num_joints as usize * FLOATS_PER_JOINT;
+            if bind.len() < need {
+                return Err(Error::InvalidArgument(
+                    "bind pose shorter than 10 floats per joint",
+                ));
+            }
+            check_bind_pose(&bind[..need])?;
+            Defaults::for_header(&header, Some(bind))
+        } else {
+            Defaults::for_header(&header, None)
+        };
+        Ok(OpenBlob {
+            blob,
+            header,
+            defaults,
+        })
+    }
+
+    /// The blob header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+/// Checks a bind pose like clip input: finite, within [`crate::format::limits::MAX_ABS_VALUE`], unit
+/// rotations (within [`BIND_POSE_UNIT_TOLERANCE`], as they are written to the output unchanged).
+pub fn check_bind_pose(bind: &[f32]) -> Result<()> {
+    for (joint, t) in bind.chunks_exact(FLOATS_PER_JOINT).enumerate() {
+        if let Some(k) = t
+            .iter()
+            .position(|v| !(v.is_finite() && v.abs() <= crate::format::limits::MAX_ABS_VALUE))
+        {
+            return Err(Error::NonFiniteValue {
+                joint,
+                sample: 0,
+                channel: ["rotation", "translation", "scale"]
+                    [(k >= 4) as usize + (k >= 7) as usize],
+            });
+        }
+        let length = (t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3]).sqrt();
+        if (length - 1.0).abs() > BIND_POSE_UNIT_TOLERANCE {
+            return Err(Error::NonUnitQuaternion {
+                joint,
+                sample: 0,
+                length,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A decompressor bound to one validated blob.
+#[derive(Debug, Clone, Copy)]
+pub struct Decompressor<'a> {
+    /// The validated blob (body and curves section are ranges of it given by the header).
+    blob: &'a [u8],
+    header: Header,
+    defaults: Defaults<'a>,
+    key: SampleKey,
+}
+
+impl<'a> Decompressor<'a> {
+    /// Validates `blob` and binds to it ([`OpenBlob::open`] then [`Decompressor::bind`]). The
+    /// decompressor starts at time 0.
+    pub fn new(blob: &'a [u8], opts: &DecompressOptions<'a>) -> Result<Self> {
+        Ok(Self::bind(&OpenBlob::open(blob, opts)?))
+    }
+
+    /// Binds to an already validated blob, at time 0. Constant time, no validation repeated.
+    #[inline]
+    pub fn bind(blob: &OpenBlob<'a>) -> Self {
+        Decompressor {
+            blob: blob.blob,
+            header: blob.header,
+            defaults: blob.defaults,
+            key: SampleKey::default(),
+        }
+    }
+
+    /// The blob header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The joint body (validated with the blob).
+    #[inline]
+    fn body(&self) -> &'a [u8] {
+        &self.blob[self.header.body_range()]
+    }
+
+    /// The validated body and the defaults, for the crate's C layer (the keys cursor binds to
+    /// them without validating the blob again).
+    pub(crate) fn body_and_defaults(&self) -> (&'a [u8], Defaults<'a>) {
+        (self.body(), self.defaults)
+    }
+
+    /// Joint count.
+    pub fn num_joints(&self) -> usize {
+        self.header.num_joints as usize
+    }
+
+    /// Moves to `time` seconds.
+    pub fn seek(&mut self, time: f32, looping: Looping, rounding: Rounding) -> Result<()> {
+        self.key = seek::resolve(&self.header, time, looping, rounding)?;
+        Ok(())
+    }
+
+    /// Moves to an exact sample index (clamped to the sample count).
+    pub fn seek_sample(&mut self, sample: u32) {
+        let i = sample.min(self.header.num_samples - 1);
+        self.key = SampleKey {
+            i0: i,
+            i1: i,
+            alpha: 0.0,
+        };
+    }
+
+    /// The current sample position.
+    pub fn key(&self) -> SampleKey {
+        self.key
+    }
+
+    /// Samples every joint into `out`: 10 floats per joint, joint `j` at `out[j * stride..]`.
+    pub fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
+        PoseOut::check_len(out.len(), self.num_joints(), stride)?;
+        let mut po = PoseOut { data: out, stride };
+        codec::sample_pose(
+            &self.header,
+            self.body(),
+            &self.key,
+            &self.defaults,
+            &mut po,
+        );
+        Ok(())
+    }
+
+    /// Samples one joint.
+    pub fn sample_joint(&self, joint: u32) -> Result<Transform> {
+        if joint >= self.header.num_joints {
+            return Err(Error::JointOutOfRange(joint));
+        }
+        Ok(codec::sample_joint(
+            &self.header,
+            self.body(),
+            &self.key,
+            joint as usize,
+            &self.defaults,
+        ))
+    }
+
+    /// Samples a subset of joints: joint `joints[i]` is written (10 floats, only the channels in
+    /// `channels`, a mask of [`CHANNEL_ROTATION`], [`CHANNEL_TRANSLATION`], [`CHANNEL_SCALE`]) at
+    /// `out[slot * stride..]` where `slot` is `out_slots[i]` (or `i` when `out_slots` is `None`).
+    /// The cost follows the joints asked for; joints in ascending order are cheapest.
+    pub fn sample_joints(
+        &self,
+        joints: &[u32],
+        out_slots: Option<&[u32]>,
+        channels: u32,
+        out: &mut [f32],
+        stride: usize,
+    ) -> Result<()> {
+        if stride < FLOATS_PER_JOINT {
+            return Err(Error::InvalidArgument("stride must be at least 10 floats"));
+        }
+        if channels == 0 || channels & !CHANNELS_ALL != 0 {
+            return Err(Error::InvalidEnum {
+                what: "channels",
+                value: channels,
+            });
+        }
+        if let Some(s) = out_slots {
+            if s.len() != joints.len() {
+                return Err(Error::InvalidArgument(
+                    "out_slots must have one entry per joint",
+                ));
+            }
+        }
+        let nj = self.header.num_joints;
+        let mut max_slot = 0usize;
+        for (i, &j) in joints.iter().enumerate() {
+            if j >= nj {
+                return Err(Error::JointOutOfRange(j));
+            }
+            max_slot = max_slot.max(out_slots.map_or(i, |s| s[i] as usize));
+        }
+        if !joints.is_empty() {
+            PoseOut::check_len(out.len(), max_slot + 1, stride)?;
+        }
+        let mut po = PoseOut { data: out, stride };
+        let sel = crate::runtime::JointSelection {
+            joints,
+            slots: out_slots,
+            channels,
+        };
+        codec::sample_joints(
+            &self.header,
+            self.body(),
+            &self.key,
+            &self.defaults,
+            &sel,
+            &mut po,
+        );
+        Ok(())
+    }
+
+    // --- Scalar curves (see `docs/curves.md`) ---
+
+    /// Scalar curve count.
+    pub fn num_curves(&self) -> usize {
+        self.header.num_curves as usize
+    }
+
+    /// The blob's curves section (ids, kinds, sampling at any key).
+    pub fn curves(&self) -> CurvesSection<'a> {
+        CurvesSection::from_validated(
+            &self.blob[self.header.curves_range()],
+            self.header.num_curves,
+            self.header.num_samples,
+        )
+    }
+
+    /// Samples every curve at the current position into `out[..num_curves]` (no allocation).
+    pub fn sample_curves(&self, out: &mut [f32]) -> Result<()> {
+        self.curves().sample_all(&self.key, out)
+    }
+
+    /// Samples curve `index` at the current position.
+    pub fn sample_curve(&self, index: u32) -> Result<f32> {
+        self.curves().sample_one(&self.key, index)
+    }
+
+    /// Convenience for tools and tests (allocates): the local pose at a sample index.
+    pub fn pose_at_sample(&mut self, sample: u32, out: &mut [Transform]) -> Result<()> {
+        self.seek_sample(sample);
+        let nj = self.num_joints();
+        let mut floats = vec![0.0f32; nj * FLOATS_PER_JOINT];
+        self.sample_pose(&mut floats, FLOATS_PER_JOINT)?;
+        for (j, o) in out.iter_mut().enumerate().take(nj) {
+            *o = Transform::read_from(&floats[j * FLOATS_PER_JOINT..]);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,16 @@
+//! What ships in a game.
+
+pub mod additive;
+pub mod curves;
+mod decompressor;
+pub(crate) mod fixed;
+pub mod key_cursor;
+pub(crate) mod keys;
+pub mod sampling;
+pub mod seek;
+pub mod vbr;
+
+pub use decompressor::*;
+pub use key_cursor::{cursor_state_size, KeyCursor};
+pub use sampling::{Defaults, JointSelection, PoseOut, SampleKey};
+pub use seek::{clip_duration, Looping, Rounding};

@@ -1,0 +1,167 @@
+//! What every codec's decoder receives: where to sample, what defaults are, where to write.
+
+use crate::math::{Transform, FLOATS_PER_JOINT};
+use crate::{Error, Result};
+
+/// A resolved sample position: interpolate `alpha` of the way from sample `i0` to sample `i1`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SampleKey {
+    /// First sample index (always < sample count).
+    pub i0: u32,
+    /// Second sample index (always < sample count; equal to `i0` or `i0 + 1`, or 0 when wrapping).
+    pub i1: u32,
+    /// Interpolation weight in [0, 1].
+    pub alpha: f32,
+}
+
+/// The values of default (unstored) sub-tracks.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Defaults<'a> {
+    /// Bind pose, 10 floats per joint with stride 10, when the blob's defaults are the bind pose.
+    pub bind_pose: Option<&'a [f32]>,
+    /// The blob is an `additive1` clip: unstored scales are 0 (its identity), not 1.
+    pub zero_scale: bool,
+}
+
+impl<'a> Defaults<'a> {
+    /// The defaults of a blob: its bind pose (when its defaults are the bind pose) and its
+    /// additive format's identity scale.
+    pub fn for_header(h: &crate::format::Header, bind_pose: Option<&'a [f32]>) -> Self {
+        Defaults {
+            bind_pose,
+            zero_scale: h.additive == crate::format::AdditiveFormat::Additive1 as u8,
+        }
+    }
+
+    /// The default transform of joint `j`.
+    #[inline]
+    pub fn get(&self, j: usize) -> Transform {
+        match self.bind_pose {
+            Some(b) => Transform::read_from(&b[j * FLOATS_PER_JOINT..(j + 1) * FLOATS_PER_JOINT]),
+            None if self.zero_scale => Transform {
+                scale: crate::math::Vec3::ZERO,
+                ..Transform::IDENTITY
+            },
+            None => Transform::IDENTITY,
+        }
+    }
+}
+
+/// A caller's pose buffer: 10 floats per joint at `stride` floats apart.
+pub struct PoseOut<'a> {
+    /// The buffer (at least `(joints - 1) * stride + 10` floats).
+    pub data: &'a mut [f32],
+    /// Floats from one joint to the next (>= 10).
+    pub stride: usize,
+}
+
+impl PoseOut<'_> {
+    /// Writes joint `j`.
+    #[inline]
+    pub fn write(&mut self, j: usize, t: &Transform) {
+        let o = j * self.stride;
+        t.write_to(&mut self.data[o..o + FLOATS_PER_JOINT]);
+    }
+
+    /// Writes the channels of `channels` (a `decompress::CHANNEL_*` mask) of `t` at slot `j`.
+    #[inline]
+    pub fn write_channels(&mut self, j: usize, t: &Transform, channels: u32) {
+        if channels == crate::runtime::CHANNELS_ALL {
+            return self.write(j, t);
+        }
+        let o = j * self.stride;
+        let d = &mut self.data[o..o + FLOATS_PER_JOINT];
+        if channels & crate::runtime::CHANNEL_ROTATION != 0 {
+            d[0..4].copy_from_slice(&t.rotation.to_array());
+        }
+        if channels & crate::runtime::CHANNEL_TRANSLATION != 0 {
+            d[4..7].copy_from_slice(&t.translation.to_array());
+        }
+        if channels & crate::runtime::CHANNEL_SCALE != 0 {
+            d[7..10].copy_from_slice(&t.scale.to_array());
+        }
+    }
+
+    /// Floats a buffer needs for `joints` joints at `stride`, saturating at `usize::MAX` (a caller
+    /// that may see huge strides checks with [`PoseOut::check_len`] first).
+    pub fn required_len(joints: usize, stride: usize) -> usize {
+        Self::checked_len(joints, stride).unwrap_or(usize::MAX)
+    }
+
+    /// Floats a buffer needs for `joints` joints at `stride`, or `None` when it overflows.
+    fn checked_len(joints: usize, stride: usize) -> Option<usize> {
+        match joints {
+            0 => Some(0),
+            _ => (joints - 1)
+                .checked_mul(stride)
+                .and_then(|n| n.checked_add(FLOATS_PER_JOINT)),
+        }
+    }
+
+    /// Checks a caller's buffer of `len` floats for `joints` joints at `stride` floats: a stride
+    /// below 10, or a required length whose byte count overflows the address space, is
+    /// [`Error::InvalidArgument`]; a buffer shorter than required is [`Error::BufferTooSmall`]
+    /// (with the bytes required).
+    pub fn check_len(len: usize, joints: usize, stride: usize) -> Result<()> {
+        if stride < FLOATS_PER_JOINT {
+            return Err(Error::InvalidArgument("stride must be at least 10 floats"));
+        }
+        let need = Self::checked_len(joints, stride)
+            .filter(|n| *n <= isize::MAX as usize / std::mem::size_of::<f32>())
+            .ok_or(Error::InvalidArgument(
+                "(joints - 1) x stride + 10 floats overflows the address space",
+            ))?;
+        if len < need {
+            return Err(Error::BufferTooSmall {
+                required: need * std::mem::size_of::<f32>(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Which joints [`crate::runtime::Decompressor::sample_joints`] writes, where, and which
+/// channels (all checked by the caller: joints in range, slots within the buffer, mask valid).
+pub struct JointSelection<'a> {
+    /// Joint indices.
+    pub joints: &'a [u32],
+    /// Output slot of each joint (`None`: joint `i` of the list goes to slot `i`).
+    pub slots: Option<&'a [u32]>,
+    /// `decompress::CHANNEL_*` mask.
+    pub channels: u32,
+}
+
+impl JointSelection<'_> {
+    /// The output slot of list entry `i`.
+    #[inline(always)]
+    pub fn slot(&self, i: usize) -> usize {
+        self.slots.map_or(i, |s| s[i] as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_len_rejects_overflowing_strides_as_arguments() {
+        for stride in [usize::MAX, 1 << 63, 1 << 62, usize::MAX / 4 + 1] {
+            assert!(matches!(
+                PoseOut::check_len(usize::MAX, 2, stride),
+                Err(Error::InvalidArgument(_))
+            ));
+            assert_eq!(PoseOut::required_len(5, stride), usize::MAX);
+        }
+        // One joint never multiplies the stride.
+        assert_eq!(PoseOut::check_len(10, 1, usize::MAX), Ok(()));
+        assert_eq!(
+            PoseOut::check_len(29, 3, 10),
+            Err(Error::BufferTooSmall { required: 120 })
+        );
+        assert_eq!(PoseOut::check_len(30, 3, 10), Ok(()));
+        assert!(matches!(
+            PoseOut::check_len(30, 3, 9),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+}

@@ -1,0 +1,212 @@
+//! Time to sample position: looping and rounding policies.
+
+use crate::format::{BlobFlags, Header};
+use crate::runtime::SampleKey;
+use crate::{Error, Result};
+
+/// What happens to times outside the clip.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Looping {
+    /// Times are clamped to `[0, duration]`.
+    Clamp = 0,
+    /// Times wrap with period `samples / rate`; the last sample interpolates towards the first.
+    Wrap = 1,
+}
+
+impl Looping {
+    /// From the integer id.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(Looping::Clamp),
+            1 => Some(Looping::Wrap),
+            _ => None,
+        }
+    }
+}
+
+/// How a time between two samples is resolved.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    /// Interpolate between the two samples.
+    None = 0,
+    /// Use the earlier sample.
+    Floor = 1,
+    /// Use the later sample.
+    Ceil = 2,
+    /// Use the nearer sample.
+    Nearest = 3,
+}
+
+impl Rounding {
+    /// From the integer id.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(Rounding::None),
+            1 => Some(Rounding::Floor),
+            2 => Some(Rounding::Ceil),
+            3 => Some(Rounding::Nearest),
+            _ => None,
+        }
+    }
+}
+
+/// Playable duration of a blob under clamping: `(samples - 1) / rate`, or `samples / rate` for a
+/// blob whose repeated last sample was removed ([`BlobFlags::LOOPING`]).
+pub fn clip_duration(h: &Header) -> f64 {
+    let n = h.num_samples as f64;
+    let rate = h.sample_rate as f64;
+    if h.has(BlobFlags::LOOPING) {
+        n / rate
+    } else {
+        (n - 1.0) / rate
+    }
+}
+
+/// Resolves `time` (seconds) into a [`SampleKey`].
+pub fn resolve(h: &Header, time: f32, looping: Looping, rounding: Rounding) -> Result<SampleKey> {
+    if !time.is_finite() {
+        return Err(Error::InvalidTime);
+    }
+    let n = h.num_samples as u64;
+    let rate = h.sample_rate as f64;
+    let loops = h.has(BlobFlags::LOOPING);
+    let t = time as f64;
+    let pos = match looping {
+        Looping::Clamp => t.clamp(0.0, clip_duration(h)) * rate,
+        Looping::Wrap => {
+            let period = n as f64 / rate;
+            t.rem_euclid(period) * rate
+        }
+    };
+    let wraps = loops || looping == Looping::Wrap;
+    let mut i0 = (pos.floor().max(0.0) as u64).min(n - 1);
+    let mut alpha = (pos - i0 as f64).clamp(0.0, 1.0) as f32;
+    let i1 = if i0 + 1 < n {
+        i0 + 1
+    } else if wraps {
+        0
+    } else {
+        alpha = 0.0;
+        i0
+    };
+    match rounding {
+        Rounding::None => {}
+        Rounding::Floor => alpha = 0.0,
+        Rounding::Ceil => {
+            if alpha > 0.0 {
+                alpha = 1.0
+            }
+        }
+        Rounding::Nearest => alpha = if alpha >= 0.5 { 1.0 } else { 0.0 },
+    }
+    // Collapse exact keys onto one sample so codecs read once.
+    let mut i1 = i1;
+    if alpha == 0.0 || i1 == i0 {
+        alpha = 0.0;
+        i1 = i0;
+    } else if alpha == 1.0 {
+        i0 = i1;
+        alpha = 0.0;
+    }
+    Ok(SampleKey {
+        i0: i0 as u32,
+        i1: i1 as u32,
+        alpha,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::CodecId;
+
+    fn header(n: u32, rate: f32, flags: u32) -> Header {
+        Header {
+            version: 1,
+            codec: CodecId::Fixed,
+            total_size: 64,
+            checksum: 0,
+            flags,
+            num_joints: 1,
+            num_samples: n,
+            sample_rate: rate,
+            body_offset: 64,
+            body_size: 0,
+            additive: 0,
+            num_curves: 0,
+            curves_offset: 0,
+            curves_size: 0,
+        }
+    }
+
+    #[test]
+    fn clamp_and_interpolate() {
+        let h = header(11, 10.0, 0);
+        let k = resolve(&h, 0.25, Looping::Clamp, Rounding::None).unwrap();
+        assert_eq!((k.i0, k.i1), (2, 3));
+        assert!((k.alpha - 0.5).abs() < 1e-5);
+        let k = resolve(&h, 5.0, Looping::Clamp, Rounding::None).unwrap();
+        assert_eq!((k.i0, k.i1, k.alpha), (10, 10, 0.0));
+        let k = resolve(&h, -3.0, Looping::Clamp, Rounding::None).unwrap();
+        assert_eq!((k.i0, k.i1, k.alpha), (0, 0, 0.0));
+    }
+
+    #[test]
+    fn wrap_interpolates_last_to_first() {
+        let h = header(10, 10.0, 0);
+        let k = resolve(&h, 0.95, Looping::Wrap, Rounding::None).unwrap();
+        assert_eq!((k.i0, k.i1), (9, 0));
+        assert!((k.alpha - 0.5).abs() < 1e-4);
+        let k = resolve(&h, 1.05, Looping::Wrap, Rounding::None).unwrap();
+        assert_eq!((k.i0, k.i1), (0, 1));
+        let k = resolve(&h, -0.05, Looping::Wrap, Rounding::None).unwrap();
+        assert_eq!((k.i0, k.i1), (9, 0));
+    }
+
+    #[test]
+    fn rounding_policies() {
+        let h = header(11, 10.0, 0);
+        let f = |r| resolve(&h, 0.26, Looping::Clamp, r).unwrap();
+        assert_eq!((f(Rounding::Floor).i0, f(Rounding::Floor).alpha), (2, 0.0));
+        assert_eq!((f(Rounding::Ceil).i0, f(Rounding::Ceil).alpha), (3, 0.0));
+        assert_eq!(f(Rounding::Nearest).i0, 3);
+        let k = resolve(&h, 0.24, Looping::Clamp, Rounding::Nearest).unwrap();
+        assert_eq!((k.i0, k.i1, k.alpha), (2, 2, 0.0));
+    }
+
+    #[test]
+    fn looping_blob_clamps_to_full_period() {
+        let h = header(10, 10.0, BlobFlags::LOOPING);
+        assert!((clip_duration(&h) - 1.0).abs() < 1e-9);
+        let k = resolve(&h, 1.0, Looping::Clamp, Rounding::None).unwrap();
+        assert_eq!((k.i0, k.i1, k.alpha), (0, 0, 0.0));
+        let k = resolve(&h, 0.95, Looping::Clamp, Rounding::None).unwrap();
+        assert_eq!((k.i0, k.i1), (9, 0));
+    }
+
+    #[test]
+    fn non_finite_time_is_an_error() {
+        let h = header(10, 10.0, 0);
+        assert_eq!(
+            resolve(&h, f32::NAN, Looping::Clamp, Rounding::None),
+            Err(Error::InvalidTime)
+        );
+        assert_eq!(
+            resolve(&h, f32::INFINITY, Looping::Wrap, Rounding::None),
+            Err(Error::InvalidTime)
+        );
+    }
+
+    #[test]
+    fn one_sample_clip() {
+        let h = header(1, 30.0, 0);
+        for t in [-1.0, 0.0, 0.5, 100.0] {
+            for l in [Looping::Clamp, Looping::Wrap] {
+                let k = resolve(&h, t, l, Rounding::None).unwrap();
+                assert_eq!((k.i0, k.i1, k.alpha), (0, 0, 0.0));
+            }
+        }
+    }
+}

@@ -1,0 +1,708 @@
+//! Decoding: whole poses and single joints from a validated body, without allocation.
+//!
+//! A [`Cursor`] walks one sample of one segment: it resolves the keyframe mask (a dropped sample
+//! is the linear blend of its stored neighbours, computed on the stored components), then yields
+//! each animated sub-track's three components in joint order. A pose between two samples uses two
+//! cursors (the samples may lie in different segments) and blends the results: `nlerp` on the
+//! shortest arc for rotations, `lerp` for vectors.
+
+use crate::format::bytes::{read_f32, read_u16, read_u32};
+use crate::format::limits::MAX_ABS_VALUE;
+use crate::format::quantize::bits::read_bits;
+use crate::format::vbr::bitrate::{
+    coefficients, rate_bits, rotation_range, ClipRange, NUM_RATES, RATE_BITS, RATE_FIELD_BITS,
+    RATE_RAW,
+};
+use crate::format::vbr::layout::{
+    constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
+    KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
+};
+use crate::format::vbr::rotation::{from_stored, slot_component};
+use crate::format::{BlobFlags, Header};
+use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
+use crate::runtime::CHANNELS_ALL;
+use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
+use glam::Vec4;
+
+/// Linear blend used for dropped keyframes (encoder and decoder share it bit for bit).
+#[inline(always)]
+pub fn lerp(a: f32, b: f32, t: f32) -> f32 {
+    a + (b - a) * t
+}
+
+/// Where a dropped local sample sits between its stored neighbours: (stored index of the
+/// previous stored sample, blend weight towards the next). A stored sample gives weight 0.
+#[inline(always)]
+pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
+    let below = mask & ((1u32 << local) - 1);
+    if mask & (1u32 << local) != 0 {
+        return (below.count_ones(), 0.0);
+    }
+    // Validation guarantees bit 0 and the last bit are set, so both neighbours exist.
+    let prev = 31 - below.leading_zeros();
+    let above = mask >> (local + 1);
+    let next = local + 1 + above.trailing_zeros();
+    let idx = below.count_ones() - 1;
+    (idx, (local - prev) as f32 / (next - prev) as f32)
+}
+
+/// One sub-track's decode in one segment: the bit widths of its three components and their
+/// `q * mul + add` coefficients (see [`coefficients`]), computed once and applied to every
+/// stored sample read for it (up to four per pose).
+#[derive(Clone, Copy)]
+struct Params {
+    bits: [u32; 3],
+    mul: [f32; 3],
+    add: [f32; 3],
+    /// Components stored as raw `f32` bits.
+    raw: [bool; 3],
+    /// Sum of `bits`.
+    total: u32,
+}
+
+impl Params {
+    /// Components from stored fields. A raw `f32` (the only way a blob can hold a non-finite or
+    /// out-of-range value: quantised values are bounded by their validated ranges) is clamped to
+    /// `[-limit, limit]`, a NaN to `-limit`.
+    #[inline(always)]
+    fn values(&self, q: [u32; 3], limit: f32) -> [f32; 3] {
+        // Quantised fields have at most 24 bits, so the signed conversion (one instruction,
+        // unlike u32 -> f32) is exact; a raw field's converted value is discarded.
+        let mut out = [0.0f32; 3];
+        for c in 0..3 {
+            let v = (q[c] as i32) as f32 * self.mul[c] + self.add[c];
+            #[allow(clippy::manual_clamp)]
+            let raw = || f32::from_bits(q[c]).max(-limit).min(limit);
+            out[c] = if self.raw[c] { raw() } else { v };
+        }
+        out
+    }
+}
+
+/// Bits of one frame taken by sub-tracks whose 5-bit rate pairs are indexed by 10 bits.
+const PAIR_BITS: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        let (a, b) = (i & 31, i >> 5);
+        let ba = if a < NUM_RATES { RATE_BITS[a] } else { 0 };
+        let bb = if b < NUM_RATES { RATE_BITS[b] } else { 0 };
+        t[i] = ba + bb;
+        i += 1;
+    }
+    t
+};
+
+/// Sum of the bit widths of `count` consecutive rate fields starting at absolute bit `bit`
+/// (the frame bits taken by the sub-tracks they describe), ten fields per 64-bit read (a window
+/// shifted by up to 7 bits keeps 57 valid bits: ten 5-bit fields fit, twelve would not).
+#[inline]
+fn sum_rate_bits(data: &[u8], mut bit: usize, mut count: usize) -> usize {
+    let mut sum = 0usize;
+    while count >= 10 {
+        let w = read_u64_window(data, bit >> 3) >> (bit & 7);
+        for p in 0..5 {
+            sum += PAIR_BITS[((w >> (10 * p)) & 1023) as usize] as usize;
+        }
+        bit += 50;
+        count -= 10;
+    }
+    while count >= 2 {
+        sum += PAIR_BITS[read_bits(data, bit, 10) as usize] as usize;
+        bit += 10;
+        count -= 2;
+    }
+    if count == 1 {
+        sum += PAIR_BITS[read_bits(data, bit, 5) as usize] as usize;
+    }
+    sum
+}
+
+/// Eight bytes at `offset` as a little-endian `u64` (zero past the end, never out of bounds).
+#[inline(always)]
+fn read_u64_window(data: &[u8], offset: usize) -> u64 {
+    match data.get(offset..offset + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap()),
+        None => {
+            let mut w = [0u8; 8];
+            if offset < data.len() {
+                let tail = &data[offset..];
+                w[..tail.len()].copy_from_slice(tail);
+            }
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
+/// Three consecutive bit fields of widths `bits` starting at absolute bit `bit`.
+#[inline(always)]
+fn read3(data: &[u8], bit: usize, p: &Params) -> [u32; 3] {
+    let bits = &p.bits;
+    if p.total <= 56 {
+        let w = read_u64_window(data, bit >> 3) >> (bit & 7);
+        let m = |b: u32| (1u64 << b) - 1;
+        [
+            (w & m(bits[0])) as u32,
+            ((w >> bits[0]) & m(bits[1])) as u32,
+            ((w >> (bits[0] + bits[1])) & m(bits[2])) as u32,
+        ]
+    } else {
+        [
+            read_bits(data, bit, bits[0]),
+            read_bits(data, bit + bits[0] as usize, bits[1]),
+            read_bits(data, bit + (bits[0] + bits[1]) as usize, bits[2]),
+        ]
+    }
+}
+
+/// Reading position in one segment for one sample, or for two samples of the same segment
+/// (`pair`), which then share the rate, range and field reads.
+#[derive(Clone, Copy)]
+struct Cursor {
+    rates_bit: usize,
+    drops_bit: usize,
+    fields: usize,
+    frame_bits: usize,
+    /// Bit position and keyframe blend of the first sample.
+    a_bit: usize,
+    t: f32,
+    /// Bit position and keyframe blend of the second sample (when `pair`).
+    b_bit: usize,
+    tb: f32,
+    pair: bool,
+    /// Rate index (component) position.
+    k: usize,
+    /// Animated sub-track position.
+    f: usize,
+    /// Per-segment-drop rotation position.
+    p: usize,
+}
+
+impl Cursor {
+    #[inline(always)]
+    fn new(body: &[u8], v: &View, sample: u32, second: Option<u32>) -> Cursor {
+        let seg = sample / v.seg_len;
+        let local = sample - seg * v.seg_len;
+        let off = v.segment_offset(body, seg);
+        let mask = read_u32(body, off);
+        let frame_bits = read_u32(body, off + 4) as usize;
+        let rates = off + SEGMENT_HEADER;
+        let fields = rates + v.rate_bytes();
+        let data_bit = (fields + v.num_animated as usize * 6) * 8;
+        let (idx, t) = keyframe_position(mask, local);
+        let (b_bit, tb, pair) = match second {
+            Some(s2) => {
+                let (idx2, t2) = keyframe_position(mask, s2 - seg * v.seg_len);
+                (data_bit + idx2 as usize * frame_bits, t2, true)
+            }
+            None => (0, 0.0, false),
+        };
+        Cursor {
+            rates_bit: rates * 8,
+            drops_bit: rates * 8 + 3 * v.num_animated as usize * RATE_FIELD_BITS as usize,
+            fields,
+            frame_bits,
+            a_bit: data_bit + idx as usize * frame_bits,
+            t,
+            b_bit,
+            tb,
+            pair,
+            k: 0,
+            f: 0,
+            p: 0,
+        }
+    }
+
+    /// Skips `count` animated sub-tracks, `per_segment` of which have per-segment drops.
+    #[inline]
+    fn skip(&mut self, body: &[u8], count: usize, per_segment: usize) {
+        let bits = sum_rate_bits(
+            body,
+            self.rates_bit + self.k * RATE_FIELD_BITS as usize,
+            3 * count,
+        );
+        self.a_bit += bits;
+        self.b_bit += bits;
+        self.k += 3 * count;
+        self.f += count;
+        self.p += per_segment;
+    }
+
+    /// The dropped component of the next per-segment rotation.
+    #[inline(always)]
+    fn next_drop(&mut self, body: &[u8]) -> u8 {
+        let c = read_bits(body, self.drops_bit + 2 * self.p, 2) as u8;
+        self.p += 1;
+        c
+    }
+
+    /// The stored sample at `bit`, blended `t` of the way to the next stored sample (a dropped
+    /// keyframe).
+    #[inline(always)]
+    fn sample(&self, body: &[u8], bit: usize, t: f32, p: &Params, limit: f32) -> [f32; 3] {
+        let mut out = p.values(read3(body, bit, p), limit);
+        if t > 0.0 {
+            let next = p.values(read3(body, bit + self.frame_bits, p), limit);
+            for c in 0..3 {
+                out[c] = lerp(out[c], next[c], t);
+            }
+        }
+        out
+    }
+
+    /// The next animated sub-track's three components for the first sample, and for the second
+    /// when `pair`; `ranges[i]` is the clip range of stored slot `i`. The flag is true when the
+    /// sub-track is constant over this segment (every rate 0: both samples are the same value).
+    #[inline(always)]
+    fn next(
+        &mut self,
+        body: &[u8],
+        ranges: [ClipRange; 3],
+        limit: f32,
+    ) -> ([f32; 3], [f32; 3], bool) {
+        let rates = read_bits(
+            body,
+            self.rates_bit + self.k * RATE_FIELD_BITS as usize,
+            3 * RATE_FIELD_BITS,
+        );
+        let fields = read_u64_window(body, self.fields + 6 * self.f);
+        let mut p = Params {
+            bits: [0; 3],
+            mul: [0.0; 3],
+            add: [0.0; 3],
+            raw: [false; 3],
+            total: 0,
+        };
+        for (c, range) in ranges.iter().enumerate() {
+            let rate =
+                ((rates >> (c as u32 * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
+            p.bits[c] = rate_bits(rate);
+            p.raw[c] = rate == RATE_RAW;
+            (p.mul[c], p.add[c]) = coefficients(rate, (fields >> (16 * c)) as u16, range);
+        }
+        p.total = p.bits[0] + p.bits[1] + p.bits[2];
+        self.k += 3;
+        self.f += 1;
+        if p.total == 0 {
+            // Constant over the segment: `add` is exactly what unpacking (and blending two
+            // equal values) would give. Common on mocap rigs (fingers, toes, spine segments).
+            return (p.add, p.add, true);
+        }
+        let out = self.sample(body, self.a_bit, self.t, &p, limit);
+        let out2 = if self.pair {
+            self.sample(body, self.b_bit, self.tb, &p, limit)
+        } else {
+            out
+        };
+        self.a_bit += p.total as usize;
+        self.b_bit += p.total as usize;
+        (out, out2, false)
+    }
+
+    /// The next animated rotation (and the second sample's when `pair`, else the first again),
+    /// and whether it is constant over the segment. `rg` is its clip ranges' offset.
+    #[inline(always)]
+    fn rotation(
+        &mut self,
+        body: &[u8],
+        rg: usize,
+        per_segment: bool,
+        track_drop: u8,
+    ) -> (Quat, Quat, bool) {
+        let c = if per_segment {
+            self.next_drop(body)
+        } else {
+            track_drop
+        };
+        // Per-segment drops store all four component ranges, per-track drops the stored three.
+        let range = |i: usize| {
+            let o = rg + 4 * if per_segment { slot_component(i, c) } else { i };
+            rotation_range(read_u16(body, o), read_u16(body, o + 2))
+        };
+        let (a, b, same) = self.next(body, [range(0), range(1), range(2)], 1.0);
+        let q0 = from_stored(a, c);
+        let q1 = if self.pair && !same {
+            from_stored(b, c)
+        } else {
+            q0
+        };
+        (q0, q1, same)
+    }
+
+    /// The next animated translation or scale (and the second sample's when `pair`). `rg` is
+    /// its clip ranges' offset.
+    #[inline(always)]
+    fn vector(&mut self, body: &[u8], rg: usize) -> (Vec3, Vec3) {
+        let range = |i: usize| ClipRange {
+            min: read_f32(body, rg + 8 * i),
+            extent: read_f32(body, rg + 8 * i + 4),
+        };
+        let (a, b, _) = self.next(body, [range(0), range(1), range(2)], MAX_ABS_VALUE);
+        (Vec3::from_array(a), Vec3::from_array(b))
+    }
+}
+
+/// A decoded translation or scale within the clip value limits. Quantised values of a hostile
+/// blob may overshoot them (a validated clip range and 8-bit segment fractions bound them to
+/// three times the limit); values the encoder wrote are within them already, so this never moves
+/// them. Packed `min`/`max` (one instruction each on SSE2).
+#[inline(always)]
+fn clamp_value(v: Vec3) -> Vec3 {
+    let m = Vec4::splat(MAX_ABS_VALUE);
+    v.extend(0.0).max(-m).min(m).truncate()
+}
+
+#[inline(always)]
+fn read_quat(body: &[u8], o: usize) -> Quat {
+    Quat::from_xyzw(
+        read_f32(body, o),
+        read_f32(body, o + 4),
+        read_f32(body, o + 8),
+        read_f32(body, o + 12),
+    )
+}
+
+#[inline(always)]
+fn read_vec(body: &[u8], o: usize) -> Vec3 {
+    Vec3::new(
+        read_f32(body, o),
+        read_f32(body, o + 4),
+        read_f32(body, o + 8),
+    )
+}
+
+/// Running byte positions in the constants and clip ranges, and the cursors: `c0` reads the
+/// first sample (and the second when it is a pair); `c1` the second sample when it lies in
+/// another segment.
+struct State {
+    constants: usize,
+    ranges: usize,
+    c0: Cursor,
+    c1: Option<Cursor>,
+    alpha: f32,
+}
+
+impl State {
+    /// The next animated rotation, interpolated.
+    #[inline(always)]
+    fn rotation(&mut self, body: &[u8], kind: u8, track_drop: u8) -> Quat {
+        let per_segment = kind == KIND_ANIMATED_PER_SEGMENT;
+        let rg = self.ranges;
+        self.ranges += range_bytes_of(0, kind);
+        let (q0, q1, same) = self.c0.rotation(body, rg, per_segment, track_drop);
+        if self.c0.pair {
+            // Both samples in one segment where the rotation is constant: nothing to blend.
+            if same {
+                q0
+            } else {
+                nlerp_shortest(q0, q1, self.alpha)
+            }
+        } else if let Some(c1) = self.c1.as_mut() {
+            nlerp_shortest(
+                q0,
+                c1.rotation(body, rg, per_segment, track_drop).0,
+                self.alpha,
+            )
+        } else {
+            q0
+        }
+    }
+
+    /// The next animated translation or scale, interpolated.
+    #[inline(always)]
+    fn vector(&mut self, body: &[u8]) -> Vec3 {
+        let rg = self.ranges;
+        self.ranges += VECTOR_RANGE_BYTES;
+        let (a, b) = self.c0.vector(body, rg);
+        // Clamped after interpolating: a lerp between two values at the limit can round one
+        // unit past it.
+        clamp_value(if self.c0.pair {
+            a.lerp(b, self.alpha)
+        } else if let Some(c1) = self.c1.as_mut() {
+            a.lerp(c1.vector(body, rg).0, self.alpha)
+        } else {
+            a
+        })
+    }
+
+    /// A translation or scale channel of kind `kind` (`default` when it is a default track).
+    #[inline(always)]
+    fn channel(&mut self, body: &[u8], kind: u8, default: impl Fn() -> Vec3) -> Vec3 {
+        match kind {
+            KIND_CONSTANT => {
+                let x = read_vec(body, self.constants);
+                self.constants += constant_bytes(1);
+                x
+            }
+            KIND_ANIMATED => self.vector(body),
+            _ => default(),
+        }
+    }
+
+    /// Moves every position past the joints whose track bytes are `bytes` without decoding them.
+    #[inline]
+    fn advance(&mut self, body: &[u8], bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let (mut animated, mut per_segment) = (0usize, 0usize);
+        for &b in bytes {
+            let f = &FOOTPRINT[b as usize];
+            animated += f[0] as usize;
+            per_segment += f[1] as usize;
+            self.constants += f[2] as usize;
+            self.ranges += f[3] as usize;
+        }
+        self.c0.skip(body, animated, per_segment);
+        if let Some(c1) = self.c1.as_mut() {
+            c1.skip(body, animated, per_segment);
+        }
+    }
+
+    /// Skips channel `ch` of kind `kind` (a channel the caller did not ask for).
+    #[inline(always)]
+    fn skip_channel(&mut self, body: &[u8], ch: u32, kind: u8) {
+        match kind {
+            KIND_DEFAULT => {}
+            KIND_CONSTANT => self.constants += constant_bytes(ch),
+            k => {
+                let per_segment = (k == KIND_ANIMATED_PER_SEGMENT) as usize;
+                self.ranges += range_bytes_of(ch, k);
+                self.c0.skip(body, 1, per_segment);
+                if let Some(c1) = self.c1.as_mut() {
+                    c1.skip(body, 1, per_segment);
+                }
+            }
+        }
+    }
+
+    /// [`State::joint`] for the channels in `channels` only (the others are skipped, not
+    /// decoded; their values in the result are meaningless).
+    #[inline(always)]
+    fn joint_channels(
+        &mut self,
+        body: &[u8],
+        byte: u8,
+        j: usize,
+        has_scale: bool,
+        d: &Defaults,
+        channels: u32,
+    ) -> Transform {
+        if channels == CHANNELS_ALL {
+            return self.joint(body, byte, j, has_scale, d);
+        }
+        let mut t = Transform::IDENTITY;
+        for ch in 0..3u32 {
+            let k = kind(byte, ch);
+            if channels & (1 << ch) == 0 {
+                self.skip_channel(body, ch, k);
+                continue;
+            }
+            match ch {
+                0 => t.rotation = self.rotation_channel(body, k, byte >> 6, || d.get(j).rotation),
+                1 => t.translation = self.channel(body, k, || d.get(j).translation),
+                _ if has_scale => t.scale = self.channel(body, k, || d.get(j).scale),
+                _ => {}
+            }
+        }
+        t
+    }
+
+    /// A rotation channel of kind `kind` (`default` when it is a default track).
+    #[inline(always)]
+    fn rotation_channel(
+        &mut self,
+        body: &[u8],
+        kind: u8,
+        track_drop: u8,
+        default: impl Fn() -> Quat,
+    ) -> Quat {
+        match kind {
+            KIND_CONSTANT => {
+                let q = read_quat(body, self.constants);
+                self.constants += constant_bytes(0);
+                q
+            }
+            KIND_DEFAULT => default(),
+            k => self.rotation(body, k, track_drop),
+        }
+    }
+
+    /// Decodes joint `j` whose track byte is `byte`, advancing every position past it.
+    #[inline(always)]
+    fn joint(
+        &mut self,
+        body: &[u8],
+        byte: u8,
+        j: usize,
+        has_scale: bool,
+        d: &Defaults,
+    ) -> Transform {
+        let rotation = self.rotation_channel(body, kind(byte, 0), byte >> 6, || d.get(j).rotation);
+        let translation = self.channel(body, kind(byte, 1), || d.get(j).translation);
+        let scale = if has_scale {
+            self.channel(body, kind(byte, 2), || d.get(j).scale)
+        } else {
+            Vec3::ONE
+        };
+        Transform {
+            rotation,
+            translation,
+            scale,
+        }
+    }
+}
+
+/// The decoding state for a key at the start of the body: one cursor (possibly a pair) or two
+/// in different segments.
+#[inline(always)]
+fn state(body: &[u8], v: &View, key: &SampleKey) -> State {
+    let two = key.i1 != key.i0 && key.alpha > 0.0;
+    let (c0, c1) = if !two {
+        (Cursor::new(body, v, key.i0, None), None)
+    } else if key.i0 / v.seg_len == key.i1 / v.seg_len {
+        (Cursor::new(body, v, key.i0, Some(key.i1)), None)
+    } else {
+        (
+            Cursor::new(body, v, key.i0, None),
+            Some(Cursor::new(body, v, key.i1, None)),
+        )
+    };
+    State {
+        constants: v.constants,
+        ranges: v.ranges,
+        c0,
+        c1,
+        alpha: key.alpha,
+    }
+}
+
+/// Samples every joint.
+pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut) {
+    let v = View::read(body);
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let mut st = state(body, &v, key);
+    for (j, &byte) in table.iter().enumerate() {
+        let t = st.joint(body, byte, j, has_scale, d);
+        out.write(j, &t);
+    }
+}
+
+/// Samples one joint.
+pub fn sample_joint(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    joint: usize,
+    d: &Defaults,
+) -> Transform {
+    let v = View::read(body);
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let mut st = state(body, &v, key);
+    st.advance(body, &table[..joint]);
+    st.joint(body, table[joint], joint, has_scale, d)
+}
+
+/// Samples the joints of `sel` (checked by the caller) in one forward walk over the body while
+/// the list ascends; a joint below the previous one restarts the walk.
+pub fn sample_joints(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    sel: &JointSelection,
+    out: &mut PoseOut,
+) {
+    let v = View::read(body);
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let mut st = state(body, &v, key);
+    let mut at = 0usize;
+    for (i, &j) in sel.joints.iter().enumerate() {
+        let j = j as usize;
+        if j < at {
+            st = state(body, &v, key);
+            at = 0;
+        }
+        st.advance(body, &table[at..j]);
+        let t = st.joint_channels(body, table[j], j, has_scale, d, sel.channels);
+        out.write_channels(sel.slot(i), &t, sel.channels);
+        at = j + 1;
+    }
+}
+
+/// What one track-table byte occupies: (animated sub-tracks, per-segment-drop rotations,
+/// constant bytes, clip range bytes). Indexed by the byte; scale kinds count as stored (the
+/// validator refuses stored scale in a blob without scale).
+const FOOTPRINT: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut ch = 0;
+        while ch < 3 {
+            let k = ((b >> (2 * ch)) & 3) as u8;
+            if k == KIND_CONSTANT {
+                t[b][2] += if ch == 0 { 16 } else { 12 };
+            } else if k == KIND_ANIMATED || (k == KIND_ANIMATED_PER_SEGMENT && ch == 0) {
+                t[b][0] += 1;
+                if k == KIND_ANIMATED_PER_SEGMENT {
+                    t[b][1] += 1;
+                    t[b][3] += ROTATION_RANGE_BYTES as u8;
+                } else if ch == 0 {
+                    t[b][3] += ROTATION_RANGE_BYTES as u8 - 4;
+                } else {
+                    t[b][3] += VECTOR_RANGE_BYTES as u8;
+                }
+            }
+            ch += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_sums_match_one_field_at_a_time() {
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        let data: Vec<u8> = (0..256)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Keep rate indices valid (< 24) by clearing each byte's top bit now and then.
+                (x >> 32) as u8 & 0xBF
+            })
+            .collect();
+        for start in 0..40usize {
+            for count in 0..120usize {
+                let naive: usize = (0..count)
+                    .map(|k| {
+                        let r = read_bits(&data, start + 5 * k, 5) as usize;
+                        if r < NUM_RATES {
+                            RATE_BITS[r] as usize
+                        } else {
+                            0
+                        }
+                    })
+                    .sum();
+                assert_eq!(sum_rate_bits(&data, start, count), naive, "{start} {count}");
+            }
+        }
+    }
+
+    #[test]
+    fn keyframe_positions() {
+        let mask = 0b1000_1001u32;
+        assert_eq!(keyframe_position(mask, 0), (0, 0.0));
+        assert_eq!(keyframe_position(mask, 3), (1, 0.0));
+        assert_eq!(keyframe_position(mask, 1), (0, 1.0 / 3.0));
+        assert_eq!(keyframe_position(mask, 5), (1, 0.5));
+        assert_eq!(keyframe_position(mask, 7), (2, 0.0));
+    }
+}
