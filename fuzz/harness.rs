@@ -14,10 +14,10 @@
 
 use animcomp::clip::{generate_clip, GenerateOptions, Joint, RawClip, Skeleton, Track};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::format::checksum::blob_checksum;
 use animcomp::format::quantize::{RotationFormat, VectorFormat};
 use animcomp::format::{validate_blob, BlobFlags, Header, HEADER_SIZE};
 use animcomp::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
-use animcomp::offline::blob_writer::blob_checksum;
 use animcomp::{
     format::CodecId,
     offline::{CodecChoice, CompressSettings, DefaultMode, Level},

@@ -26,15 +26,15 @@ pub mod error;
 pub mod ffi;
 pub mod format;
 pub mod math;
+#[cfg(feature = "compress")]
 pub mod offline;
 pub mod runtime;
 
 mod aligned;
 
 // Older paths, kept for callers: `decompress` is the runtime, `clip` and `metric` live offline.
-pub use offline::clip;
 #[cfg(feature = "compress")]
-pub use offline::metric;
+pub use offline::{clip, metric};
 pub use runtime as decompress;
 
 pub use aligned::AlignedBlob;
@@ -42,8 +42,7 @@ pub use error::{Error, Result, Status};
 pub use format::AdditiveFormat;
 #[cfg(feature = "compress")]
 pub use offline::additive::{compress_additive, AdditiveBase};
-pub use offline::clip::RawClip;
-pub use offline::curves::Curve;
 #[cfg(feature = "compress")]
-pub use offline::{compress, compress_with_curves};
-pub use offline::{CodecChoice, CompressSettings};
+pub use offline::{
+    clip::RawClip, compress, compress_with_curves, curves::Curve, CodecChoice, CompressSettings,
+};

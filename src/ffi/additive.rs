@@ -12,6 +12,7 @@ use super::guard::{guard, in_ref, in_slice, out_slice};
 use super::types::{AnimcompCompressSettings, AnimcompRawClip};
 use crate::format::AdditiveFormat;
 use crate::math::{Transform, FLOATS_PER_JOINT};
+#[cfg(feature = "compress")]
 use crate::offline::additive::AdditiveBase;
 use crate::runtime::additive;
 use crate::{Error, Result, Status};

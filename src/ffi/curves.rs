@@ -7,6 +7,7 @@
 use super::clip::{strided, ErrorOverrides, Shape};
 use super::guard::{guard, in_slice, out_ptr, out_slice};
 use super::types::{AnimcompCurveDesc, AnimcompDecompressor, AnimcompLayout, AnimcompRawClip};
+#[cfg(feature = "compress")]
 use crate::offline::curves::{apply_position_precision, Curve};
 use crate::{Error, Result, Status};
 

@@ -37,6 +37,7 @@ pub(crate) fn info_of(h: &Header) -> AnimcompBlobInfo {
 }
 
 // The blob's codec ids are reported with the ANIMCOMP_CODEC_* values of the settings.
+#[cfg(feature = "compress")]
 const _: () = {
     use crate::format::CodecId;
     use crate::offline::CodecChoice;

@@ -67,6 +67,12 @@ pub fn crc32c(data: &[u8]) -> u32 {
     crc32c_finish(crc32c_update(crc32c_start(), data))
 }
 
+/// Checksum as stored in the header: CRC-32C of bytes 0..12 and 16..end.
+pub fn blob_checksum(blob: &[u8]) -> u32 {
+    let s = crc32c_update(crc32c_start(), &blob[..12]);
+    crc32c_finish(crc32c_update(s, &blob[16..]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 
 pub mod bytes;
 pub mod checksum;
+pub mod codec_id;
 pub mod curves;
 pub mod fixed;
 pub mod header;
@@ -15,7 +16,7 @@ pub mod quantize;
 pub mod validate;
 pub mod vbr;
 
-pub use crate::offline::compress::CodecId;
+pub use codec_id::CodecId;
 pub use header::{
     AdditiveFormat, BlobFlags, Header, FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_CURVES,
 };

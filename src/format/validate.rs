@@ -1,8 +1,9 @@
 //! Validation of a blob from an untrusted source. Nothing reads a blob before this passes.
 
+use super::checksum::blob_checksum;
 use super::header::Header;
+use super::CodecId;
 use super::BLOB_ALIGNMENT;
-use crate::offline::blob_writer::blob_checksum;
 use crate::{Error, Result};
 
 /// Checks alignment, magic, version, sizes, (optionally) the checksum, and then every offset,
@@ -17,11 +18,28 @@ pub fn validate_blob(blob: &[u8], verify_checksum: bool) -> Result<(Header, &[u8
         return Err(Error::ChecksumMismatch);
     }
     let body = &blob[h.body_range()];
-    crate::offline::compress::validate_body(&h, body)?;
+    validate_body(&h, body)?;
     crate::runtime::curves::CurvesSection::new(
         &blob[h.curves_range()],
         h.num_curves,
         h.num_samples,
     )?;
     Ok((h, body))
+}
+
+/// Checks every offset, count and bit width of a body against its length.
+pub(crate) fn validate_body(h: &Header, body: &[u8]) -> Result<()> {
+    if h.num_joints == 0 {
+        // A curves-only blob: no joint body whatever the codec.
+        return if body.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::CorruptBlob("joint body without joints"))
+        };
+    }
+    match h.codec {
+        CodecId::Fixed => super::fixed::validate::validate(h, body),
+        CodecId::Vbr => super::vbr::layout::validate(h, body),
+        CodecId::Keys => super::keys::layout::validate(h, body),
+    }
 }

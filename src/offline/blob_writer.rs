@@ -1,6 +1,6 @@
 //! Assembles a header and a codec body into a blob, padding to 16 bytes and sealing the checksum.
 
-use crate::format::checksum::{crc32c_finish, crc32c_start, crc32c_update};
+use crate::format::checksum::blob_checksum;
 use crate::format::header::{Header, FORMAT_VERSION, HEADER_SIZE};
 use crate::format::CodecId;
 use crate::format::BLOB_ALIGNMENT;
@@ -15,12 +15,6 @@ pub struct EncodedBody {
     pub flags: u32,
     /// The body bytes.
     pub body: Vec<u8>,
-}
-
-/// Checksum as stored in the header: CRC-32C of bytes 0..12 and 16..end.
-pub fn blob_checksum(blob: &[u8]) -> u32 {
-    let s = crc32c_update(crc32c_start(), &blob[..12]);
-    crc32c_finish(crc32c_update(s, &blob[16..]))
 }
 
 /// What a blob carries besides the joint body: the additive format and the curves section.

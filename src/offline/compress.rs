@@ -1,71 +1,27 @@
-//! The codecs and the one pipeline that drives them.
+//! The one compression pipeline that drives the encoders.
 //!
 //! [`compress`] validates the clip, prepares the shared [`EncodeContext`] (metric, defaults,
-//! flags), asks the chosen codec for a body and wraps it in a blob. At run time the decompressor
-//! dispatches on the blob's [`CodecId`] to the codec's `validate`, `sample_pose` and
-//! `sample_joint`. Each codec lives in its own folder and exposes exactly these functions:
-//!
-//! ```text
-//! pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody>;
-//! pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()>;
-//! pub(crate) fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut);
-//! pub(crate) fn sample_joint(h: &Header, body: &[u8], key: &SampleKey, joint: usize, d: &Defaults) -> Transform;
-//! pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription>;
-//! ```
-#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
+//! flags), asks the chosen codec's encoder for a body and wraps it in a blob. Each encoder lives
+//! in its codec's folder (`offline/{fixed,vbr,keys}`) and exposes
+//! `pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody>`; the decoders it must match
+//! are in `runtime/`, the body layouts in `format/`.
 
 use super::settings::{CodecChoice, CompressSettings, DefaultMode};
 use super::{fixed, keys, vbr};
-use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
 
-#[cfg(feature = "compress")]
 use std::borrow::Cow;
 
 use crate::format::AdditiveFormat;
-use crate::format::{BlobFlags, Header};
+use crate::format::BlobFlags;
 use crate::math::Transform;
 use crate::offline::additive::{AdditiveBase, BasePoses};
 use crate::offline::blob_writer::{assemble_blob_with, BlobExtras, EncodedBody};
 use crate::offline::clip::RawClip;
 use crate::offline::curves::Curve;
-#[cfg(feature = "compress")]
 use crate::offline::metric::{Metric, SCALE_TOLERANCE};
-use crate::{Error, Result};
-
-/// Codec ids stored in blob headers.
-#[repr(u8)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CodecId {
-    /// Fixed per-channel formats.
-    Fixed = 1,
-    /// Variable bit rate.
-    Vbr = 2,
-    /// Key reduction / curves.
-    Keys = 3,
-}
-
-impl CodecId {
-    /// From the stored byte.
-    pub fn from_u8(v: u8) -> Option<Self> {
-        match v {
-            1 => Some(CodecId::Fixed),
-            2 => Some(CodecId::Vbr),
-            3 => Some(CodecId::Keys),
-            _ => None,
-        }
-    }
-    /// Lowercase name.
-    pub fn name(self) -> &'static str {
-        match self {
-            CodecId::Fixed => "fixed",
-            CodecId::Vbr => "vbr",
-            CodecId::Keys => "keys",
-        }
-    }
-}
+use crate::Result;
 
 /// Everything an encoder needs, prepared once by [`compress`].
-#[cfg(feature = "compress")]
 pub struct EncodeContext<'a> {
     /// The validated clip.
     pub clip: &'a RawClip,
@@ -81,30 +37,7 @@ pub struct EncodeContext<'a> {
     pub flags: u32,
 }
 
-/// A human-readable account of a blob's body, for `animcomp inspect`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct BodyDescription {
-    /// Named sections and their sizes in bytes.
-    pub sections: Vec<(String, usize)>,
-    /// One entry per stored sub-track.
-    pub tracks: Vec<TrackDescription>,
-}
-
-/// How one sub-track is stored.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TrackDescription {
-    /// Joint index.
-    pub joint: usize,
-    /// "rotation", "translation" or "scale".
-    pub channel: &'static str,
-    /// "default", "constant", or the format / bit rate used.
-    pub storage: String,
-    /// Average stored bits per sample (0 for default and constant).
-    pub bits_per_sample: f32,
-}
-
 /// Compresses a clip into a blob (a byte vector whose length is a multiple of 16).
-#[cfg(feature = "compress")]
 pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> {
     compress_with_curves(clip, &[], settings)
 }
@@ -112,7 +45,6 @@ pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> 
 /// Compresses a clip and scalar curves (one value per sample of the clip each) into one blob. The
 /// clip may have no joints when curves are given (a face-only clip: its sample count and rate
 /// apply to the curves); its joint body is then empty.
-#[cfg(feature = "compress")]
 pub fn compress_with_curves(
     clip: &RawClip,
     curves: &[Curve],
@@ -125,7 +57,6 @@ pub fn compress_with_curves(
 
 /// The one compression pipeline for joints only (see [`compress_pipeline`]). Codecs with extra
 /// entry points (e.g. `keys::compress_with`) call this with their own encoder.
-#[cfg(feature = "compress")]
 pub(crate) fn compress_using(
     clip: &RawClip,
     settings: &CompressSettings,
@@ -141,7 +72,6 @@ pub(crate) fn compress_using(
 /// removed channels take the format's identity ([`AdditiveFormat::identity`]; never the bind
 /// pose), the blob records the format, and loop optimisation is skipped (trimming the additive
 /// clip would shift it against a base clip).
-#[cfg(feature = "compress")]
 pub(crate) fn compress_pipeline(
     clip: &RawClip,
     curves: &[Curve],
@@ -208,7 +138,6 @@ pub(crate) fn compress_pipeline(
 }
 
 /// The joint body: the metric (with the additive base, if any), flags, defaults, then `encode`.
-#[cfg(feature = "compress")]
 fn encode_joints(
     clip: &RawClip,
     settings: &CompressSettings,
@@ -249,7 +178,6 @@ fn encode_joints(
     encode(&ctx)
 }
 
-#[cfg(feature = "compress")]
 pub(crate) fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<EncodedBody> {
     match codec {
         CodecChoice::Fixed => fixed::encode(ctx),
@@ -269,7 +197,6 @@ pub(crate) fn encode_with(ctx: &EncodeContext, codec: CodecChoice) -> Result<Enc
 }
 
 /// True when the last pose equals the first within half of every joint's precision.
-#[cfg(feature = "compress")]
 fn last_repeats_first(clip: &RawClip) -> bool {
     let nj = clip.num_joints();
     let has_scale = clip.has_scale(SCALE_TOLERANCE);
@@ -284,96 +211,6 @@ fn last_repeats_first(clip: &RawClip) -> bool {
         crate::offline::metric::vertex_error(&first[j], &last[j], joint.shell_distance, has_scale)
             <= joint.precision * 0.5
     })
-}
-
-/// Checks every offset, count and bit width of a body against its length.
-pub(crate) fn validate_body(h: &Header, body: &[u8]) -> Result<()> {
-    if h.num_joints == 0 {
-        // A curves-only blob: no joint body whatever the codec.
-        return if body.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::CorruptBlob("joint body without joints"))
-        };
-    }
-    match h.codec {
-        CodecId::Fixed => fixed::validate(h, body),
-        CodecId::Vbr => vbr::validate(h, body),
-        CodecId::Keys => keys::validate(h, body),
-    }
-}
-
-/// Samples a whole pose from a validated body.
-pub(crate) fn sample_pose(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    d: &Defaults,
-    out: &mut PoseOut,
-) {
-    if h.num_joints == 0 {
-        return;
-    }
-    match h.codec {
-        CodecId::Fixed => fixed::sample_pose(h, body, key, d, out),
-        CodecId::Vbr => vbr::sample_pose(h, body, key, d, out),
-        CodecId::Keys => keys::sample_pose(h, body, key, d, out),
-    }
-}
-
-/// Samples one joint from a validated body.
-pub(crate) fn sample_joint(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    joint: usize,
-    d: &Defaults,
-) -> Transform {
-    if h.num_joints == 0 {
-        return Transform::IDENTITY;
-    }
-    match h.codec {
-        CodecId::Fixed => fixed::sample_joint(h, body, key, joint, d),
-        CodecId::Vbr => vbr::sample_joint(h, body, key, joint, d),
-        CodecId::Keys => keys::sample_joint(h, body, key, joint, d),
-    }
-}
-
-/// Samples a joint subset from a validated body (see [`JointSelection`]).
-pub(crate) fn sample_joints(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    d: &Defaults,
-    sel: &JointSelection,
-    out: &mut PoseOut,
-) {
-    match h.codec {
-        CodecId::Vbr => crate::runtime::vbr::sample_joints(h, body, key, d, sel, out),
-        _ => {
-            for (i, &j) in sel.joints.iter().enumerate() {
-                let t = sample_joint(h, body, key, j as usize, d);
-                out.write_channels(sel.slot(i), &t, sel.channels);
-            }
-        }
-    }
-}
-
-/// Describes a validated body.
-pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
-    if h.num_joints == 0 {
-        return Ok(BodyDescription::default());
-    }
-    match h.codec {
-        CodecId::Fixed => fixed::describe(h, body),
-        CodecId::Vbr => vbr::describe(h, body),
-        CodecId::Keys => keys::describe(h, body),
-    }
-}
-
-#[allow(dead_code)]
-pub(crate) fn not_built(name: &'static str) -> Error {
-    Error::Unsupported(name)
 }
 
 #[cfg(test)]

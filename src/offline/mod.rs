@@ -1,22 +1,25 @@
-//! What runs in tools.
+//! What runs in tools (cargo feature `compress`, on by default; absent from the runtime-only
+//! library a game ships).
+//!
+//! [`clip`] (skeleton + raw tracks, validation) → [`metric`] (the virtual-vertex error, the only
+//! judge of error) → [`compress`](mod@compress) (the pipeline) → per codec an encoder
+//! ([`fixed`], [`vbr`], [`keys`]) built from the quantisers of [`crate::format::quantize`] →
+//! [`blob_writer`] (header, checksum). [`describe`](mod@describe) accounts for a blob's bytes.
 
 pub mod additive;
 pub mod blob_writer;
 pub mod clip;
 pub mod compress;
 pub mod curves;
+pub mod describe;
 pub mod fixed;
 pub mod keys;
-#[cfg(feature = "compress")]
 pub mod metric;
-#[cfg(feature = "compress")]
 pub mod rotation_error;
 pub mod settings;
 pub mod vbr;
 
-#[cfg(feature = "compress")]
 pub use compress::{compress, compress_with_curves, EncodeContext};
-pub use compress::{describe, BodyDescription, TrackDescription};
-#[cfg(feature = "compress")]
+pub use describe::{describe, BodyDescription, TrackDescription};
 pub use rotation_error::RotationStats;
 pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level};

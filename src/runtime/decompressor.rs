@@ -11,10 +11,10 @@
 //! sample position, and samples whole poses, single joints or joint subsets. Many decompressors
 //! may share one blob across threads: the blob is only read.
 
+use super::dispatch;
 use super::seek::{self, Looping, Rounding};
 use crate::format::{validate_blob, BlobFlags, Header};
 use crate::math::{Transform, FLOATS_PER_JOINT};
-use crate::offline::compress as codec;
 use crate::runtime::curves::CurvesSection;
 use crate::runtime::{Defaults, PoseOut, SampleKey};
 use crate::{Error, Result};
@@ -196,7 +196,7 @@ impl<'a> Decompressor<'a> {
     pub fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
         PoseOut::check_len(out.len(), self.num_joints(), stride)?;
         let mut po = PoseOut { data: out, stride };
-        codec::sample_pose(
+        dispatch::sample_pose(
             &self.header,
             self.body(),
             &self.key,
@@ -211,7 +211,7 @@ impl<'a> Decompressor<'a> {
         if joint >= self.header.num_joints {
             return Err(Error::JointOutOfRange(joint));
         }
-        Ok(codec::sample_joint(
+        Ok(dispatch::sample_joint(
             &self.header,
             self.body(),
             &self.key,
@@ -265,7 +265,7 @@ impl<'a> Decompressor<'a> {
             slots: out_slots,
             channels,
         };
-        codec::sample_joints(
+        dispatch::sample_joints(
             &self.header,
             self.body(),
             &self.key,

@@ -3,6 +3,7 @@
 pub mod additive;
 pub mod curves;
 mod decompressor;
+mod dispatch;
 pub(crate) mod fixed;
 pub mod key_cursor;
 pub(crate) mod keys;

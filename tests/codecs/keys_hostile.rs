@@ -136,7 +136,7 @@ fn truncated_bodies_are_rejected() {
 
 /// Re-seals the header checksum of a mutated blob (CRC-32C of bytes 0..12 and 16..end, at 12).
 fn reseal(bytes: &mut [u8]) {
-    let crc = animcomp::offline::blob_writer::blob_checksum(bytes);
+    let crc = animcomp::format::checksum::blob_checksum(bytes);
     bytes[12..16].copy_from_slice(&crc.to_le_bytes());
 }
 

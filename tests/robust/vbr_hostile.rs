@@ -4,9 +4,9 @@
 
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::decompress::{DecompressOptions, Decompressor};
+use animcomp::format::checksum::blob_checksum;
 use animcomp::format::vbr::layout::{self, validate_counting, View};
 use animcomp::format::{Header, HEADER_SIZE};
-use animcomp::offline::blob_writer::blob_checksum;
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 
 fn vbr_blob(joints: usize, samples: usize) -> AlignedBlob {

@@ -173,7 +173,7 @@ fn additive_aware_is_no_larger_than_plain_at_equal_final_error() {
 /// Recomputes the checksum after editing a header byte.
 fn reseal(blob: &[u8]) -> Vec<u8> {
     let mut b = blob.to_vec();
-    let c = animcomp::offline::blob_writer::blob_checksum(&b);
+    let c = animcomp::format::checksum::blob_checksum(&b);
     b[12..16].copy_from_slice(&c.to_le_bytes());
     b
 }

@@ -1,9 +1,11 @@
 //! The base an additive clip is applied to: another clip or one pose, expanded once into one base
 //! pose per additive sample.
 
+use super::to_additive;
+use crate::format::AdditiveFormat;
 use crate::math::{nlerp_shortest, Transform};
 use crate::offline::clip::{RawClip, Track};
-use crate::runtime::additive::{apply, to_additive, AdditiveFormat};
+use crate::runtime::additive::apply;
 use crate::{Error, Result};
 
 /// What an additive clip is applied to.

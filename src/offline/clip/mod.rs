@@ -4,30 +4,17 @@
 //! [`RawClip::validate`] (which also normalises near-unit quaternions), then hand it to
 //! [`crate::compress`].
 
-#[cfg(feature = "compress")]
 mod generate;
-#[cfg(feature = "compress")]
 mod resample;
-#[cfg(feature = "compress")]
 mod validate;
 
-#[cfg(feature = "compress")]
 pub use generate::{generate_clip, GenerateOptions};
 
 use crate::math::{Quat, Transform, Vec3};
 
-/// Most joints a clip may have (joint indices fit in 14 bits).
-pub const MAX_JOINTS: usize = 16_383;
-/// Most samples a clip may have.
-pub const MAX_SAMPLES: usize = 1 << 24;
-/// Lowest accepted sample rate in Hz.
-pub const MIN_SAMPLE_RATE: f32 = 1.0e-4;
-/// Highest accepted sample rate in Hz.
-pub const MAX_SAMPLE_RATE: f32 = 1.0e5;
-/// Largest accepted magnitude of any translation or scale component (clip units).
-/// Larger values are rejected as [`crate::Error::NonFiniteValue`]: at 1e7 an `f32` has a
-/// resolution of 1, far coarser than any precision a codec can promise.
-pub const MAX_ABS_VALUE: f32 = 1.0e7;
+pub use crate::format::limits::{
+    MAX_ABS_VALUE, MAX_JOINTS, MAX_SAMPLES, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE,
+};
 /// Quaternions whose length differs from 1 by at most this are normalised; others are rejected.
 pub const QUAT_LENGTH_TOLERANCE: f32 = 0.05;
 /// ACL's default precision (clip units).
@@ -185,26 +172,22 @@ impl RawClip {
     }
 
     /// Checks the clip and normalises near-unit quaternions in place. See [`validate`].
-    #[cfg(feature = "compress")]
     pub fn validate(&mut self) -> crate::Result<()> {
         validate::validate(self)
     }
 
     /// Checks the clip like [`validate`](Self::validate) without modifying it; `Ok(true)` when a
     /// quaternion is far enough from unit length that normalising would change it.
-    #[cfg(feature = "compress")]
     pub fn check(&self) -> crate::Result<bool> {
         validate::check(self)
     }
 
     /// [`check`](Self::check), accepting zero joints when the clip carries curves.
-    #[cfg(feature = "compress")]
     pub(crate) fn check_with_curves(&self, has_curves: bool) -> crate::Result<bool> {
         validate::check_with(self, has_curves)
     }
 
     /// Resamples to `rate` Hz (linear, nlerp for rotations), keeping the duration.
-    #[cfg(feature = "compress")]
     pub fn resample(&self, rate: f32) -> crate::Result<RawClip> {
         resample::resample(self, rate)
     }

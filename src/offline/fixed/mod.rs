@@ -7,56 +7,23 @@
 //! - [`encode`](mod@encode), [`validate`](mod@validate), [`decode`]: writer, checker, sampler.
 //!
 //! Formats, layouts and error bounds: `docs/formats.md`.
-#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
-#[cfg(feature = "compress")]
 pub mod classify;
-#[cfg(feature = "compress")]
 mod encode;
 
 use crate::format::fixed::{layout, validate};
-use crate::runtime::fixed as decode;
 
-#[cfg(feature = "compress")]
 pub use classify::SUBSTITUTION_FRACTION;
 
 use crate::format::{BlobFlags, Header};
-use crate::math::Transform;
 use crate::offline::blob_writer::EncodedBody;
-#[cfg(feature = "compress")]
 use crate::offline::EncodeContext;
 use crate::offline::{BodyDescription, TrackDescription};
-use crate::runtime::{Defaults, PoseOut, SampleKey};
 use crate::Result;
 use layout::{kinds_of, Kind, Layout, FRAME_PADDING};
 
-#[cfg(feature = "compress")]
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     encode::encode(ctx)
-}
-
-pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
-    validate::validate(h, body)
-}
-
-pub(crate) fn sample_pose(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    d: &Defaults,
-    out: &mut PoseOut,
-) {
-    decode::sample_pose(h, body, key, d, out)
-}
-
-pub(crate) fn sample_joint(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    joint: usize,
-    d: &Defaults,
-) -> Transform {
-    decode::sample_joint(h, body, key, joint, d)
 }
 
 pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {

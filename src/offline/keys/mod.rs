@@ -11,65 +11,28 @@
 //! by encoder and decoders), [`tolerance`], [`reduce`] (trivial, every-Nth and linear key
 //! removal), [`catmull`] (fitting), [`stream`] (body writer, playback order), [`format`] (layout
 //! and validation), [`decode`] (stateless sampling), [`cursor`] (playback cursor), [`encode`].
-#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
-#[cfg(feature = "compress")]
 pub mod catmull;
-#[cfg(feature = "compress")]
 pub mod encode;
-#[cfg(feature = "compress")]
 pub mod reduce;
 pub mod stream;
-#[cfg(feature = "compress")]
 pub mod tolerance;
 
-#[cfg(feature = "compress")]
 pub use catmull::Split;
-#[cfg(feature = "compress")]
 pub use encode::{compress_with, encode_with, EncodeStats, InterpChoice, KeysOptions};
-#[cfg(feature = "compress")]
 pub use tolerance::ToleranceMode;
 
 use crate::format::Header;
-use crate::math::Transform;
 use crate::offline::blob_writer::EncodedBody;
-#[cfg(feature = "compress")]
 use crate::offline::EncodeContext;
 use crate::offline::{BodyDescription, TrackDescription};
-use crate::runtime::keys as decode;
-use crate::runtime::{Defaults, PoseOut, SampleKey};
 use crate::Result;
 
 use crate::format::keys::layout as format;
 use format::{channels, Kind, Layout, ENTRY_SIZE};
 
-#[cfg(feature = "compress")]
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     encode_with(ctx, &KeysOptions::for_level(ctx.settings.level)).map(|(b, _)| b)
-}
-
-pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
-    format::validate(h, body)
-}
-
-pub(crate) fn sample_pose(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    d: &Defaults,
-    out: &mut PoseOut,
-) {
-    decode::sample_pose(h, body, key, d, out)
-}
-
-pub(crate) fn sample_joint(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    joint: usize,
-    d: &Defaults,
-) -> Transform {
-    decode::sample_joint(h, body, key, joint, d)
 }
 
 pub(crate) fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {

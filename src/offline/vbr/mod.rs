@@ -6,31 +6,26 @@
 //! then stored at a bit rate chosen per segment by the error metric ([`optimize`]). Rotations drop
 //! one component per track ([`rotation`]). Segments may also drop whole keyframes that linear
 //! interpolation recovers. See `docs/vbr.md` for the algorithm and [`layout`] for the body layout.
-#![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
-#[cfg(feature = "compress")]
 pub mod optimize;
-#[cfg(feature = "compress")]
 pub mod tracks;
 mod write;
 
 // The body format this encoder writes and the decoder it must match bit for bit.
+// (`write::describe` checks a body with `super::validate` first.)
+use crate::format::vbr::layout::validate;
 use crate::format::vbr::{bitrate, layout, rotation};
 use crate::runtime::vbr as decode;
 
 use crate::format::{CodecId, Header};
-use crate::math::Transform;
 use crate::offline::blob_writer::EncodedBody;
-#[cfg(feature = "compress")]
 use crate::offline::EncodeContext;
 use crate::offline::{BodyDescription, Level};
-use crate::runtime::{Defaults, PoseOut, SampleKey};
 use crate::Result;
 
 /// Samples per segment.
 pub const SEGMENT_LEN: usize = 16;
 
-#[cfg(feature = "compress")]
 /// Search effort for a compression level (measured on the shared clips, see docs/vbr.md).
 ///
 /// `Automatic` is `Default`: its compression time stays under ACL's on every set measured.
@@ -55,7 +50,6 @@ pub fn effort(level: Level) -> optimize::Effort {
 }
 
 /// Compresses the clip of `ctx`.
-#[cfg(feature = "compress")]
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     let seg_len = SEGMENT_LEN;
     let plan = tracks::plan(ctx, false, seg_len);
@@ -74,33 +68,6 @@ pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
         flags: ctx.flags,
         body,
     })
-}
-
-/// Checks a body (see [`layout::validate`]).
-pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
-    layout::validate(h, body)
-}
-
-/// Samples a whole pose.
-pub(crate) fn sample_pose(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    d: &Defaults,
-    out: &mut PoseOut,
-) {
-    decode::sample_pose(h, body, key, d, out)
-}
-
-/// Samples one joint.
-pub(crate) fn sample_joint(
-    h: &Header,
-    body: &[u8],
-    key: &SampleKey,
-    joint: usize,
-    d: &Defaults,
-) -> Transform {
-    decode::sample_joint(h, body, key, joint, d)
 }
 
 /// Describes a validated body.

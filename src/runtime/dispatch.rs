@@ -1,0 +1,61 @@
+//! Per codec id, the decoder that samples a validated body.
+
+use super::{Defaults, JointSelection, PoseOut, SampleKey};
+use crate::format::{CodecId, Header};
+use crate::math::Transform;
+
+/// Samples a whole pose from a validated body.
+pub(crate) fn sample_pose(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+) {
+    if h.num_joints == 0 {
+        return;
+    }
+    match h.codec {
+        CodecId::Fixed => super::fixed::sample_pose(h, body, key, d, out),
+        CodecId::Vbr => super::vbr::sample_pose(h, body, key, d, out),
+        CodecId::Keys => super::keys::sample_pose(h, body, key, d, out),
+    }
+}
+
+/// Samples one joint from a validated body.
+pub(crate) fn sample_joint(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    joint: usize,
+    d: &Defaults,
+) -> Transform {
+    if h.num_joints == 0 {
+        return Transform::IDENTITY;
+    }
+    match h.codec {
+        CodecId::Fixed => super::fixed::sample_joint(h, body, key, joint, d),
+        CodecId::Vbr => super::vbr::sample_joint(h, body, key, joint, d),
+        CodecId::Keys => super::keys::sample_joint(h, body, key, joint, d),
+    }
+}
+
+/// Samples a joint subset from a validated body (see [`JointSelection`]).
+pub(crate) fn sample_joints(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    sel: &JointSelection,
+    out: &mut PoseOut,
+) {
+    match h.codec {
+        CodecId::Vbr => super::vbr::sample_joints(h, body, key, d, sel, out),
+        _ => {
+            for (i, &j) in sel.joints.iter().enumerate() {
+                let t = sample_joint(h, body, key, j as usize, d);
+                out.write_channels(sel.slot(i), &t, sel.channels);
+            }
+        }
+    }
+}
