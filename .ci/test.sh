@@ -11,6 +11,11 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DANIMCOMP_CARGO_REUSE_WORKSPACE_
 cmake --build build -j2
 ctest --test-dir build --output-on-failure
 
+# The runtime-only library (no compressor, what a game ships) builds and passes its own tests:
+# golden blobs decode, mutated blobs are refused or sample finite (debug build: cheap); run after
+# the CMake build, which reuses the workspace's test-profile library.
+cargo test -p animcomp --no-default-features
+
 # Second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input tests
 # under valgrind memcheck (issue 5).
 bash .ci/sanitize.sh

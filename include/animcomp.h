@@ -847,6 +847,8 @@ extern "C" {
  * and apply each sampled pose with `animcomp_apply_additive`. `settings` (NULL = defaults):
  * `default_mode` and `optimize_loops` are ignored for additive clips. `out`, `out_capacity` and
  * `out_size` behave as in `animcomp_compress` (BUFFER_TOO_SMALL with the required size).
+ *
+ * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
  */
 AnimcompStatus animcomp_compress_additive(const struct AnimcompRawClip *clip, uint32_t format, const struct AnimcompRawClip *base_clip, const float *base_pose, size_t base_pose_len, const struct AnimcompCompressSettings *settings, void *out, size_t out_capacity, size_t *out_size);
 #endif
@@ -871,6 +873,8 @@ AnimcompStatus animcomp_apply_additive(uint32_t format, const float *base_pose, 
  * Writes the default settings (codec `ANIMCOMP_CODEC_VBR`, level automatic, fixed-codec formats
  * smallest-three 48 / range-reduced 48 / range-reduced 48, identity defaults, no loop
  * optimisation, per-joint precision and shell distance) into `*settings`.
+ *
+ * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
  */
 AnimcompStatus animcomp_compress_settings_default(struct AnimcompCompressSettings *settings);
 #endif
@@ -885,6 +889,8 @@ AnimcompStatus animcomp_compress_settings_default(struct AnimcompCompressSetting
  * of exactly that size (compression is deterministic). On any other error `*out_size` is 0.
  * `settings` may be NULL (defaults). A non-NULL `out` that is not 16-byte aligned gives
  * `ANIMCOMP_STATUS_MISALIGNED`. Thread-safe; allocates working memory internally.
+ *
+ * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
  */
 AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, void *out, size_t out_capacity, size_t *out_size);
 #endif
@@ -899,6 +905,8 @@ AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struc
  * real size for fully animated clips and looser for clips with constant channels); only the clip's shape is checked (counts, layout, strides,
  * pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
  * compressed and the exact size returned, with the same statuses as `animcomp_compress`.
+ *
+ * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
  */
 AnimcompStatus animcomp_compress_bound(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, size_t *out_bound);
 #endif

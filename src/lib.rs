@@ -1,15 +1,27 @@
 //! # animcomp
 //!
-//! Skeletal animation compression with a C ABI. The data flows one way:
+//! Skeletal animation compression with a C ABI. The source tree shows what ships in a game and
+//! what runs only in tools:
 //!
-//! [`clip`] (skeleton + raw tracks, validation) → [`metric`] (the virtual-vertex error, the only
-//! judge of error) → [`codec`] (fixed formats, variable bit rate, key reduction; built from
-//! [`quantize`]) → [`blob`] (header, checksum, bounds-checked reading) → [`decompress`] (seek and
-//! sample) → [`ffi`] (the `extern "C"` surface in `include/animcomp.h`).
+//! - [`format`]: what both sides agree on: the blob header and [`format::CodecId`], the limits,
+//!   the checksum, per codec the body layout and its linear-time validation, and the quantised
+//!   formats (bit packing, rotation and vector formats) the decoders read.
+//! - [`runtime`]: what a game ships: [`runtime::OpenBlob`] (validate once) and
+//!   [`runtime::Decompressor`] (bind, seek, sample a pose, a joint or a subset, curves), the keys
+//!   playback cursor, additive blending; per codec a decoder file. Sampling never allocates.
+//! - [`offline`] (cargo feature `compress`, on by default): what runs in tools: the clip model and
+//!   its validation, the error metric, the compression pipeline, per codec an encoder, `describe`.
+//! - [`ffi`]: the `extern "C"` surface in `include/animcomp.h` over both; its compress entry
+//!   points exist only with `compress`.
+//!
+//! The data flows one way: clip → validation → metric ← encoders (`offline`) → blob (`format`) →
+//! validation → decoders (`runtime`) → C ABI. `cargo build --no-default-features` builds the
+//! runtime-only library, which samples every blob the full build writes.
 //!
 //! ```
+//! # #[cfg(feature = "compress")] {
 //! use animcomp::{clip::{generate_clip, GenerateOptions}, compress, CompressSettings};
-//! use animcomp::decompress::{Decompressor, DecompressOptions, Looping, Rounding};
+//! use animcomp::runtime::{Decompressor, DecompressOptions, Looping, Rounding};
 //!
 //! let clip = generate_clip(&GenerateOptions::default());
 //! let settings = CompressSettings { codec: animcomp::CodecChoice::Fixed, ..Default::default() };
@@ -18,6 +30,7 @@
 //! d.seek(0.5, Looping::Clamp, Rounding::None).unwrap();
 //! let mut pose = vec![0.0f32; clip.num_joints() * 10];
 //! d.sample_pose(&mut pose, 10).unwrap();
+//! # }
 //! ```
 
 #![warn(missing_docs)]

@@ -73,6 +73,8 @@ fn pose_floats(joints: usize, stride: usize) -> Result<usize> {
 /// and apply each sampled pose with `animcomp_apply_additive`. `settings` (NULL = defaults):
 /// `default_mode` and `optimize_loops` are ignored for additive clips. `out`, `out_capacity` and
 /// `out_size` behave as in `animcomp_compress` (BUFFER_TOO_SMALL with the required size).
+///
+/// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
 #[cfg(feature = "compress")]
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_compress_additive(

@@ -105,6 +105,8 @@ pub(crate) unsafe fn inputs(
 /// Writes the default settings (codec `ANIMCOMP_CODEC_VBR`, level automatic, fixed-codec formats
 /// smallest-three 48 / range-reduced 48 / range-reduced 48, identity defaults, no loop
 /// optimisation, per-joint precision and shell distance) into `*settings`.
+///
+/// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_compress_settings_default(
     settings: *mut AnimcompCompressSettings,
@@ -123,6 +125,8 @@ pub unsafe extern "C" fn animcomp_compress_settings_default(
 /// of exactly that size (compression is deterministic). On any other error `*out_size` is 0.
 /// `settings` may be NULL (defaults). A non-NULL `out` that is not 16-byte aligned gives
 /// `ANIMCOMP_STATUS_MISALIGNED`. Thread-safe; allocates working memory internally.
+///
+/// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_compress(
     clip: *const AnimcompRawClip,
@@ -200,6 +204,8 @@ pub(crate) fn fixed_bound(joints: u64, samples: u64, s: &CompressSettings) -> u6
 /// real size for fully animated clips and looser for clips with constant channels); only the clip's shape is checked (counts, layout, strides,
 /// pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
 /// compressed and the exact size returned, with the same statuses as `animcomp_compress`.
+///
+/// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_compress_bound(
     clip: *const AnimcompRawClip,

@@ -3,11 +3,18 @@
 //! binary instead of one per file: CI links far fewer executables.
 
 mod c99_header;
+#[cfg(feature = "compress")]
 mod ffi_api;
+#[cfg(feature = "compress")]
 mod ffi_bind;
+#[cfg(feature = "compress")]
 mod ffi_blob;
+#[cfg(feature = "compress")]
 mod ffi_bound;
+#[cfg(feature = "compress")]
 mod ffi_cursor;
+#[cfg(feature = "compress")]
 mod ffi_mutation;
 mod ffi_readme;
+#[cfg(feature = "header")]
 mod header_fresh;

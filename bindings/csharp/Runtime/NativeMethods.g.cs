@@ -746,6 +746,8 @@ namespace AnimComp.Native
         /// and apply each sampled pose with `animcomp_apply_additive`. `settings` (NULL = defaults):
         /// `default_mode` and `optimize_loops` are ignored for additive clips. `out`, `out_capacity` and
         /// `out_size` behave as in `animcomp_compress` (BUFFER_TOO_SMALL with the required size).
+        ///
+        /// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
         /// Needs the full library (built with the compressor).
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_compress_additive", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -773,6 +775,8 @@ namespace AnimComp.Native
         /// Writes the default settings (codec `ANIMCOMP_CODEC_VBR`, level automatic, fixed-codec formats
         /// smallest-three 48 / range-reduced 48 / range-reduced 48, identity defaults, no loop
         /// optimisation, per-joint precision and shell distance) into `*settings`.
+        ///
+        /// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
         /// Needs the full library (built with the compressor).
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_compress_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -789,6 +793,8 @@ namespace AnimComp.Native
         /// of exactly that size (compression is deterministic). On any other error `*out_size` is 0.
         /// `settings` may be NULL (defaults). A non-NULL `out` that is not 16-byte aligned gives
         /// `ANIMCOMP_STATUS_MISALIGNED`. Thread-safe; allocates working memory internally.
+        ///
+        /// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
         /// Needs the full library (built with the compressor).
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_compress", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -805,6 +811,8 @@ namespace AnimComp.Native
         /// real size for fully animated clips and looser for clips with constant channels); only the clip's shape is checked (counts, layout, strides,
         /// pointers), value errors are reported by `animcomp_compress`. For the other codecs the clip is
         /// compressed and the exact size returned, with the same statuses as `animcomp_compress`.
+        ///
+        /// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
         /// Needs the full library (built with the compressor).
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_compress_bound", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

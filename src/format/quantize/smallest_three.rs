@@ -59,7 +59,7 @@ pub fn unpack(data: &[u8], bit: usize, bits: u32) -> Quat {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "compress"))] // round trips through the encoder's packing
 mod tests {
     use super::*;
     use crate::math::angle_between;
