@@ -3,7 +3,7 @@
 //! Skeletal animation compression with a C ABI. The source tree shows what ships in a game and
 //! what runs only in tools:
 //!
-//! - [`format`]: what both sides agree on: the blob header and [`format::CodecId`], the limits,
+//! - [`format`](mod@format): what both sides agree on: the blob header and [`format::CodecId`], the limits,
 //!   the checksum, per codec the body layout and its linear-time validation, and the quantised
 //!   formats (bit packing, rotation and vector formats) the decoders read.
 //! - [`runtime`]: what a game ships: [`runtime::OpenBlob`] (validate once) and

@@ -180,7 +180,7 @@ pub(crate) unsafe fn compress_into(
 }
 
 /// Largest blob the `fixed` codec writes for a clip of `joints` x `samples` with these formats,
-/// from its body layout (`src/codec/fixed/layout.rs`, docs/formats.md): a 48-byte codec header;
+/// from its body layout (`src/format/fixed/layout.rs`, docs/formats.md): a 48-byte codec header;
 /// one kind byte per joint; per channel either a constant (at most 4 floats) or, when animated
 /// with a range-reduced format, a range (6 floats), so at most 18 floats per joint for both
 /// sections; one byte-aligned frame per sample of at most `joints x (r + t + s)` bits; 8 bytes of

@@ -1,7 +1,7 @@
 //! The `keys` codec's playback cursor through the C ABI.
 //!
 //! The whole cursor state (read position, playhead, sample key, per-track key windows) lives in a
-//! caller-owned buffer of `u32` words ([`crate::codec::keys::cursor_state_size`]); this layer keeps
+//! caller-owned buffer of `u32` words ([`crate::runtime::cursor_state_size`]); this layer keeps
 //! no handle of its own. Each call re-binds the buffer to the decompressor's already validated
 //! header and body with the crate-internal `KeyCursor::bind` (no re-validation, no allocation).
 //! The decompressor itself is only read (its own seek position is not used), so one decompressor

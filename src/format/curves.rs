@@ -169,7 +169,7 @@ fn corrupt(what: &'static str) -> Error {
 }
 
 /// Checks every field, offset and width of a curves section in one pass over its bytes, and every
-/// raw value. After this, [`super::decode`] reads only inside the section and yields finite values
+/// raw value. After this, [`crate::runtime::curves`] reads only inside the section and yields finite values
 /// within ±1e7.
 pub fn validate_section(section: &[u8], num_curves: u32, num_samples: u32) -> Result<Geometry> {
     let mut r = ByteReader::new(section);

@@ -1,7 +1,7 @@
 //! The blob container: a fixed 64-byte header followed by a codec-specific body.
 //!
-//! See `docs/format.md`. [`header`] defines the header; [`writer`] assembles a blob;
-//! [`reader`] validates one before anything else reads it; [`bytes`] holds the bounds-checked
+//! See `docs/format.md`. [`header`] defines the header; [`validate`] checks a blob
+//! before anything else reads it (`offline::blob_writer` assembles one); [`bytes`] holds the bounds-checked
 //! little-endian readers every codec uses to parse its body.
 
 pub mod bytes;

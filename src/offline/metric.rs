@@ -9,7 +9,7 @@
 //!
 //! An additive clip is judged where players see it: [`Metric::with_base`] binds the metric to the
 //! additive clip *and* its base, and every local transform (raw or lossy) has the base applied
-//! ([`crate::additive::apply`]) before it is composed into object space. Codecs that measure
+//! ([`crate::runtime::additive::apply`]) before it is composed into object space. Codecs that measure
 //! local-space estimates use [`Metric::to_player`], [`Metric::player_clip`] and
 //! [`Metric::dominant_shells`] so that a near-identity additive track is judged by the pose it
 //! produces, not as a pose of its own.

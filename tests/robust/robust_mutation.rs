@@ -317,7 +317,7 @@ fn every_header_bit_flip() {
 /// Strict regression for the `vbr::describe` underflow (see `harness::DESCRIBE_KNOWN_BROKEN`):
 /// every re-sealed single bit flip of a vbr blob's body header that still validates must be
 /// describable without a panic. Fails today (e.g. a flip in the constants offset makes
-/// `ranges - constants` underflow in `src/codec/vbr/write.rs`); un-ignore once vbr's `validate`
+/// `ranges - constants` underflow in `src/offline/vbr/write.rs`); un-ignore once vbr's `validate`
 /// checks that the sections are in order (or `describe` stops subtracting offsets).
 #[test]
 fn vbr_describe_survives_forged_section_offsets() {

@@ -1,7 +1,7 @@
 //! Rotation storage formats: full float, Unreal's NoW formats, smallest-three.
 //!
 //! Bit layouts and worst-case errors are documented in `docs/formats.md`; the error bounds are
-//! computed in [`super::rotation_error`].
+//! computed in `offline/rotation_error.rs`.
 #![cfg_attr(not(feature = "compress"), allow(unused_imports))]
 
 use super::bits::{pack_snorm, pack_unorm, read_bits, unpack_snorm, unpack_unorm, BitWriter};

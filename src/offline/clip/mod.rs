@@ -2,7 +2,7 @@
 //!
 //! A [`RawClip`] is what every importer produces and every codec consumes. Build one, call
 //! [`RawClip::validate`] (which also normalises near-unit quaternions), then hand it to
-//! [`crate::compress`].
+//! [`crate::compress()`].
 
 mod generate;
 mod resample;

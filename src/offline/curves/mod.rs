@@ -2,8 +2,8 @@
 //! gameplay curves), stored in the blob's curves section beside the joints.
 //!
 //! [`Curve`] is the input model; [`encode`] chooses, per curve and per segment, the cheapest exact
-//! integer coding of the curve quantised on a grid of its precision; [`layout`] defines and
-//! validates the section; [`decode`] samples it without allocating. See `docs/curves.md`.
+//! integer coding of the curve quantised on a grid of its precision; [`crate::format::curves`] defines
+//! and validates the section; [`crate::runtime::curves`] samples it without allocating. See `docs/curves.md`.
 
 pub mod encode;
 
@@ -18,7 +18,7 @@ pub const DEFAULT_CURVE_PRECISION: f32 = 0.001;
 pub struct Curve {
     /// Name (tools only; not stored in the blob).
     pub name: String,
-    /// Id the engine chooses (stored in the blob, reported by [`decode::CurvesSection::id`]).
+    /// Id the engine chooses (stored in the blob, reported by [`crate::runtime::curves::CurvesSection::id`]).
     pub id: u32,
     /// One value per sample of the clip (`|v| <= 1e7`, finite).
     pub values: Vec<f32>,

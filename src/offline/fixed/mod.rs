@@ -4,7 +4,8 @@
 //!
 //! - [`classify`]: default / constant / animated decision per sub-track;
 //! - [`layout`]: the body layout (codec header, kinds, constants, ranges, frames);
-//! - [`encode`](mod@encode), [`validate`](mod@validate), [`decode`]: writer, checker, sampler.
+//! - [`encode`](mod@encode): the writer; the checker is `format/fixed/validate.rs`, the sampler
+//!   `runtime/fixed.rs`.
 //!
 //! Formats, layouts and error bounds: `docs/formats.md`.
 

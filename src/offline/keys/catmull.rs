@@ -2,7 +2,7 @@
 //! repeatedly insert a key in the middle of the span with the largest error, until every span
 //! reconstructs its samples within tolerance.
 //!
-//! Keys are parameterised by their sample time (non-uniform Catmull-Rom; see [`super::interp`]),
+//! Keys are parameterised by their sample time (non-uniform Catmull-Rom; see [`crate::format::keys::interp`]),
 //! so inserting a key never changes the time parameter of the others. Key values are the
 //! quantised samples themselves, so the control keys are reproduced exactly (up to quantisation).
 

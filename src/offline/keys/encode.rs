@@ -528,7 +528,7 @@ fn encode_mode(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, 
 }
 
 /// Compresses a clip with the keys codec and explicit options (measurement and tuning; the
-/// normal entry point is [`crate::compress`] with [`crate::CodecChoice::Keys`]). Runs the same
+/// normal entry point is [`crate::compress()`] with [`crate::CodecChoice::Keys`]). Runs the same
 /// pipeline as `compress` (so `settings.optimize_loops` applies too). Returns the blob and the
 /// encoder's statistics.
 pub fn compress_with(

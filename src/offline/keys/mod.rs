@@ -3,14 +3,15 @@
 //! Each joint channel (rotation, translation, and scale when the clip has scale) is stored as a
 //! default, a constant, or a set of keys chosen by linear key removal (Unreal-style) or
 //! Catmull-Rom fitting (the League of Legends scheme), whichever needs fewer keys. All keys live
-//! in one stream sorted by the time playback first needs them, so a forward [`KeyCursor`] reads
+//! in one stream sorted by the time playback first needs them, so a forward [`crate::runtime::KeyCursor`] reads
 //! it once, front to back; a per-track key index gives stateless random access. See
 //! `docs/keys.md` for the algorithms, the layout and the error guarantee.
 //!
-//! Files: [`quant`] (48-bit key payloads), [`interp`] (linear / Catmull-Rom evaluation shared
+//! Files: `format/keys/quant.rs` (48-bit key payloads), [`crate::format::keys::interp`] (linear / Catmull-Rom evaluation shared
 //! by encoder and decoders), [`tolerance`], [`reduce`] (trivial, every-Nth and linear key
-//! removal), [`catmull`] (fitting), [`stream`] (body writer, playback order), [`format`] (layout
-//! and validation), [`decode`] (stateless sampling), [`cursor`] (playback cursor), [`encode`].
+//! removal), [`catmull`] (fitting), [`stream`] (body writer, playback order), [`crate::format::keys::layout`]
+//! (layout and validation), `runtime/keys.rs` (stateless sampling), [`crate::runtime::KeyCursor`]
+//! (playback cursor), [`encode`].
 
 pub mod catmull;
 pub mod encode;
