@@ -172,7 +172,8 @@ fn prefetch_segment_entries(body: &[u8], v: &View, key: &SampleKey) {
 #[inline(always)]
 fn prefetch_floats(f: &[f32]) {
     // SAFETY: viewing initialised `f32`s as bytes; the slice covers exactly their memory.
-    let bytes = unsafe { core::slice::from_raw_parts(f.as_ptr().cast::<u8>(), std::mem::size_of_val(f)) };
+    let bytes =
+        unsafe { core::slice::from_raw_parts(f.as_ptr().cast::<u8>(), std::mem::size_of_val(f)) };
     prefetch(bytes, 0, bytes.len());
 }
 
@@ -642,7 +643,12 @@ pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: 
     // ranges), the caller's pose buffer and the bind pose.
     prefetch_segment_entries(body, &v, key);
     prefetch(body, v.tracks, v.segments);
-    prefetch_floats(out.data);
+    let nj = table.len();
+    if out.stride <= 16 && nj > 0 {
+        // A dense pose buffer: its rows are one span (a sparse one is left to the hardware).
+        let span = (nj - 1) * out.stride + 10;
+        prefetch_floats(&out.data[..span.min(out.data.len())]);
+    }
     if let Some(b) = d.bind_pose {
         prefetch_floats(b);
     }
