@@ -315,10 +315,14 @@ impl<'a> KeyCursor<'a> {
 
     /// Rebuilds the state for playhead `pos` from the key index (binary search per track).
     fn rebuild(&mut self, pos: f32) {
+        // Keep the counters and the sample key `seek_key` has just written (losing the key would
+        // skip the blend of a wrap from the last sample to the first).
         let (entries, rebuilds) = (self.state[3], self.state[4]);
+        let key: [u32; 3] = self.state[5..8].try_into().expect("three words");
         self.reset();
         self.state[3] = entries;
         self.state[4] = rebuilds.wrapping_add(1);
+        self.state[5..8].copy_from_slice(&key);
         let mut read = 0usize;
         for s in 0..self.lay.slots {
             let slot = self.lay.slot(self.body, s);

@@ -183,3 +183,43 @@ fn single_joint_sampling_matches_pose_sampling() {
     assert!(d.sample_joint(d.num_joints() as u32).is_err());
     assert!(c.sample_joint(d.num_joints() as u32).is_err());
 }
+
+/// Finding 8 (docs/robustness.md): a seek that rebuilds the cursor (a forward jump of more than
+/// `REBUILD_DISTANCE` samples) into the wrap span between the last sample and the first lost the
+/// sample key, so the cursor skipped the blend towards the first sample.
+#[test]
+fn rebuild_into_the_wrap_span_keeps_the_blend() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 12,
+        samples: 400,
+        sample_rate: 60.0,
+        max_depth: 6,
+        scale: true,
+        animated_translation: true,
+        seed: 11,
+        ..Default::default()
+    });
+    let settings = CompressSettings {
+        codec: CodecChoice::Keys,
+        ..Default::default()
+    };
+    let b = AlignedBlob::from_bytes(&compress(&clip, &settings).unwrap());
+    let opts = DecompressOptions::default();
+    let mut d = Decompressor::new(b.as_bytes(), &opts).unwrap();
+    let mut state = vec![0u32; cursor_state_size(d.header())];
+    let mut c = KeyCursor::new(b.as_bytes(), &opts, &mut state).unwrap();
+    let wrap_times = [399.5f32 / 60.0, -0.25 / 60.0, 399.9 / 60.0];
+    for t in wrap_times {
+        let _ = cursor_pose(&mut c, 0.0, Looping::Clamp);
+        let rebuilds = c.rebuilds();
+        let a = cursor_pose(&mut c, t, Looping::Wrap);
+        assert_eq!(c.rebuilds(), rebuilds + 1, "t = {t}: the jump must rebuild");
+        let key = c.key();
+        assert_eq!(
+            (key.i0, key.i1),
+            (399, 0),
+            "t = {t}: the sample key survives"
+        );
+        assert_eq!(a, stateless(&mut d, t, Looping::Wrap), "t = {t}");
+    }
+}

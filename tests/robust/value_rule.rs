@@ -92,3 +92,15 @@ fn base_blobs_keep_the_rule_and_violations_are_caught() {
     bad[8] = 1.0e8;
     assert!(violation(&bad).is_some());
 }
+
+/// Finding 6 (docs/robustness.md): a keys mutant whose constant rotation has tiny components (its
+/// squared length subnormal) validated and decoded to a rotation of length 0.9906. Constant
+/// rotations must now be of unit length to validate; whatever this mutant becomes, it keeps the
+/// rule.
+#[test]
+fn keys_constant_rotation_of_tiny_components() {
+    let data = [135, 128, 33, 228, 0, 0, 214, 0, 0, 27];
+    if let Some(m) = mutant(CodecId::Keys, &data) {
+        check_rule(&m);
+    }
+}

@@ -402,7 +402,7 @@ fn range_within(min: f32, extent: f32, limit: f32) -> bool {
 
 /// Checks the pool values of one slot (pool bounds already checked, every value finite): a
 /// constant translation or scale within [`MAX_ABS_VALUE`], key ranges bounded
-/// ([`range_within`]), a valid dropped component. Constant rotations are normalised when sampled.
+/// ([`range_within`]), a valid dropped component, constant rotations of unit length.
 fn check_pool_values(
     lay: &Layout,
     body: &[u8],
@@ -413,7 +413,17 @@ fn check_pool_values(
     let at = |i: usize| lay.pool_f32(body, slot.pool + i);
     match slot.kind {
         Kind::Default => Ok(()),
-        Kind::Constant if channel == CH_ROTATION => Ok(()),
+        // Unit length within 1e-3, like every rotation the rule allows: a rotation of tiny
+        // components (squared length subnormal) would lose its precision when normalised.
+        Kind::Constant if channel == CH_ROTATION => {
+            let l2: f64 = (0..4).map(|c| f64::from(at(c)).powi(2)).sum();
+            match (l2.sqrt() - 1.0).abs() <= 1e-3 {
+                true => Ok(()),
+                false => Err(Error::CorruptBlob(
+                    "keys body: constant rotation not of unit length",
+                )),
+            }
+        }
         Kind::Constant => match (0..3).all(|c| at(c).abs() <= MAX_ABS_VALUE) {
             true => Ok(()),
             false => Err(Error::CorruptBlob("keys body: constant value out of range")),
