@@ -1,7 +1,8 @@
 //! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings) into DIR as
 //! `.blob` files; `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
 //! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
-//! (`sample_joints`). Run under `valgrind --tool=callgrind` to count instructions per pose
+//! (`sample_joints`), `all DIR N` every joint through `sample_joints`, `rotations DIR N` every
+//! joint's rotation only (`sample_joints`, channel mask 1). Run under `valgrind --tool=callgrind` to count instructions per pose
 //! independently of machine load.
 //!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
@@ -37,8 +38,7 @@ fn main() {
                 }
             }
         }
-        Some(mode @ ("sample" | "subset")) => {
-            let subset = mode == "subset";
+        Some(mode @ ("sample" | "subset" | "all" | "rotations")) => {
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
             let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -59,6 +59,7 @@ fn main() {
                 let dur = d.header().duration();
                 let mut pose = vec![0.0f32; d.num_joints() * FLOATS_PER_JOINT];
                 let tenth: Vec<u32> = (0..d.num_joints() as u32).step_by(10).collect();
+                let every: Vec<u32> = (0..d.num_joints() as u32).collect();
                 let t0 = Instant::now();
                 for _ in 0..n {
                     seed ^= seed << 13;
@@ -67,11 +68,17 @@ fn main() {
                     let t = (seed >> 40) as f32 / (1u64 << 24) as f32 * dur;
                     d.seek(black_box(t), Looping::Clamp, Rounding::None)
                         .unwrap();
-                    if subset {
-                        d.sample_joints(&tenth, None, 7, &mut pose, FLOATS_PER_JOINT)
-                            .unwrap();
-                    } else {
+                    let (joints, channels) = match mode {
+                        "subset" => (&tenth, 7),
+                        "all" => (&every, 7),
+                        "rotations" => (&every, 1),
+                        _ => (&every, 0),
+                    };
+                    if channels == 0 {
                         d.sample_pose(&mut pose, FLOATS_PER_JOINT).unwrap();
+                    } else {
+                        d.sample_joints(joints, None, channels, &mut pose, FLOATS_PER_JOINT)
+                            .unwrap();
                     }
                     black_box(&mut pose);
                 }
@@ -85,7 +92,9 @@ fn main() {
             );
         }
         _ => {
-            eprintln!("usage: decode_profile write DIR CLIPS... | sample DIR [N] | subset DIR [N]")
+            eprintln!(
+                "usage: decode_profile write DIR CLIPS... | sample|subset|all|rotations DIR [N]"
+            )
         }
     }
 }

@@ -20,8 +20,8 @@ use crate::format::vbr::layout::{
 use crate::format::vbr::rotation::{from_stored, slot_component};
 use crate::format::{BlobFlags, Header};
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
-use crate::runtime::CHANNELS_ALL;
 use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
+use crate::runtime::{CHANNELS_ALL, CHANNEL_ROTATION};
 use glam::Vec4;
 
 /// Linear blend used for dropped keyframes (encoder and decoder share it bit for bit).
@@ -514,25 +514,29 @@ impl State {
         }
     }
 
-    /// Skips channel `ch` of kind `kind` (a channel the caller did not ask for).
+    /// Moves every position past the channels of one joint whose kinds `masked` holds (a track
+    /// byte with the kinds of the other channels cleared): one table lookup and at most one rate
+    /// sum per cursor, however many channels are skipped.
     #[inline(always)]
-    fn skip_channel(&mut self, body: &[u8], ch: u32, kind: u8) {
-        match kind {
-            KIND_DEFAULT => {}
-            KIND_CONSTANT => self.constants += constant_bytes(ch),
-            k => {
-                let per_segment = (k == KIND_ANIMATED_PER_SEGMENT) as usize;
-                self.ranges += range_bytes_of(ch, k);
-                self.c0.skip(body, 1, per_segment);
-                if let Some(c1) = self.c1.as_mut() {
-                    c1.skip(body, 1, per_segment);
-                }
+    fn skip_masked(&mut self, body: &[u8], masked: u8) {
+        if masked == 0 {
+            return;
+        }
+        let f = &FOOTPRINT[masked as usize];
+        self.constants += f[2] as usize;
+        self.ranges += f[3] as usize;
+        if f[0] != 0 {
+            let (animated, per_segment) = (f[0] as usize, f[1] as usize);
+            self.c0.skip(body, animated, per_segment);
+            if let Some(c1) = self.c1.as_mut() {
+                c1.skip(body, animated, per_segment);
             }
         }
     }
 
-    /// [`State::joint`] for the channels in `channels` only (the others are skipped, not
-    /// decoded; their values in the result are meaningless).
+    /// [`State::joint`] for the channels in `channels` only. The others are skipped, not
+    /// decoded (consecutive skipped channels in one step); their values in the result are
+    /// meaningless.
     #[inline(always)]
     fn joint_channels(
         &mut self,
@@ -546,20 +550,33 @@ impl State {
         if channels == CHANNELS_ALL {
             return self.joint(body, byte, j, has_scale, d);
         }
+        // Kind bits of channel `ch` in the track byte.
+        const KIND_BITS: [u8; 3] = [0x03, 0x0C, 0x30];
         let mut t = Transform::IDENTITY;
-        for ch in 0..3u32 {
-            let k = kind(byte, ch);
-            if channels & (1 << ch) == 0 {
-                self.skip_channel(body, ch, k);
-                continue;
-            }
-            match ch {
-                0 => t.rotation = self.rotation_channel(body, k, byte >> 6, || d.get(j).rotation),
-                1 => t.translation = self.channel(body, k, || d.get(j).translation),
-                _ if has_scale => t.scale = self.channel(body, k, || d.get(j).scale),
-                _ => {}
-            }
+        let mut skip = 0u8;
+        if channels & 1 != 0 {
+            t.rotation =
+                self.rotation_channel(body, kind(byte, 0), byte >> 6, || d.get(j).rotation);
+        } else {
+            skip |= byte & KIND_BITS[0];
         }
+        if channels & 2 != 0 {
+            self.skip_masked(body, skip);
+            skip = 0;
+            t.translation = self.channel(body, kind(byte, 1), || d.get(j).translation);
+        } else {
+            skip |= byte & KIND_BITS[1];
+        }
+        if channels & 4 != 0 {
+            self.skip_masked(body, skip);
+            skip = 0;
+            if has_scale {
+                t.scale = self.channel(body, kind(byte, 2), || d.get(j).scale);
+            }
+        } else {
+            skip |= byte & KIND_BITS[2];
+        }
+        self.skip_masked(body, skip);
         t
     }
 
@@ -685,6 +702,27 @@ pub fn sample_joints(
     sel: &JointSelection,
     out: &mut PoseOut,
 ) {
+    // Copies of the loop for the whole joint and for rotations only (the masks engines ask for
+    // most), where the mask's branches fold away; one with the mask read at run time for the
+    // rest. A copy is a whole decoder (tens of KB of code), so not one per mask.
+    let f = match sel.channels {
+        CHANNELS_ALL => select::<CHANNELS_ALL>,
+        CHANNEL_ROTATION => select::<CHANNEL_ROTATION>,
+        _ => select::<0>,
+    };
+    f(h, body, key, d, sel, out)
+}
+
+/// [`sample_joints`] for channel mask `CH` (0: the mask of `sel`, read at run time).
+fn select<const CH: u32>(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    sel: &JointSelection,
+    out: &mut PoseOut,
+) {
+    let channels = if CH == 0 { sel.channels } else { CH };
     let v = View::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
@@ -692,13 +730,16 @@ pub fn sample_joints(
     let mut at = 0usize;
     for (i, &j) in sel.joints.iter().enumerate() {
         let j = j as usize;
-        if j < at {
-            st = state(body, &v, key);
-            at = 0;
+        if j != at {
+            // Not the next joint: skip forward to it, or restart the walk for an earlier one.
+            if j < at {
+                st = state(body, &v, key);
+                at = 0;
+            }
+            st.advance(body, &table[at..j]);
         }
-        st.advance(body, &table[at..j]);
-        let t = st.joint_channels(body, table[j], j, has_scale, d, sel.channels);
-        out.write_channels(sel.slot(i), &t, sel.channels);
+        let t = st.joint_channels(body, table[j], j, has_scale, d, channels);
+        out.write_channels(sel.slot(i), &t, channels);
         at = j + 1;
     }
 }
