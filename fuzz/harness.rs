@@ -7,7 +7,8 @@
 //! - a blob is either rejected with an `Err` or decoded; decoding never panics;
 //! - a decoded pose is fully written (the output buffer is pre-filled with a sentinel) and every
 //!   float in it is finite; the stride padding between joints is never touched;
-//! - `sample_joint` agrees with `sample_pose` for every joint;
+//! - `sample_joint` agrees with `sample_pose` for every joint, and `sample_joints` (a list that
+//!   skips, goes back and repeats, one of the channel masks) writes exactly the asked-for floats;
 //! - `compress` returns `Ok` or `Err` for any clip; when `Ok`, its blob decodes at every sample.
 
 #![allow(dead_code)]
@@ -228,6 +229,7 @@ fn decode_one(
                 assert!(key.i0 < h.num_samples && key.i1 < h.num_samples, "{key:?}");
                 assert!((0.0..=1.0).contains(&key.alpha), "{key:?}");
                 check_pose(&d, &h, &mut pose, FLOATS_PER_JOINT);
+                check_subset(&d, &h, &pose);
                 outcome.poses += 1;
             }
         }
@@ -262,6 +264,53 @@ struct PoseLen;
 impl PoseLen {
     fn short(nj: usize) -> usize {
         (nj - 1) * FLOATS_PER_JOINT + FLOATS_PER_JOINT - 1
+    }
+}
+
+/// `sample_joints` at the current key: a list that skips forward, goes back and repeats joints,
+/// with one of the seven channel masks (chosen by the key); it must write exactly the asked-for
+/// floats of `pose` (the current pose at stride 10) and nothing else.
+fn check_subset(d: &Decompressor, h: &Header, pose: &[f32]) {
+    let nj = d.num_joints() as u32;
+    let list: Vec<u32> = (0..nj)
+        .step_by(3)
+        .chain((0..nj).rev().step_by(2))
+        .chain([nj - 1, 0, 0])
+        .collect();
+    let channels = (d.key().i0 + nj) % 7 + 1;
+    let mut out = vec![SENTINEL; list.len() * FLOATS_PER_JOINT];
+    d.sample_joints(&list, None, channels, &mut out, FLOATS_PER_JOINT)
+        .expect("sample_joints on a valid blob with a big enough buffer");
+    let check_finite = finiteness_checked(h.codec);
+    for (i, &j) in list.iter().enumerate() {
+        let (got, want) = (
+            &out[i * FLOATS_PER_JOINT..(i + 1) * FLOATS_PER_JOINT],
+            &pose[j as usize * FLOATS_PER_JOINT..(j as usize + 1) * FLOATS_PER_JOINT],
+        );
+        for k in 0..FLOATS_PER_JOINT {
+            let ch = match k {
+                0..4 => 1,
+                4..7 => 2,
+                _ => 4,
+            };
+            let (a, b) = (got[k], want[k]);
+            if channels & ch == 0 {
+                assert_eq!(
+                    a.to_bits(),
+                    SENTINEL.to_bits(),
+                    "sample_joints wrote channel {ch}"
+                );
+                continue;
+            }
+            if !(check_finite || a.is_finite() && b.is_finite()) {
+                continue;
+            }
+            assert!(
+                a == b || (a - b).abs() <= 1e-5 * (1.0 + a.abs().max(b.abs())),
+                "sample_joints (mask {channels}) joint {j} float {k} = {a} but sample_pose wrote {b} ({:?} codec)",
+                h.codec
+            );
+        }
     }
 }
 
