@@ -702,11 +702,18 @@ pub fn sample_joints(
     sel: &JointSelection,
     out: &mut PoseOut,
 ) {
-    // Copies of the loop for the whole joint and for rotations only (the masks engines ask for
-    // most), where the mask's branches fold away; one with the mask read at run time for the
-    // rest. A copy is a whole decoder (tens of KB of code), so not one per mask.
+    // Every channel of every joint, in order, into its own slot: that is the whole pose.
+    if sel.channels == CHANNELS_ALL
+        && sel.slots.is_none()
+        && sel.joints.len() == h.num_joints as usize
+        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
+    {
+        return sample_pose(h, body, key, d, out);
+    }
+    // A copy of the walk for rotations only (what a retargeting engine asks for), where the
+    // mask's branches fold away, and one reading the mask at run time for the other masks. A
+    // copy is a whole decoder (about 22 KB of code), so not one per mask.
     let f = match sel.channels {
-        CHANNELS_ALL => select::<CHANNELS_ALL>,
         CHANNEL_ROTATION => select::<CHANNEL_ROTATION>,
         _ => select::<0>,
     };
