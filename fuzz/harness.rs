@@ -267,6 +267,15 @@ impl PoseLen {
     }
 }
 
+/// Whether two samplings of one float agree: equal, or within 1e-5 relative (the paths may round
+/// differently); non-finite values are not compared where the codec's finiteness is not checked.
+fn agree(a: f32, b: f32, check_finite: bool) -> bool {
+    if !(check_finite || a.is_finite() && b.is_finite()) {
+        return true;
+    }
+    a == b || (a - b).abs() <= 1e-5 * (1.0 + a.abs().max(b.abs()))
+}
+
 /// `sample_joints` at the current key: a list that skips forward, goes back and repeats joints,
 /// with one of the seven channel masks (chosen by the key); it must write exactly the asked-for
 /// floats of `pose` (the current pose at stride 10) and nothing else.
@@ -302,11 +311,8 @@ fn check_subset(d: &Decompressor, h: &Header, pose: &[f32]) {
                 );
                 continue;
             }
-            if !(check_finite || a.is_finite() && b.is_finite()) {
-                continue;
-            }
             assert!(
-                a == b || (a - b).abs() <= 1e-5 * (1.0 + a.abs().max(b.abs())),
+                agree(a, b, check_finite),
                 "sample_joints (mask {channels}) joint {j} float {k} = {a} but sample_pose wrote {b} ({:?} codec)",
                 h.codec
             );
@@ -350,11 +356,8 @@ fn check_pose(d: &Decompressor, h: &Header, buf: &mut [f32], stride: usize) {
         t.write_to(&mut one);
         for k in 0..FLOATS_PER_JOINT {
             let (a, b) = (one[k], v[k]);
-            if !(check_finite || a.is_finite() && b.is_finite()) {
-                continue;
-            }
             assert!(
-                a == b || (a - b).abs() <= 1e-5 * (1.0 + a.abs().max(b.abs())),
+                agree(a, b, check_finite),
                 "sample_joint({j}) float {k} = {a} but sample_pose wrote {b} ({:?} codec)",
                 h.codec
             );
