@@ -6,7 +6,7 @@
 //! cursors (the samples may lie in different segments) and blends the results: `nlerp` on the
 //! shortest arc for rotations, `lerp` for vectors.
 
-use crate::format::bytes::{read_f32, read_u16, read_u32};
+use crate::format::bytes::{read_f32, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{
@@ -130,6 +130,22 @@ fn read_u64_window(data: &[u8], offset: usize) -> u64 {
                 w[..tail.len()].copy_from_slice(tail);
             }
             u64::from_le_bytes(w)
+        }
+    }
+}
+
+/// Sixteen bytes at `offset` as a little-endian `u128` (zero past the end, never out of bounds).
+#[inline(always)]
+fn read_u128_window(data: &[u8], offset: usize) -> u128 {
+    match data.get(offset..offset + 16) {
+        Some(w) => u128::from_le_bytes(w.try_into().unwrap()),
+        None => {
+            let mut w = [0u8; 16];
+            if offset < data.len() {
+                let tail = &data[offset..];
+                w[..tail.len()].copy_from_slice(tail);
+            }
+            u128::from_le_bytes(w)
         }
     }
 }
@@ -369,12 +385,19 @@ impl Cursor {
         } else {
             track_drop
         };
-        // Per-segment drops store all four component ranges, per-track drops the stored three.
-        let range = |i: usize| {
-            let o = rg + 4 * if per_segment { slot_component(i, c) } else { i };
-            rotation_range(read_u16(body, o), read_u16(body, o + 2))
+        // Per-segment drops store all four component ranges, per-track drops the stored three:
+        // one 16-byte read, then each range is a 32-bit lane of it.
+        let block = read_u128_window(body, rg);
+        let range = |lane: usize| {
+            let w = (block >> (32 * lane)) as u32;
+            rotation_range(w as u16, (w >> 16) as u16)
         };
-        let (a, b, same) = self.next(body, [range(0), range(1), range(2)], 1.0);
+        let ranges = if per_segment {
+            [0, 1, 2].map(|i| range(slot_component(i, c)))
+        } else {
+            [range(0), range(1), range(2)]
+        };
+        let (a, b, same) = self.next(body, ranges, 1.0);
         let q0 = from_stored(a, c);
         let q1 = if self.pair && !same {
             from_stored(b, c)
@@ -388,11 +411,24 @@ impl Cursor {
     /// its clip ranges' offset.
     #[inline(always)]
     fn vector(&mut self, body: &[u8], rg: usize) -> (Vec3, Vec3) {
-        let range = |i: usize| ClipRange {
-            min: read_f32(body, rg + 8 * i),
-            extent: read_f32(body, rg + 8 * i + 4),
-        };
-        let (a, b, _) = self.next(body, [range(0), range(1), range(2)], MAX_ABS_VALUE);
+        // Three (min, extent) pairs of f32: 24 bytes in two reads.
+        let (lo, hi) = (read_u128_window(body, rg), read_u64_window(body, rg + 16));
+        let lane = |w: u128, k: usize| f32::from_bits((w >> (32 * k)) as u32);
+        let ranges = [
+            ClipRange {
+                min: lane(lo, 0),
+                extent: lane(lo, 1),
+            },
+            ClipRange {
+                min: lane(lo, 2),
+                extent: lane(lo, 3),
+            },
+            ClipRange {
+                min: f32::from_bits(hi as u32),
+                extent: f32::from_bits((hi >> 32) as u32),
+            },
+        ];
+        let (a, b, _) = self.next(body, ranges, MAX_ABS_VALUE);
         (Vec3::from_array(a), Vec3::from_array(b))
     }
 }
