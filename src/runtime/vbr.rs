@@ -8,7 +8,7 @@
 
 use crate::format::bytes::{read_f32, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
-use crate::format::quantize::bits::read_bits;
+use crate::format::quantize::bits::{read_bits, window};
 use crate::format::vbr::bitrate::{
     coefficients, rate_bits, rotation_range, ClipRange, NUM_RATES, RATE_BITS, RATE_FIELD_BITS,
     RATE_RAW,
@@ -121,33 +121,13 @@ fn sum_rate_bits(data: &[u8], mut bit: usize, mut count: usize) -> usize {
 /// Eight bytes at `offset` as a little-endian `u64` (zero past the end, never out of bounds).
 #[inline(always)]
 fn read_u64_window(data: &[u8], offset: usize) -> u64 {
-    match data.get(offset..offset + 8) {
-        Some(w) => u64::from_le_bytes(w.try_into().unwrap()),
-        None => {
-            let mut w = [0u8; 8];
-            if offset < data.len() {
-                let tail = &data[offset..];
-                w[..tail.len()].copy_from_slice(tail);
-            }
-            u64::from_le_bytes(w)
-        }
-    }
+    u64::from_le_bytes(window(data, offset))
 }
 
 /// Sixteen bytes at `offset` as a little-endian `u128` (zero past the end, never out of bounds).
 #[inline(always)]
 fn read_u128_window(data: &[u8], offset: usize) -> u128 {
-    match data.get(offset..offset + 16) {
-        Some(w) => u128::from_le_bytes(w.try_into().unwrap()),
-        None => {
-            let mut w = [0u8; 16];
-            if offset < data.len() {
-                let tail = &data[offset..];
-                w[..tail.len()].copy_from_slice(tail);
-            }
-            u128::from_le_bytes(w)
-        }
-    }
+    u128::from_le_bytes(window(data, offset))
 }
 
 /// Asks the CPU to start loading the cache lines of `body[from..to]` (clamped to the body), so

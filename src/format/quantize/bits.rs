@@ -63,6 +63,23 @@ impl BitWriter {
     }
 }
 
+/// The `N` bytes of `data` at `offset`, zero past its end (never an out-of-bounds read): the
+/// windows the bit readers take, which may reach past the last field.
+#[inline(always)]
+pub fn window<const N: usize>(data: &[u8], offset: usize) -> [u8; N] {
+    match data.get(offset..offset + N) {
+        Some(w) => w.try_into().unwrap(),
+        None => {
+            let mut w = [0u8; N];
+            if offset < data.len() {
+                let tail = &data[offset..];
+                w[..tail.len()].copy_from_slice(tail);
+            }
+            w
+        }
+    }
+}
+
 /// Reads a `bits`-wide field at absolute bit offset `bit` of `data`.
 ///
 /// Safe on any input: reads past the end yield zero bits instead of out-of-bounds access.
@@ -70,20 +87,8 @@ impl BitWriter {
 #[inline(always)]
 pub fn read_bits(data: &[u8], bit: usize, bits: u32) -> u32 {
     debug_assert!(bits <= 32);
-    let byte = bit >> 3;
-    let shift = (bit & 7) as u32;
-    let window = match data.get(byte..byte + 8) {
-        Some(w) => u64::from_le_bytes(w.try_into().unwrap()),
-        None => {
-            let mut w = [0u8; 8];
-            if byte < data.len() {
-                let tail = &data[byte..];
-                w[..tail.len()].copy_from_slice(tail);
-            }
-            u64::from_le_bytes(w)
-        }
-    };
-    ((window >> shift) & ((1u64 << bits) - 1)) as u32
+    let window = u64::from_le_bytes(window::<8>(data, bit >> 3));
+    ((window >> (bit & 7)) & ((1u64 << bits) - 1)) as u32
 }
 
 /// Largest value of an unsigned `bits`-wide field.
