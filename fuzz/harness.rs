@@ -287,15 +287,44 @@ fn check_subset(d: &Decompressor, h: &Header, pose: &[f32]) {
         .chain([nj - 1, 0, 0])
         .collect();
     let channels = (d.key().i0 + nj) % 7 + 1;
+    // Each entry into its own slot, then into slots that repeat and go back (the last write to
+    // a slot stays).
+    let n = list.len() as u32;
+    let shared: Vec<u32> = (0..n).map(|i| (i * 5 + 2) % (n / 2 + 1)).collect();
+    for slots in [None, Some(&shared[..])] {
+        check_slots(d, h, pose, &list, slots, channels);
+    }
+}
+
+/// [`check_subset`] for one slot list.
+fn check_slots(
+    d: &Decompressor,
+    h: &Header,
+    pose: &[f32],
+    list: &[u32],
+    slots: Option<&[u32]>,
+    channels: u32,
+) {
     let mut out = vec![SENTINEL; list.len() * FLOATS_PER_JOINT];
-    d.sample_joints(&list, None, channels, &mut out, FLOATS_PER_JOINT)
+    d.sample_joints(list, slots, channels, &mut out, FLOATS_PER_JOINT)
         .expect("sample_joints on a valid blob with a big enough buffer");
     let check_finite = finiteness_checked(h.codec);
-    for (i, &j) in list.iter().enumerate() {
-        let (got, want) = (
-            &out[i * FLOATS_PER_JOINT..(i + 1) * FLOATS_PER_JOINT],
-            &pose[j as usize * FLOATS_PER_JOINT..(j as usize + 1) * FLOATS_PER_JOINT],
-        );
+    // The entry whose write each slot keeps: the last one naming it.
+    let mut last = vec![usize::MAX; list.len()];
+    for i in 0..list.len() {
+        last[slots.map_or(i, |s| s[i] as usize)] = i;
+    }
+    for (slot, &i) in last.iter().enumerate() {
+        let got = &out[slot * FLOATS_PER_JOINT..(slot + 1) * FLOATS_PER_JOINT];
+        if i == usize::MAX {
+            assert!(
+                got.iter().all(|x| x.to_bits() == SENTINEL.to_bits()),
+                "sample_joints wrote slot {slot}, which no entry names"
+            );
+            continue;
+        }
+        let j = list[i];
+        let want = &pose[j as usize * FLOATS_PER_JOINT..(j as usize + 1) * FLOATS_PER_JOINT];
         for k in 0..FLOATS_PER_JOINT {
             let ch = match k {
                 0..4 => 1,

@@ -177,7 +177,8 @@ fn bind_pose_is_validated_like_clip_input() {
 }
 
 /// `sample_joints` writes exactly the floats `sample_pose` writes for the joints and channels
-/// asked for, at the slots asked for, and nothing else.
+/// asked for, at the slots asked for, and nothing else; when slots repeat, the last write to a
+/// slot stays (slot lists ascending, descending, repeating and shuffled).
 #[test]
 fn joint_subsets_match_the_full_pose() {
     let clip = clip();
@@ -206,9 +207,18 @@ fn joint_subsets_match_the_full_pose() {
             unsafe { assert_eq!(animcomp_seek(&mut ctx, t, 0, 0), Status::Ok) };
             let full = pose(&ctx, nj as usize);
             for list in &lists {
+                let n = list.len() as u32;
+                let slot_lists: [Vec<u32>; 4] = [
+                    (0..n).map(|i| 2 * i + 1).collect(),
+                    (0..n).rev().collect(),
+                    (0..n).map(|i| i % 3).collect(),
+                    (0..n).map(|i| (i * 7 + 3) % n.max(2)).collect(),
+                ];
                 for channels in 1..=7u32 {
-                    for with_slots in [false, true] {
-                        let slots: Vec<u32> = (0..list.len() as u32).map(|i| 2 * i + 1).collect();
+                    for (with_slots, slots) in [(false, &slot_lists[0])]
+                        .into_iter()
+                        .chain(slot_lists.iter().map(|s| (true, s)))
+                    {
                         let stride = 12usize;
                         let n_slots = if with_slots {
                             2 * list.len() + 1
@@ -240,7 +250,10 @@ fn joint_subsets_match_the_full_pose() {
                                 }
                             }
                         }
-                        assert_eq!(out, expect, "{codec:?} t {t} list {list:?} ch {channels}");
+                        assert_eq!(
+                            out, expect,
+                            "{codec:?} t {t} list {list:?} slots {with_slots} {slots:?} ch {channels}"
+                        );
                     }
                 }
             }
