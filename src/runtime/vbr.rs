@@ -17,7 +17,7 @@ use crate::format::vbr::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
     KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
 };
-use crate::format::vbr::rotation::{from_stored, slot_component};
+use crate::format::vbr::rotation::{from_stored, from_stored_pair, slot_component};
 use crate::format::{BlobFlags, Header};
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
 use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
@@ -219,7 +219,7 @@ struct Cursor {
 
 impl Cursor {
     #[inline(always)]
-    fn new(body: &[u8], v: &View, sample: u32, second: Option<u32>) -> Cursor {
+    fn new(body: &[u8], v: &View, sample: u32, second: Option<u32>, fetch: bool) -> Cursor {
         let seg = sample / v.seg_len;
         let local = sample - seg * v.seg_len;
         let off = v.segment_offset(body, seg);
@@ -251,7 +251,11 @@ impl Cursor {
             p: 0,
         };
         // What this cursor will read: the segment's rates and range fields, and the stored
-        // samples (two frames when a keyframe was dropped).
+        // samples (two frames when a keyframe was dropped). Only for a whole pose: a walk that
+        // reads a few joints would spend more on the hints than they save.
+        if !fetch {
+            return c;
+        }
         prefetch(body, rates, data_bit / 8);
         let frames = |bit: usize, t: f32| {
             let n = if t > 0.0 { 2 } else { 1 };
@@ -463,18 +467,17 @@ impl State {
         let rg = self.ranges;
         self.ranges += range_bytes_of(0, kind);
         let (a, b, c, same) = self.c0.rotation(body, rg, per_segment, track_drop);
-        let q0 = from_stored(a, c);
-        let q1 = if self.c0.pair {
+        let (q0, q1) = if self.c0.pair {
             // Both samples in one segment where the rotation is constant: nothing to blend.
             if same {
-                return q0;
+                return from_stored(a, c);
             }
-            from_stored(b, c)
+            from_stored_pair(a, b, c)
         } else if let Some(c1) = self.c1.as_mut() {
-            let (b, _, c, _) = c1.rotation(body, rg, per_segment, track_drop);
-            from_stored(b, c)
+            let (b, _, cb, _) = c1.rotation(body, rg, per_segment, track_drop);
+            (from_stored(a, c), from_stored(b, cb))
         } else {
-            return q0;
+            return from_stored(a, c);
         };
         if self.defer {
             self.pending = true;
@@ -643,19 +646,22 @@ impl State {
 }
 
 /// The decoding state for a key at the start of the body: one cursor (possibly a pair) or two
-/// in different segments; `defer` leaves rotation blends to a [`Blends`] pass.
+/// in different segments; `defer` leaves rotation blends to a [`Blends`] pass, `whole` (a whole
+/// pose) prefetches what the cursors will read.
 #[inline(always)]
-fn state(body: &[u8], v: &View, key: &SampleKey, defer: bool) -> State {
+fn state(body: &[u8], v: &View, key: &SampleKey, defer: bool, whole: bool) -> State {
     let two = key.i1 != key.i0 && key.alpha > 0.0;
-    prefetch_segment_entries(body, v, key);
+    if whole {
+        prefetch_segment_entries(body, v, key);
+    }
     let (c0, c1) = if !two {
-        (Cursor::new(body, v, key.i0, None), None)
+        (Cursor::new(body, v, key.i0, None, whole), None)
     } else if key.i0 / v.seg_len == key.i1 / v.seg_len {
-        (Cursor::new(body, v, key.i0, Some(key.i1)), None)
+        (Cursor::new(body, v, key.i0, Some(key.i1), whole), None)
     } else {
         (
-            Cursor::new(body, v, key.i0, None),
-            Some(Cursor::new(body, v, key.i1, None)),
+            Cursor::new(body, v, key.i0, None, whole),
+            Some(Cursor::new(body, v, key.i1, None, whole)),
         )
     };
     State {
@@ -740,7 +746,7 @@ pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: 
     if let Some(b) = d.bind_pose {
         prefetch_floats(b);
     }
-    let mut st = state(body, &v, key, true);
+    let mut st = state(body, &v, key, true, true);
     let mut blends = Blends::new();
     for (j, &byte) in table.iter().enumerate() {
         let t = st.joint(body, byte, j, has_scale, d);
@@ -761,7 +767,7 @@ pub fn sample_joint(
     let v = View::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
-    let mut st = state(body, &v, key, false);
+    let mut st = state(body, &v, key, false, false);
     st.advance(body, &table[..joint]);
     st.joint(body, table[joint], joint, has_scale, d)
 }
@@ -807,7 +813,7 @@ fn select<const CH: u32>(
     let v = View::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
-    let mut st = state(body, &v, key, true);
+    let mut st = state(body, &v, key, true, false);
     let mut blends = Blends::new();
     // Slots from `fresh` on have not been written yet. A pending blend is finished in place
     // later, so before a slot is written again (a list whose slots do not ascend), the pending
@@ -819,7 +825,7 @@ fn select<const CH: u32>(
         if j != at {
             // Not the next joint: skip forward to it, or restart the walk for an earlier one.
             if j < at {
-                st = state(body, &v, key, true);
+                st = state(body, &v, key, true, false);
                 at = 0;
             }
             st.advance(body, &table[at..j]);

@@ -84,17 +84,9 @@ pub fn to_stored(q: Quat, dropped: u8) -> [f32; 3] {
 /// by their validated ranges, raw `f32` values are clamped to [-1, 1] as they are read).
 #[inline(always)]
 pub fn from_stored(v: [f32; 3], dropped: u8) -> Quat {
-    let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    // Within the unit ball the rebuilt quaternion is unit length; outside it (quantisation can
-    // step just past) the dropped component is 0 and the rest is renormalised.
-    let (v, d) = if len2 <= 1.0 {
-        (v, (1.0 - len2).sqrt())
-    } else {
-        let s = len2.sqrt().recip();
-        ([v[0] * s, v[1] * s, v[2] * s], 0.0)
-    };
-    // Component k comes from slot k - (k > dropped); written with selects rather than a match
-    // because the dropped index changes from joint to joint (a branch would mispredict).
+    let (v, d) = unit_parts(v);
+    // Component k comes from slot k - (k > dropped). The compiler makes a jump table on
+    // `dropped` of these selects; SIMD lane selection instead measured slower (docs/vbr.md).
     let c = dropped & 3;
     let pick = |k: u8, below: f32, above: f32| {
         if c == k {
@@ -113,10 +105,72 @@ pub fn from_stored(v: [f32; 3], dropped: u8) -> Quat {
     )
 }
 
+/// The stored part and the dropped component of the unit quaternion rebuilt from `v`. Within the
+/// unit ball the rebuilt quaternion is unit length; outside it (quantisation can step just past)
+/// the dropped component is 0 and the rest is renormalised.
+#[inline(always)]
+fn unit_parts(v: [f32; 3]) -> ([f32; 3], f32) {
+    let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if len2 <= 1.0 {
+        (v, (1.0 - len2).sqrt())
+    } else {
+        let s = len2.sqrt().recip();
+        ([v[0] * s, v[1] * s, v[2] * s], 0.0)
+    }
+}
+
+/// [`from_stored`] of two samples with the same dropped component (both samples of a pose in
+/// one segment): the same values, with one dispatch on `dropped` for both.
+#[inline(always)]
+pub fn from_stored_pair(a: [f32; 3], b: [f32; 3], dropped: u8) -> (Quat, Quat) {
+    let ((a, da), (b, db)) = (unit_parts(a), unit_parts(b));
+    match dropped & 3 {
+        0 => (
+            Quat::from_xyzw(da, a[0], a[1], a[2]),
+            Quat::from_xyzw(db, b[0], b[1], b[2]),
+        ),
+        1 => (
+            Quat::from_xyzw(a[0], da, a[1], a[2]),
+            Quat::from_xyzw(b[0], db, b[1], b[2]),
+        ),
+        2 => (
+            Quat::from_xyzw(a[0], a[1], da, a[2]),
+            Quat::from_xyzw(b[0], b[1], db, b[2]),
+        ),
+        _ => (
+            Quat::from_xyzw(a[0], a[1], a[2], da),
+            Quat::from_xyzw(b[0], b[1], b[2], db),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::math::angle_between;
+
+    #[test]
+    fn pairs_rebuild_as_single_samples() {
+        // Inside the unit ball, on its surface, outside it (renormalised), zero, every index.
+        let vs = [
+            [0.1f32, -0.2, 0.3],
+            [0.6, 0.0, -0.8],
+            [0.9, 0.5, -0.4],
+            [0.0, 0.0, 0.0],
+            [-1.0, 1.0, 1.0],
+            [0.5773, -0.5773, 0.5774],
+        ];
+        let bits = |q: Quat| q.to_array().map(f32::to_bits);
+        for dropped in 0..8u8 {
+            for a in vs {
+                for b in vs {
+                    let (qa, qb) = from_stored_pair(a, b, dropped);
+                    assert_eq!(bits(qa), bits(from_stored(a, dropped)), "{a:?} {dropped}");
+                    assert_eq!(bits(qb), bits(from_stored(b, dropped)), "{b:?} {dropped}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn roundtrip_every_index() {
