@@ -1043,8 +1043,8 @@ AnimcompStatus animcomp_sample_joint(const struct AnimcompDecompressor *ctx, uin
  * floats of each joint are written (and only those channels decoded where the codec can skip the
  * others). `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must hold the largest slot,
  * else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. A joint index out of range gives
- * `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`. The cost follows the joints asked for (ascending lists are
- * cheapest). Does not allocate.
+ * `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`. Slots may repeat: the last entry naming a slot is what it
+ * holds. The cost follows the joints asked for (ascending lists are cheapest). Does not allocate.
  */
 AnimcompStatus animcomp_sample_joints(const struct AnimcompDecompressor *ctx, const uint32_t *joints, const uint32_t *out_slots, size_t count, uint32_t channels, float *out, size_t out_len_floats, size_t stride_floats);
 

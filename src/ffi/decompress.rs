@@ -298,8 +298,8 @@ pub unsafe extern "C" fn animcomp_sample_joint(
 /// floats of each joint are written (and only those channels decoded where the codec can skip the
 /// others). `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must hold the largest slot,
 /// else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. A joint index out of range gives
-/// `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`. The cost follows the joints asked for (ascending lists are
-/// cheapest). Does not allocate.
+/// `ANIMCOMP_STATUS_JOINT_OUT_OF_RANGE`. Slots may repeat: the last entry naming a slot is what it
+/// holds. The cost follows the joints asked for (ascending lists are cheapest). Does not allocate.
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_sample_joints(
     ctx: *const AnimcompDecompressor,
