@@ -450,17 +450,16 @@ struct State {
     c0: Cursor,
     c1: Option<Cursor>,
     alpha: f32,
-    /// Leave blends of rotations undone (`pending` tells when the last rotation was one, whose
-    /// second sample is `second`): the whole-pose walk blends them in a pass of its own (see
-    /// [`sample_pose`]).
-    defer: bool,
+    /// Whether the last rotation returned is the first sample of a blend left undone, whose
+    /// second sample is `second`: walks finish blends in a pass of their own ([`Blends`]), a
+    /// single joint at once ([`State::finish`]).
     pending: bool,
     second: Quat,
 }
 
 impl State {
-    /// The next animated rotation, interpolated. When deferring, a blend is left undone: the
-    /// first sample is returned and the second kept in `second` (`pending` set).
+    /// The next animated rotation. A blend is left undone: the first sample is returned and the
+    /// second kept in `second` (`pending` set).
     #[inline(always)]
     fn rotation(&mut self, body: &[u8], kind: u8, track_drop: u8) -> Quat {
         let per_segment = kind == KIND_ANIMATED_PER_SEGMENT;
@@ -479,13 +478,19 @@ impl State {
         } else {
             return from_stored(a, c);
         };
-        if self.defer {
-            self.pending = true;
-            self.second = q1;
-            q0
-        } else {
-            nlerp_shortest(q0, q1, self.alpha)
+        self.pending = true;
+        self.second = q1;
+        q0
+    }
+
+    /// `t` with the blend [`State::rotation`] left pending finished (the arithmetic of
+    /// [`Blends::flush`]).
+    #[inline(always)]
+    fn finish(&mut self, mut t: Transform) -> Transform {
+        if std::mem::take(&mut self.pending) {
+            t.rotation = nlerp_shortest(t.rotation, self.second, self.alpha);
         }
+        t
     }
 
     /// The next animated translation or scale, interpolated.
@@ -646,10 +651,9 @@ impl State {
 }
 
 /// The decoding state for a key at the start of the body: one cursor (possibly a pair) or two
-/// in different segments; `defer` leaves rotation blends to a [`Blends`] pass, `whole` (a whole
-/// pose) prefetches what the cursors will read.
+/// in different segments; `whole` (a whole pose) prefetches what the cursors will read.
 #[inline(always)]
-fn state(body: &[u8], v: &View, key: &SampleKey, defer: bool, whole: bool) -> State {
+fn state(body: &[u8], v: &View, key: &SampleKey, whole: bool) -> State {
     let two = key.i1 != key.i0 && key.alpha > 0.0;
     if whole {
         prefetch_segment_entries(body, v, key);
@@ -670,7 +674,6 @@ fn state(body: &[u8], v: &View, key: &SampleKey, defer: bool, whole: bool) -> St
         c0,
         c1,
         alpha: key.alpha,
-        defer,
         pending: false,
         second: Quat::IDENTITY,
     }
@@ -683,7 +686,7 @@ fn state(body: &[u8], v: &View, key: &SampleKey, defer: bool, whole: bool) -> St
 /// and 32 (a 22-joint pose pays for the buffers too).
 const CHUNK: usize = 8;
 
-/// Rotation blends a walk left undone (see [`State::defer`]): the output slot whose rotation
+/// Rotation blends a walk left undone (see [`State::pending`]): the output slot whose rotation
 /// holds the first sample, the second sample, for up to [`CHUNK`] joints; [`Blends::flush`]
 /// finishes them with the same arithmetic as an immediate blend (bit for bit the same result).
 struct Blends {
@@ -746,7 +749,7 @@ pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: 
     if let Some(b) = d.bind_pose {
         prefetch_floats(b);
     }
-    let mut st = state(body, &v, key, true, true);
+    let mut st = state(body, &v, key, true);
     let mut blends = Blends::new();
     for (j, &byte) in table.iter().enumerate() {
         let t = st.joint(body, byte, j, has_scale, d);
@@ -767,9 +770,10 @@ pub fn sample_joint(
     let v = View::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
-    let mut st = state(body, &v, key, false, false);
+    let mut st = state(body, &v, key, false);
     st.advance(body, &table[..joint]);
-    st.joint(body, table[joint], joint, has_scale, d)
+    let t = st.joint(body, table[joint], joint, has_scale, d);
+    st.finish(t)
 }
 
 /// Samples the joints of `sel` (checked by the caller) in one forward walk over the body while
@@ -813,7 +817,7 @@ fn select<const CH: u32>(
     let v = View::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
-    let mut st = state(body, &v, key, true, false);
+    let mut st = state(body, &v, key, false);
     let mut blends = Blends::new();
     // Slots from `fresh` on have not been written yet. A pending blend is finished in place
     // later, so before a slot is written again (a list whose slots do not ascend), the pending
@@ -825,7 +829,7 @@ fn select<const CH: u32>(
         if j != at {
             // Not the next joint: skip forward to it, or restart the walk for an earlier one.
             if j < at {
-                st = state(body, &v, key, true, false);
+                st = state(body, &v, key, false);
                 at = 0;
             }
             st.advance(body, &table[at..j]);
