@@ -17,7 +17,7 @@ use crate::format::vbr::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
     KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
 };
-use crate::format::vbr::rotation::{from_stored, from_stored_pair, slot_component};
+use crate::format::vbr::rotation::{from_stored, slot_component};
 use crate::format::{BlobFlags, Header};
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
 use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
@@ -471,7 +471,7 @@ impl State {
             if same {
                 return from_stored(a, c);
             }
-            from_stored_pair(a, b, c)
+            (from_stored(a, c), from_stored(b, c))
         } else if let Some(c1) = self.c1.as_mut() {
             let (b, _, cb, _) = c1.rotation(body, rg, per_segment, track_drop);
             (from_stored(a, c), from_stored(b, cb))

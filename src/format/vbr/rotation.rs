@@ -85,24 +85,20 @@ pub fn to_stored(q: Quat, dropped: u8) -> [f32; 3] {
 #[inline(always)]
 pub fn from_stored(v: [f32; 3], dropped: u8) -> Quat {
     let (v, d) = unit_parts(v);
-    // Component k comes from slot k - (k > dropped). The compiler makes a jump table on
-    // `dropped` of these selects; SIMD lane selection instead measured slower (docs/vbr.md).
-    let c = dropped & 3;
-    let pick = |k: u8, below: f32, above: f32| {
-        if c == k {
-            d
-        } else if c > k {
-            below
-        } else {
-            above
-        }
-    };
-    Quat::from_xyzw(
-        pick(0, v[0], v[0]),
-        pick(1, v[1], v[0]),
-        pick(2, v[2], v[1]),
-        pick(3, v[2], v[2]),
-    )
+    place(v, d, dropped)
+}
+
+/// The quaternion with `d` at component `dropped` and the stored slots, in order, around it. A
+/// match on `dropped` (the compiler makes it a jump table; SIMD lane selection measured slower,
+/// docs/vbr.md).
+#[inline(always)]
+fn place(v: [f32; 3], d: f32, dropped: u8) -> Quat {
+    match dropped & 3 {
+        0 => Quat::from_xyzw(d, v[0], v[1], v[2]),
+        1 => Quat::from_xyzw(v[0], d, v[1], v[2]),
+        2 => Quat::from_xyzw(v[0], v[1], d, v[2]),
+        _ => Quat::from_xyzw(v[0], v[1], v[2], d),
+    }
 }
 
 /// The stored part and the dropped component of the unit quaternion rebuilt from `v`. Within the
@@ -119,58 +115,10 @@ fn unit_parts(v: [f32; 3]) -> ([f32; 3], f32) {
     }
 }
 
-/// [`from_stored`] of two samples with the same dropped component (both samples of a pose in
-/// one segment): the same values, with one dispatch on `dropped` for both.
-#[inline(always)]
-pub fn from_stored_pair(a: [f32; 3], b: [f32; 3], dropped: u8) -> (Quat, Quat) {
-    let ((a, da), (b, db)) = (unit_parts(a), unit_parts(b));
-    match dropped & 3 {
-        0 => (
-            Quat::from_xyzw(da, a[0], a[1], a[2]),
-            Quat::from_xyzw(db, b[0], b[1], b[2]),
-        ),
-        1 => (
-            Quat::from_xyzw(a[0], da, a[1], a[2]),
-            Quat::from_xyzw(b[0], db, b[1], b[2]),
-        ),
-        2 => (
-            Quat::from_xyzw(a[0], a[1], da, a[2]),
-            Quat::from_xyzw(b[0], b[1], db, b[2]),
-        ),
-        _ => (
-            Quat::from_xyzw(a[0], a[1], a[2], da),
-            Quat::from_xyzw(b[0], b[1], b[2], db),
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::math::angle_between;
-
-    #[test]
-    fn pairs_rebuild_as_single_samples() {
-        // Inside the unit ball, on its surface, outside it (renormalised), zero, every index.
-        let vs = [
-            [0.1f32, -0.2, 0.3],
-            [0.6, 0.0, -0.8],
-            [0.9, 0.5, -0.4],
-            [0.0, 0.0, 0.0],
-            [-1.0, 1.0, 1.0],
-            [0.5773, -0.5773, 0.5774],
-        ];
-        let bits = |q: Quat| q.to_array().map(f32::to_bits);
-        for dropped in 0..8u8 {
-            for a in vs {
-                for b in vs {
-                    let (qa, qb) = from_stored_pair(a, b, dropped);
-                    assert_eq!(bits(qa), bits(from_stored(a, dropped)), "{a:?} {dropped}");
-                    assert_eq!(bits(qb), bits(from_stored(b, dropped)), "{b:?} {dropped}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn roundtrip_every_index() {
