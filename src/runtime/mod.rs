@@ -1,6 +1,7 @@
 //! What ships in a game.
 
 pub mod additive;
+mod body;
 pub mod curves;
 mod decompressor;
 mod dispatch;

@@ -6,9 +6,7 @@
 //! cursors (the samples may lie in different segments) and blends the results: `nlerp` on the
 //! shortest arc for rotations, `lerp` for vectors.
 
-use crate::format::bytes::{read_f32, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
-use crate::format::quantize::bits::{read_bits, window};
 use crate::format::vbr::bitrate::{
     coefficients, rate_bits, rotation_range, ClipRange, NUM_RATES, RATE_BITS, RATE_FIELD_BITS,
     RATE_RAW,
@@ -20,6 +18,7 @@ use crate::format::vbr::layout::{
 use crate::format::vbr::rotation::{from_stored, slot_component};
 use crate::format::{BlobFlags, Header};
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
+use crate::runtime::body::Body;
 use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
 use crate::runtime::{CHANNELS_ALL, CHANNEL_ROTATION};
 use glam::Vec4;
@@ -97,10 +96,10 @@ const PAIR_BITS: [u8; 1024] = {
 /// (the frame bits taken by the sub-tracks they describe), ten fields per 64-bit read (a window
 /// shifted by up to 7 bits keeps 57 valid bits: ten 5-bit fields fit, twelve would not).
 #[inline]
-fn sum_rate_bits(data: &[u8], mut bit: usize, mut count: usize) -> usize {
+fn sum_rate_bits(data: Body, mut bit: usize, mut count: usize) -> usize {
     let mut sum = 0usize;
     while count >= 10 {
-        let w = read_u64_window(data, bit >> 3) >> (bit & 7);
+        let w = data.u64(bit >> 3) >> (bit & 7);
         for p in 0..5 {
             sum += PAIR_BITS[((w >> (10 * p)) & 1023) as usize] as usize;
         }
@@ -108,26 +107,14 @@ fn sum_rate_bits(data: &[u8], mut bit: usize, mut count: usize) -> usize {
         count -= 10;
     }
     while count >= 2 {
-        sum += PAIR_BITS[read_bits(data, bit, 10) as usize] as usize;
+        sum += PAIR_BITS[data.bits(bit, 10) as usize] as usize;
         bit += 10;
         count -= 2;
     }
     if count == 1 {
-        sum += PAIR_BITS[read_bits(data, bit, 5) as usize] as usize;
+        sum += PAIR_BITS[data.bits(bit, 5) as usize] as usize;
     }
     sum
-}
-
-/// Eight bytes at `offset` as a little-endian `u64` (zero past the end, never out of bounds).
-#[inline(always)]
-fn read_u64_window(data: &[u8], offset: usize) -> u64 {
-    u64::from_le_bytes(window(data, offset))
-}
-
-/// Sixteen bytes at `offset` as a little-endian `u128` (zero past the end, never out of bounds).
-#[inline(always)]
-fn read_u128_window(data: &[u8], offset: usize) -> u128 {
-    u128::from_le_bytes(window(data, offset))
 }
 
 /// Asks the CPU to start loading the cache lines of `body[from..to]` (clamped to the body), so
@@ -157,10 +144,10 @@ fn prefetch(body: &[u8], from: usize, to: usize) {
 
 /// [`prefetch`] of the segment table entries of a key's two samples.
 #[inline(always)]
-fn prefetch_segment_entries(body: &[u8], v: &View, key: &SampleKey) {
+fn prefetch_segment_entries(body: Body, v: &View, key: &SampleKey) {
     for s in [key.i0, key.i1] {
         let e = v.segments + 4 * (s / v.seg_len) as usize;
-        prefetch(body, e, e + 4);
+        prefetch(body.bytes(), e, e + 4);
     }
 }
 
@@ -175,10 +162,10 @@ fn prefetch_floats(f: &[f32]) {
 
 /// Three consecutive bit fields of widths `bits` starting at absolute bit `bit`.
 #[inline(always)]
-fn read3(data: &[u8], bit: usize, p: &Params) -> [u32; 3] {
+fn read3(data: Body, bit: usize, p: &Params) -> [u32; 3] {
     let bits = &p.bits;
     if p.total <= 56 {
-        let w = read_u64_window(data, bit >> 3) >> (bit & 7);
+        let w = data.u64(bit >> 3) >> (bit & 7);
         let m = |b: u32| (1u64 << b) - 1;
         [
             (w & m(bits[0])) as u32,
@@ -187,9 +174,9 @@ fn read3(data: &[u8], bit: usize, p: &Params) -> [u32; 3] {
         ]
     } else {
         [
-            read_bits(data, bit, bits[0]),
-            read_bits(data, bit + bits[0] as usize, bits[1]),
-            read_bits(data, bit + (bits[0] + bits[1]) as usize, bits[2]),
+            data.bits(bit, bits[0]),
+            data.bits(bit + bits[0] as usize, bits[1]),
+            data.bits(bit + (bits[0] + bits[1]) as usize, bits[2]),
         ]
     }
 }
@@ -198,8 +185,11 @@ fn read3(data: &[u8], bit: usize, p: &Params) -> [u32; 3] {
 /// (`pair`), which then share the rate, range and field reads.
 #[derive(Clone, Copy)]
 struct Cursor {
-    rates_bit: usize,
-    drops_bit: usize,
+    /// Bit position of the next sub-track's rates.
+    rate_bit: usize,
+    /// Bit position of the next per-segment rotation's dropped component.
+    drop_bit: usize,
+    /// Byte position of the next sub-track's range fields.
     fields: usize,
     frame_bits: usize,
     /// Bit position and keyframe blend of the first sample.
@@ -209,22 +199,16 @@ struct Cursor {
     b_bit: usize,
     tb: f32,
     pair: bool,
-    /// Rate index (component) position.
-    k: usize,
-    /// Animated sub-track position.
-    f: usize,
-    /// Per-segment-drop rotation position.
-    p: usize,
 }
 
 impl Cursor {
     #[inline(always)]
-    fn new(body: &[u8], v: &View, sample: u32, second: Option<u32>, fetch: bool) -> Cursor {
+    fn new(body: Body, v: &View, sample: u32, second: Option<u32>, fetch: bool) -> Cursor {
         let seg = sample / v.seg_len;
         let local = sample - seg * v.seg_len;
-        let off = v.segment_offset(body, seg);
-        let mask = read_u32(body, off);
-        let frame_bits = read_u32(body, off + 4) as usize;
+        let off = body.u32(v.segments + 4 * seg as usize) as usize;
+        let mask = body.u32(off);
+        let frame_bits = body.u32(off + 4) as usize;
         let rates = off + SEGMENT_HEADER;
         let fields = rates + v.rate_bytes();
         let data_bit = (fields + v.num_animated as usize * 6) * 8;
@@ -237,8 +221,8 @@ impl Cursor {
             None => (0, 0.0, false),
         };
         let c = Cursor {
-            rates_bit: rates * 8,
-            drops_bit: rates * 8 + 3 * v.num_animated as usize * RATE_FIELD_BITS as usize,
+            rate_bit: rates * 8,
+            drop_bit: rates * 8 + 3 * v.num_animated as usize * RATE_FIELD_BITS as usize,
             fields,
             frame_bits,
             a_bit: data_bit + idx as usize * frame_bits,
@@ -246,9 +230,6 @@ impl Cursor {
             b_bit,
             tb,
             pair,
-            k: 0,
-            f: 0,
-            p: 0,
         };
         // What this cursor will read: the segment's rates and range fields, and the stored
         // samples (two frames when a keyframe was dropped). Only for a whole pose: a walk that
@@ -256,10 +237,14 @@ impl Cursor {
         if !fetch {
             return c;
         }
-        prefetch(body, rates, data_bit / 8);
+        prefetch(body.bytes(), rates, data_bit / 8);
         let frames = |bit: usize, t: f32| {
             let n = if t > 0.0 { 2 } else { 1 };
-            prefetch(body, bit / 8, (bit + n * frame_bits).div_ceil(8) + 8);
+            prefetch(
+                body.bytes(),
+                bit / 8,
+                (bit + n * frame_bits).div_ceil(8) + 8,
+            );
         };
         frames(c.a_bit, t);
         if pair {
@@ -270,31 +255,27 @@ impl Cursor {
 
     /// Skips `count` animated sub-tracks, `per_segment` of which have per-segment drops.
     #[inline]
-    fn skip(&mut self, body: &[u8], count: usize, per_segment: usize) {
-        let bits = sum_rate_bits(
-            body,
-            self.rates_bit + self.k * RATE_FIELD_BITS as usize,
-            3 * count,
-        );
+    fn skip(&mut self, body: Body, count: usize, per_segment: usize) {
+        let bits = sum_rate_bits(body, self.rate_bit, 3 * count);
         self.a_bit += bits;
         self.b_bit += bits;
-        self.k += 3 * count;
-        self.f += count;
-        self.p += per_segment;
+        self.rate_bit += 3 * RATE_FIELD_BITS as usize * count;
+        self.fields += 6 * count;
+        self.drop_bit += 2 * per_segment;
     }
 
     /// The dropped component of the next per-segment rotation.
     #[inline(always)]
-    fn next_drop(&mut self, body: &[u8]) -> u8 {
-        let c = read_bits(body, self.drops_bit + 2 * self.p, 2) as u8;
-        self.p += 1;
+    fn next_drop(&mut self, body: Body) -> u8 {
+        let c = body.bits(self.drop_bit, 2) as u8;
+        self.drop_bit += 2;
         c
     }
 
     /// The stored sample at `bit`, blended `t` of the way to the next stored sample (a dropped
     /// keyframe).
     #[inline(always)]
-    fn sample(&self, body: &[u8], bit: usize, t: f32, p: &Params, limit: f32) -> [f32; 3] {
+    fn sample(&self, body: Body, bit: usize, t: f32, p: &Params, limit: f32) -> [f32; 3] {
         let mut out = p.values(read3(body, bit, p), limit);
         if t > 0.0 {
             let next = p.values(read3(body, bit + self.frame_bits, p), limit);
@@ -311,16 +292,12 @@ impl Cursor {
     #[inline(always)]
     fn next(
         &mut self,
-        body: &[u8],
+        body: Body,
         ranges: [ClipRange; 3],
         limit: f32,
     ) -> ([f32; 3], [f32; 3], bool) {
-        let rates = read_bits(
-            body,
-            self.rates_bit + self.k * RATE_FIELD_BITS as usize,
-            3 * RATE_FIELD_BITS,
-        );
-        let fields = read_u64_window(body, self.fields + 6 * self.f);
+        let rates = body.bits(self.rate_bit, 3 * RATE_FIELD_BITS);
+        let fields = body.u64(self.fields);
         let mut p = Params {
             bits: [0; 3],
             mul: [0.0; 3],
@@ -336,8 +313,8 @@ impl Cursor {
             (p.mul[c], p.add[c]) = coefficients(rate, (fields >> (16 * c)) as u16, range);
         }
         p.total = p.bits[0] + p.bits[1] + p.bits[2];
-        self.k += 3;
-        self.f += 1;
+        self.rate_bit += 3 * RATE_FIELD_BITS as usize;
+        self.fields += 6;
         if p.total == 0 {
             // Constant over the segment: `add` is exactly what unpacking (and blending two
             // equal values) would give. Common on mocap rigs (fingers, toes, spine segments).
@@ -360,7 +337,7 @@ impl Cursor {
     #[inline(always)]
     fn rotation(
         &mut self,
-        body: &[u8],
+        body: Body,
         rg: usize,
         per_segment: bool,
         track_drop: u8,
@@ -372,7 +349,7 @@ impl Cursor {
         };
         // Per-segment drops store all four component ranges, per-track drops the stored three:
         // one 16-byte read, then each range is a 32-bit lane of it.
-        let block = read_u128_window(body, rg);
+        let block = body.u128(rg);
         let range = |lane: usize| {
             let w = (block >> (32 * lane)) as u32;
             rotation_range(w as u16, (w >> 16) as u16)
@@ -389,9 +366,9 @@ impl Cursor {
     /// The next animated translation or scale (and the second sample's when `pair`). `rg` is
     /// its clip ranges' offset.
     #[inline(always)]
-    fn vector(&mut self, body: &[u8], rg: usize) -> (Vec3, Vec3) {
+    fn vector(&mut self, body: Body, rg: usize) -> (Vec3, Vec3) {
         // Three (min, extent) pairs of f32: 24 bytes in two reads.
-        let (lo, hi) = (read_u128_window(body, rg), read_u64_window(body, rg + 16));
+        let (lo, hi) = (body.u128(rg), body.u64(rg + 16));
         let lane = |w: u128, k: usize| f32::from_bits((w >> (32 * k)) as u32);
         let ranges = [
             ClipRange {
@@ -423,22 +400,18 @@ fn clamp_value(v: Vec3) -> Vec3 {
 }
 
 #[inline(always)]
-fn read_quat(body: &[u8], o: usize) -> Quat {
+fn read_quat(body: Body, o: usize) -> Quat {
     Quat::from_xyzw(
-        read_f32(body, o),
-        read_f32(body, o + 4),
-        read_f32(body, o + 8),
-        read_f32(body, o + 12),
+        body.f32(o),
+        body.f32(o + 4),
+        body.f32(o + 8),
+        body.f32(o + 12),
     )
 }
 
 #[inline(always)]
-fn read_vec(body: &[u8], o: usize) -> Vec3 {
-    Vec3::new(
-        read_f32(body, o),
-        read_f32(body, o + 4),
-        read_f32(body, o + 8),
-    )
+fn read_vec(body: Body, o: usize) -> Vec3 {
+    Vec3::new(body.f32(o), body.f32(o + 4), body.f32(o + 8))
 }
 
 /// Running byte positions in the constants and clip ranges, and the cursors: `c0` reads the
@@ -461,7 +434,7 @@ impl State {
     /// The next animated rotation. A blend is left undone: the first sample is returned and the
     /// second kept in `second` (`pending` set).
     #[inline(always)]
-    fn rotation(&mut self, body: &[u8], kind: u8, track_drop: u8) -> Quat {
+    fn rotation(&mut self, body: Body, kind: u8, track_drop: u8) -> Quat {
         let per_segment = kind == KIND_ANIMATED_PER_SEGMENT;
         let rg = self.ranges;
         self.ranges += range_bytes_of(0, kind);
@@ -495,7 +468,7 @@ impl State {
 
     /// The next animated translation or scale, interpolated.
     #[inline(always)]
-    fn vector(&mut self, body: &[u8]) -> Vec3 {
+    fn vector(&mut self, body: Body) -> Vec3 {
         let rg = self.ranges;
         self.ranges += VECTOR_RANGE_BYTES;
         let (a, b) = self.c0.vector(body, rg);
@@ -512,7 +485,7 @@ impl State {
 
     /// A translation or scale channel of kind `kind` (`default` when it is a default track).
     #[inline(always)]
-    fn channel(&mut self, body: &[u8], kind: u8, default: impl Fn() -> Vec3) -> Vec3 {
+    fn channel(&mut self, body: Body, kind: u8, default: impl Fn() -> Vec3) -> Vec3 {
         match kind {
             KIND_CONSTANT => {
                 let x = read_vec(body, self.constants);
@@ -526,7 +499,7 @@ impl State {
 
     /// Moves every position past the joints whose track bytes are `bytes` without decoding them.
     #[inline]
-    fn advance(&mut self, body: &[u8], bytes: &[u8]) {
+    fn advance(&mut self, body: Body, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
         }
@@ -543,7 +516,7 @@ impl State {
     /// byte with the kinds of the other channels cleared): one table lookup and at most one rate
     /// sum per cursor, however many channels are skipped.
     #[inline(always)]
-    fn skip_masked(&mut self, body: &[u8], masked: u8) {
+    fn skip_masked(&mut self, body: Body, masked: u8) {
         if masked == 0 {
             return;
         }
@@ -565,7 +538,7 @@ impl State {
     #[inline(always)]
     fn joint_channels(
         &mut self,
-        body: &[u8],
+        body: Body,
         byte: u8,
         j: usize,
         has_scale: bool,
@@ -609,7 +582,7 @@ impl State {
     #[inline(always)]
     fn rotation_channel(
         &mut self,
-        body: &[u8],
+        body: Body,
         kind: u8,
         track_drop: u8,
         default: impl Fn() -> Quat,
@@ -629,7 +602,7 @@ impl State {
     #[inline(always)]
     fn joint(
         &mut self,
-        body: &[u8],
+        body: Body,
         byte: u8,
         j: usize,
         has_scale: bool,
@@ -653,7 +626,7 @@ impl State {
 /// The decoding state for a key at the start of the body: one cursor (possibly a pair) or two
 /// in different segments; `whole` (a whole pose) prefetches what the cursors will read.
 #[inline(always)]
-fn state(body: &[u8], v: &View, key: &SampleKey, whole: bool) -> State {
+fn state(body: Body, v: &View, key: &SampleKey, whole: bool) -> State {
     let two = key.i1 != key.i0 && key.alpha > 0.0;
     if whole {
         prefetch_segment_entries(body, v, key);
@@ -731,15 +704,19 @@ impl Blends {
 }
 
 /// Samples every joint.
-pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut) {
-    let v = View::read(body);
+pub fn sample_pose(h: &Header, bytes: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut) {
+    // A validated body is at least its 32-byte header.
+    let Some(body) = Body::new(bytes) else {
+        return;
+    };
+    let v = View::read(bytes);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
-    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
     // Everything a whole pose reads, in the order the misses would chain: the segment table
     // entries (the cursors wait on them), the per-clip sections (track table, constants, clip
     // ranges), the caller's pose buffer and the bind pose.
     prefetch_segment_entries(body, &v, key);
-    prefetch(body, v.tracks, v.segments);
+    prefetch(body.bytes(), v.tracks, v.segments);
     let nj = table.len();
     if out.stride <= 16 && nj > 0 {
         // A dense pose buffer: its rows are one span (a sparse one is left to the hardware).
@@ -762,14 +739,17 @@ pub fn sample_pose(h: &Header, body: &[u8], key: &SampleKey, d: &Defaults, out: 
 /// Samples one joint.
 pub fn sample_joint(
     h: &Header,
-    body: &[u8],
+    bytes: &[u8],
     key: &SampleKey,
     joint: usize,
     d: &Defaults,
 ) -> Transform {
-    let v = View::read(body);
+    let Some(body) = Body::new(bytes) else {
+        return Transform::IDENTITY;
+    };
+    let v = View::read(bytes);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
-    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
     let mut st = state(body, &v, key, false);
     st.advance(body, &table[..joint]);
     let t = st.joint(body, table[joint], joint, has_scale, d);
@@ -780,19 +760,22 @@ pub fn sample_joint(
 /// the list ascends; a joint below the previous one restarts the walk.
 pub fn sample_joints(
     h: &Header,
-    body: &[u8],
+    bytes: &[u8],
     key: &SampleKey,
     d: &Defaults,
     sel: &JointSelection,
     out: &mut PoseOut,
 ) {
+    let Some(body) = Body::new(bytes) else {
+        return;
+    };
     // Every channel of every joint, in order, into its own slot: that is the whole pose.
     if sel.channels == CHANNELS_ALL
         && sel.slots.is_none()
         && sel.joints.len() == h.num_joints as usize
         && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
     {
-        return sample_pose(h, body, key, d, out);
+        return sample_pose(h, bytes, key, d, out);
     }
     // A copy of the walk for rotations only (what a retargeting engine asks for), where the
     // mask's branches fold away, and one reading the mask at run time for the other masks. A
@@ -807,16 +790,16 @@ pub fn sample_joints(
 /// [`sample_joints`] for channel mask `CH` (0: the mask of `sel`, read at run time).
 fn select<const CH: u32>(
     h: &Header,
-    body: &[u8],
+    body: Body,
     key: &SampleKey,
     d: &Defaults,
     sel: &JointSelection,
     out: &mut PoseOut,
 ) {
     let channels = if CH == 0 { sel.channels } else { CH };
-    let v = View::read(body);
+    let v = View::read(body.bytes());
     let has_scale = h.has(BlobFlags::HAS_SCALE);
-    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+    let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
     let mut st = state(body, &v, key, false);
     let mut blends = Blends::new();
     // Slots from `fresh` on have not been written yet. A pending blend is finished in place
@@ -907,6 +890,7 @@ const FOOTPRINT: [[u8; 4]; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::quantize::bits::read_bits;
 
     #[test]
     fn rate_sums_match_one_field_at_a_time() {
@@ -932,7 +916,11 @@ mod tests {
                         }
                     })
                     .sum();
-                assert_eq!(sum_rate_bits(&data, start, count), naive, "{start} {count}");
+                assert_eq!(
+                    sum_rate_bits(Body::new(&data).unwrap(), start, count),
+                    naive,
+                    "{start} {count}"
+                );
             }
         }
     }

@@ -52,6 +52,9 @@ pub const KIND_ANIMATED_PER_SEGMENT: u8 = 3;
 pub const ROTATION_RANGE_BYTES: usize = 16;
 /// Bytes of one animated translation's or scale's clip ranges.
 pub const VECTOR_RANGE_BYTES: usize = 24;
+/// Bytes the body holds after the last segment, so that a 64-bit window over its last fields
+/// ends inside the body.
+pub const READ_AHEAD: usize = 8;
 /// Bytes of a segment's fixed header (mask and frame bits).
 pub const SEGMENT_HEADER: usize = 8;
 
@@ -278,6 +281,11 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
         let end = sr.pos();
         *examined += end - off;
         next_free = end;
+    }
+    // The writer's read-ahead padding: the decoder's 64-bit windows over the last fields end
+    // inside the body.
+    if body.len() < next_free + READ_AHEAD {
+        return Err(bad("vbr: body lacks its 8 bytes of read-ahead padding"));
     }
     Ok(())
 }

@@ -117,7 +117,7 @@ pub fn body(
         w.raw(&data.finish_unpadded());
     }
     // Read-ahead padding for the 64-bit bit reader.
-    w.raw(&[0u8; 8]);
+    w.raw(&[0u8; layout::READ_AHEAD]);
     let mut b = w.bytes;
     b[0] = layout::VERSION;
     b[1] = seg_len as u8;
