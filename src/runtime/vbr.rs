@@ -8,17 +8,16 @@
 
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{
-    coefficients, rate_bits, rotation_range, ClipRange, NUM_RATES, RATE_BITS, RATE_FIELD_BITS,
-    RATE_RAW,
+    inv_max_q, rate_bits, NUM_RATES, RATE_BITS, RATE_FIELD_BITS, RATE_RAW,
 };
 use crate::format::vbr::layout::{
     constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
     KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
 };
-use crate::format::vbr::rotation::{from_stored, slot_component};
 use crate::format::{BlobFlags, Header};
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
 use crate::runtime::body::Body;
+use crate::runtime::vbr_lanes::{self, from_stored};
 use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
 use crate::runtime::{CHANNELS_ALL, CHANNEL_ROTATION};
 use glam::Vec4;
@@ -46,35 +45,34 @@ pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
 }
 
 /// One sub-track's decode in one segment: the bit widths of its three components and their
-/// `q * mul + add` coefficients (see [`coefficients`]), computed once and applied to every
-/// stored sample read for it (up to four per pose).
+/// `q * mul + add` coefficients (see [`coefficients`], here in the lanes of a `Vec4`:
+/// [`vbr_lanes`]), computed once and applied to every stored sample read for it (up to four per
+/// pose).
 #[derive(Clone, Copy)]
 struct Params {
     bits: [u32; 3],
-    mul: [f32; 3],
-    add: [f32; 3],
+    mul: Vec4,
+    add: Vec4,
     /// Components stored as raw `f32` bits.
     raw: [bool; 3],
+    /// Whether any is.
+    any_raw: bool,
     /// Sum of `bits`.
     total: u32,
 }
 
 impl Params {
-    /// Components from stored fields. A raw `f32` (the only way a blob can hold a non-finite or
-    /// out-of-range value: quantised values are bounded by their validated ranges) is clamped to
-    /// `[-limit, limit]`, a NaN to `-limit`.
+    /// Components from stored fields (lanes 0..2). A raw `f32` (the only way a blob can hold a
+    /// non-finite or out-of-range value: quantised values are bounded by their validated ranges)
+    /// is clamped to `[-limit, limit]`, a NaN to `-limit`.
     #[inline(always)]
-    fn values(&self, q: [u32; 3], limit: f32) -> [f32; 3] {
-        // Quantised fields have at most 24 bits, so the signed conversion (one instruction,
-        // unlike u32 -> f32) is exact; a raw field's converted value is discarded.
-        let mut out = [0.0f32; 3];
-        for c in 0..3 {
-            let v = (q[c] as i32) as f32 * self.mul[c] + self.add[c];
-            #[allow(clippy::manual_clamp)]
-            let raw = || f32::from_bits(q[c]).max(-limit).min(limit);
-            out[c] = if self.raw[c] { raw() } else { v };
+    fn values(&self, q: [u32; 3], limit: f32) -> Vec4 {
+        let v = vbr_lanes::values(q, self.mul, self.add);
+        if self.any_raw {
+            vbr_lanes::with_raw(v, q, self.raw, limit)
+        } else {
+            v
         }
-        out
     }
 }
 
@@ -275,13 +273,12 @@ impl Cursor {
     /// The stored sample at `bit`, blended `t` of the way to the next stored sample (a dropped
     /// keyframe).
     #[inline(always)]
-    fn sample(&self, body: Body, bit: usize, t: f32, p: &Params, limit: f32) -> [f32; 3] {
-        let mut out = p.values(read3(body, bit, p), limit);
+    fn sample(&self, body: Body, bit: usize, t: f32, p: &Params, limit: f32) -> Vec4 {
+        let out = p.values(read3(body, bit, p), limit);
         if t > 0.0 {
+            // `lerp` per lane.
             let next = p.values(read3(body, bit + self.frame_bits, p), limit);
-            for c in 0..3 {
-                out[c] = lerp(out[c], next[c], t);
-            }
+            return out + (next - out) * t;
         }
         out
     }
@@ -290,29 +287,23 @@ impl Cursor {
     /// when `pair`; `ranges[i]` is the clip range of stored slot `i`. The flag is true when the
     /// sub-track is constant over this segment (every rate 0: both samples are the same value).
     #[inline(always)]
-    fn next(
-        &mut self,
-        body: Body,
-        ranges: [ClipRange; 3],
-        limit: f32,
-    ) -> ([f32; 3], [f32; 3], bool) {
+    fn next(&mut self, body: Body, min: Vec4, extent: Vec4, limit: f32) -> (Vec4, Vec4, bool) {
         let rates = body.bits(self.rate_bit, 3 * RATE_FIELD_BITS);
         let fields = body.u64(self.fields);
-        let mut p = Params {
-            bits: [0; 3],
-            mul: [0.0; 3],
-            add: [0.0; 3],
-            raw: [false; 3],
-            total: 0,
+        let rate = |c: u32| ((rates >> (c * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
+        let r = [rate(0), rate(1), rate(2)];
+        let inv_q = Vec4::new(inv_max_q(r[0]), inv_max_q(r[1]), inv_max_q(r[2]), 0.0);
+        let (mul, add) = vbr_lanes::coefficients(inv_q, fields, min, extent);
+        let bits = r.map(rate_bits);
+        let raw = r.map(|r| r == RATE_RAW);
+        let p = Params {
+            bits,
+            mul,
+            add,
+            raw,
+            any_raw: raw[0] | raw[1] | raw[2],
+            total: bits[0] + bits[1] + bits[2],
         };
-        for (c, range) in ranges.iter().enumerate() {
-            let rate =
-                ((rates >> (c as u32 * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
-            p.bits[c] = rate_bits(rate);
-            p.raw[c] = rate == RATE_RAW;
-            (p.mul[c], p.add[c]) = coefficients(rate, (fields >> (16 * c)) as u16, range);
-        }
-        p.total = p.bits[0] + p.bits[1] + p.bits[2];
         self.rate_bit += 3 * RATE_FIELD_BITS as usize;
         self.fields += 6;
         if p.total == 0 {
@@ -341,51 +332,36 @@ impl Cursor {
         rg: usize,
         per_segment: bool,
         track_drop: u8,
-    ) -> ([f32; 3], [f32; 3], u8, bool) {
-        let c = if per_segment {
-            self.next_drop(body)
-        } else {
-            track_drop
-        };
+    ) -> (Vec4, Vec4, u8, bool) {
         // Per-segment drops store all four component ranges, per-track drops the stored three:
-        // one 16-byte read, then each range is a 32-bit lane of it.
+        // one 16-byte read, each range a 32-bit lane of it.
         let block = body.u128(rg);
-        let range = |lane: usize| {
-            let w = (block >> (32 * lane)) as u32;
-            rotation_range(w as u16, (w >> 16) as u16)
-        };
-        let ranges = if per_segment {
-            [0, 1, 2].map(|i| range(slot_component(i, c)))
+        let (c, block) = if per_segment {
+            // The lanes of the three stored components, in slot order.
+            let c = self.next_drop(body);
+            let b = match c {
+                0 => block >> 32,
+                1 => (block & 0xFFFF_FFFF) | ((block >> 64) << 32),
+                2 => (block & u64::MAX as u128) | ((block >> 96) << 64),
+                _ => block,
+            };
+            (c, b)
         } else {
-            [range(0), range(1), range(2)]
+            (track_drop, block)
         };
-        let (a, b, same) = self.next(body, ranges, 1.0);
+        let (min, extent) = vbr_lanes::rotation_ranges(block);
+        let (a, b, same) = self.next(body, min, extent, 1.0);
         (a, b, c, same)
     }
 
     /// The next animated translation or scale (and the second sample's when `pair`). `rg` is
     /// its clip ranges' offset.
     #[inline(always)]
-    fn vector(&mut self, body: Body, rg: usize) -> (Vec3, Vec3) {
+    fn vector(&mut self, body: Body, rg: usize) -> (Vec4, Vec4) {
         // Three (min, extent) pairs of f32: 24 bytes in two reads.
-        let (lo, hi) = (body.u128(rg), body.u64(rg + 16));
-        let lane = |w: u128, k: usize| f32::from_bits((w >> (32 * k)) as u32);
-        let ranges = [
-            ClipRange {
-                min: lane(lo, 0),
-                extent: lane(lo, 1),
-            },
-            ClipRange {
-                min: lane(lo, 2),
-                extent: lane(lo, 3),
-            },
-            ClipRange {
-                min: f32::from_bits(hi as u32),
-                extent: f32::from_bits((hi >> 32) as u32),
-            },
-        ];
-        let (a, b, _) = self.next(body, ranges, MAX_ABS_VALUE);
-        (Vec3::from_array(a), Vec3::from_array(b))
+        let (min, extent) = vbr_lanes::vector_ranges(body.u128(rg), body.u64(rg + 16));
+        let (a, b, _) = self.next(body, min, extent, MAX_ABS_VALUE);
+        (a, b)
     }
 }
 
@@ -394,9 +370,9 @@ impl Cursor {
 /// three times the limit); values the encoder wrote are within them already, so this never moves
 /// them. Packed `min`/`max` (one instruction each on SSE2).
 #[inline(always)]
-fn clamp_value(v: Vec3) -> Vec3 {
+fn clamp_value(v: Vec4) -> Vec3 {
     let m = Vec4::splat(MAX_ABS_VALUE);
-    v.extend(0.0).max(-m).min(m).truncate()
+    v.max(-m).min(m).truncate()
 }
 
 #[inline(always)]

@@ -21,10 +21,29 @@ pub const RATE_RAW: u8 = (NUM_RATES - 1) as u8;
 /// Bits used to store one rate index in a segment.
 pub const RATE_FIELD_BITS: u32 = 5;
 
-/// Bits per component of rate index `r` (which must be valid).
+/// Bits per component of rate index `r` (which must be valid; an invalid one gives 0, without a
+/// bounds check on the decoder's path).
 #[inline(always)]
 pub fn rate_bits(r: u8) -> u32 {
-    RATE_BITS[r as usize] as u32
+    RATE_BITS_32[r as usize & 31] as u32
+}
+
+/// [`RATE_BITS`] padded with zeros to 32 entries (any 5-bit index).
+const RATE_BITS_32: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut r = 0;
+    while r < NUM_RATES {
+        t[r] = RATE_BITS[r];
+        r += 1;
+    }
+    t
+};
+
+/// `1 / (2^bits - 1)` of rate index `r` (5 bits): 0 for [`RATE_CONSTANT`], [`RATE_RAW`] and
+/// invalid indices. The multiplier [`coefficients`] applies.
+#[inline(always)]
+pub fn inv_max_q(r: u8) -> f32 {
+    INV_MAX_Q[r as usize & 31]
 }
 
 /// Largest quantised value at `bits` bits (1..=24).
