@@ -52,12 +52,6 @@ impl<'a> Body<'a> {
         u32::from_le_bytes(self.load(offset))
     }
 
-    /// A little-endian `f32` at `offset`.
-    #[inline(always)]
-    pub fn f32(&self, offset: usize) -> f32 {
-        f32::from_le_bytes(self.load(offset))
-    }
-
     /// A little-endian `u64` at `offset`.
     #[inline(always)]
     pub fn u64(&self, offset: usize) -> u64 {
@@ -68,6 +62,15 @@ impl<'a> Body<'a> {
     #[inline(always)]
     pub fn u128(&self, offset: usize) -> u128 {
         u128::from_le_bytes(self.load(offset))
+    }
+
+    /// Four little-endian `f32`s at `offset`.
+    #[inline(always)]
+    pub fn f32x4(&self, offset: usize) -> glam::Vec4 {
+        let b: [u8; 16] = self.load(offset);
+        glam::Vec4::from_array(core::array::from_fn(|i| {
+            f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        }))
     }
 
     /// The `bits`-wide field (at most 32 bits) at absolute bit offset `bit`.
@@ -93,9 +96,14 @@ mod tests {
         for o in 0..=56 {
             assert_eq!(b.u64(o).to_le_bytes(), bytes[o..o + 8]);
         }
+        for o in 0..=48 {
+            let v = b.f32x4(o).to_array();
+            for i in 0..4 {
+                assert_eq!(v[i].to_le_bytes(), bytes[o + 4 * i..o + 4 * i + 4]);
+            }
+        }
         for o in 0..=60 {
             assert_eq!(b.u32(o).to_le_bytes(), bytes[o..o + 4]);
-            assert_eq!(b.f32(o).to_le_bytes(), bytes[o..o + 4]);
         }
         for bit in 0..=(56 * 8) {
             for n in [0, 1, 5, 15, 24, 32] {

@@ -375,19 +375,17 @@ fn clamp_value(v: Vec4) -> Vec3 {
     v.max(-m).min(m).truncate()
 }
 
+/// A constant rotation (4 x `f32`).
 #[inline(always)]
 fn read_quat(body: Body, o: usize) -> Quat {
-    Quat::from_xyzw(
-        body.f32(o),
-        body.f32(o + 4),
-        body.f32(o + 8),
-        body.f32(o + 12),
-    )
+    Quat::from_vec4(body.f32x4(o))
 }
 
+/// A constant translation or scale (3 x `f32`, read with the next 4 bytes: a constant is always
+/// followed by more of the body, the clip ranges or the segment table).
 #[inline(always)]
 fn read_vec(body: Body, o: usize) -> Vec3 {
-    Vec3::new(body.f32(o), body.f32(o + 4), body.f32(o + 8))
+    body.f32x4(o).truncate()
 }
 
 /// Running byte positions in the constants and clip ranges, and the cursors: `c0` reads the
