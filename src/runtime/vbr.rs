@@ -53,9 +53,9 @@ struct Params {
     bits: [u32; 3],
     mul: Vec4,
     add: Vec4,
-    /// Components stored as raw `f32` bits.
-    raw: [bool; 3],
-    /// Whether any is.
+    /// The three 5-bit rate indices, component 0 lowest.
+    rates: u32,
+    /// Whether any component is stored as raw `f32` bits.
     any_raw: bool,
     /// Sum of `bits`.
     total: u32,
@@ -69,11 +69,21 @@ impl Params {
     fn values(&self, q: [u32; 3], limit: f32) -> Vec4 {
         let v = vbr_lanes::values(q, self.mul, self.add);
         if self.any_raw {
-            vbr_lanes::with_raw(v, q, self.raw, limit)
+            let raw = [0, 1, 2].map(|c| (self.rates >> (c * RATE_FIELD_BITS)) & 31 == RATE_RAW as u32);
+            vbr_lanes::with_raw(v, q, raw, limit)
         } else {
             v
         }
     }
+}
+
+/// Whether any of the three 5-bit rate indices in `rates` (15 bits) is [`RATE_RAW`]: a zero-field
+/// test on `rates` XOR three copies of it (exact for "any": without a zero field nothing borrows).
+#[inline(always)]
+fn any_raw(rates: u32) -> bool {
+    const LOW: u32 = 1 | 1 << 5 | 1 << 10;
+    let x = rates ^ (RATE_RAW as u32 * LOW);
+    (x.wrapping_sub(LOW) & !x & (LOW << 4)) != 0
 }
 
 /// Bits of one frame taken by sub-tracks whose 5-bit rate pairs are indexed by 10 bits.
@@ -295,13 +305,12 @@ impl Cursor {
         let inv_q = Vec4::new(inv_max_q(r[0]), inv_max_q(r[1]), inv_max_q(r[2]), 0.0);
         let (mul, add) = vbr_lanes::coefficients(inv_q, fields, min, extent);
         let bits = r.map(rate_bits);
-        let raw = r.map(|r| r == RATE_RAW);
         let p = Params {
             bits,
             mul,
             add,
-            raw,
-            any_raw: raw[0] | raw[1] | raw[2],
+            rates,
+            any_raw: any_raw(rates),
             total: bits[0] + bits[1] + bits[2],
         };
         self.rate_bit += 3 * RATE_FIELD_BITS as usize;
@@ -632,6 +641,7 @@ fn state(body: Body, v: &View, key: &SampleKey, whole: bool) -> State {
 /// joint's, while in a pass of their own consecutive blends overlap. 8 measured best of 4, 8, 16
 /// and 32 (a 22-joint pose pays for the buffers too).
 const CHUNK: usize = 8;
+const _: () = assert!(CHUNK.is_power_of_two());
 
 /// Rotation blends a walk left undone (see [`State::pending`]): the output slot whose rotation
 /// holds the first sample, the second sample, for up to [`CHUNK`] joints; [`Blends::flush`]
@@ -656,8 +666,9 @@ impl Blends {
     #[inline(always)]
     fn take(&mut self, st: &mut State, slot: usize, out: &mut PoseOut) {
         // Written whether or not a blend is pending (no branch); counted only if one is.
-        self.slots[self.len] = slot;
-        self.second[self.len] = st.second;
+        // `len < CHUNK` here (a full buffer is flushed at once); the mask drops the bounds check.
+        self.slots[self.len & (CHUNK - 1)] = slot;
+        self.second[self.len & (CHUNK - 1)] = st.second;
         self.len += st.pending as usize;
         st.pending = false;
         if self.len == CHUNK {
@@ -928,6 +939,14 @@ mod tests {
         }
         assert_eq!(FOOTPRINT[0b00_10_10_11], [3, 1, 0, 64]);
         assert_eq!(FOOTPRINT.iter().map(|f| f[3]).max(), Some(64));
+    }
+
+    #[test]
+    fn any_raw_is_any_field_raw() {
+        for rates in 0..1u32 << 15 {
+            let naive = (0..3).any(|c| (rates >> (5 * c)) & 31 == RATE_RAW as u32);
+            assert_eq!(any_raw(rates), naive, "{rates:#x}");
+        }
     }
 
     #[test]
