@@ -481,7 +481,7 @@ impl State {
     }
 
     /// Moves every position past the joints whose track bytes are `bytes` without decoding them.
-    #[inline]
+    #[inline(always)]
     fn advance(&mut self, body: Body, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
