@@ -16,7 +16,7 @@ use super::seek::{self, Looping, Rounding};
 use crate::format::{validate_blob, BlobFlags, Header};
 use crate::math::{Transform, FLOATS_PER_JOINT};
 use crate::runtime::curves::CurvesSection;
-use crate::runtime::{Defaults, PoseOut, SampleKey};
+use crate::runtime::{BodyHint, Defaults, PoseOut, SampleKey};
 use crate::{Error, Result};
 
 /// Options for [`Decompressor::new`].
@@ -59,6 +59,7 @@ pub struct OpenBlob<'a> {
     blob: &'a [u8],
     header: Header,
     defaults: Defaults<'a>,
+    hint: BodyHint,
 }
 
 impl<'a> OpenBlob<'a> {
@@ -81,10 +82,12 @@ impl<'a> OpenBlob<'a> {
         } else {
             Defaults::for_header(&header, None)
         };
+        let hint = dispatch::hint(&header, &blob[header.body_range()]);
         Ok(OpenBlob {
             blob,
             header,
             defaults,
+            hint,
         })
     }
 
@@ -129,6 +132,8 @@ pub struct Decompressor<'a> {
     header: Header,
     defaults: Defaults<'a>,
     key: SampleKey,
+    /// Where a pose's first dependent read lies (from the open blob).
+    hint: BodyHint,
 }
 
 impl<'a> Decompressor<'a> {
@@ -145,6 +150,7 @@ impl<'a> Decompressor<'a> {
             blob: blob.blob,
             header: blob.header,
             defaults: blob.defaults,
+            hint: blob.hint,
             key: SampleKey::default(),
         }
     }
@@ -199,6 +205,7 @@ impl<'a> Decompressor<'a> {
         dispatch::sample_pose(
             &self.header,
             self.body(),
+            &self.hint,
             &self.key,
             &self.defaults,
             &mut po,

@@ -1,6 +1,6 @@
 //! Per codec id, the decoder that samples a validated body.
 
-use super::{Defaults, JointSelection, PoseOut, SampleKey};
+use super::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 use crate::format::{CodecId, Header};
 use crate::math::Transform;
 
@@ -8,6 +8,7 @@ use crate::math::Transform;
 pub(crate) fn sample_pose(
     h: &Header,
     body: &[u8],
+    hint: &BodyHint,
     key: &SampleKey,
     d: &Defaults,
     out: &mut PoseOut,
@@ -17,8 +18,16 @@ pub(crate) fn sample_pose(
     }
     match h.codec {
         CodecId::Fixed => super::fixed::sample_pose(h, body, key, d, out),
-        CodecId::Vbr => super::vbr::sample_pose(h, body, key, d, out),
+        CodecId::Vbr => super::vbr::sample_pose(h, body, hint, key, d, out),
         CodecId::Keys => super::keys::sample_pose(h, body, key, d, out),
+    }
+}
+
+/// The [`BodyHint`] of a validated body.
+pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
+    match h.codec {
+        CodecId::Vbr => super::vbr::hint(body),
+        _ => BodyHint::default(),
     }
 }
 

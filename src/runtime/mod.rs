@@ -15,5 +15,5 @@ mod vbr_lanes;
 
 pub use decompressor::*;
 pub use key_cursor::{cursor_state_size, KeyCursor};
-pub use sampling::{Defaults, JointSelection, PoseOut, SampleKey};
+pub use sampling::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 pub use seek::{clip_duration, Looping, Rounding};

@@ -11,14 +11,15 @@ use crate::format::vbr::bitrate::{
     inv_max_q, rate_bits, NUM_RATES, RATE_BITS, RATE_FIELD_BITS, RATE_RAW,
 };
 use crate::format::vbr::layout::{
-    constant_bytes, kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
-    KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER, VECTOR_RANGE_BYTES,
+    constant_bytes, kind, range_bytes_of, View, BODY_HEADER, KIND_ANIMATED,
+    KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER,
+    VECTOR_RANGE_BYTES,
 };
 use crate::format::{BlobFlags, Header};
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
 use crate::runtime::body::Body;
 use crate::runtime::vbr_lanes::{self, from_stored};
-use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
+use crate::runtime::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 use crate::runtime::{CHANNELS_ALL, CHANNEL_ROTATION};
 use glam::Vec4;
 
@@ -69,7 +70,8 @@ impl Params {
     fn values(&self, q: [u32; 3], limit: f32) -> Vec4 {
         let v = vbr_lanes::values(q, self.mul, self.add);
         if self.any_raw {
-            let raw = [0, 1, 2].map(|c| (self.rates >> (c * RATE_FIELD_BITS)) & 31 == RATE_RAW as u32);
+            let raw =
+                [0, 1, 2].map(|c| (self.rates >> (c * RATE_FIELD_BITS)) & 31 == RATE_RAW as u32);
             vbr_lanes::with_raw(v, q, raw, limit)
         } else {
             v
@@ -150,12 +152,27 @@ fn prefetch(body: &[u8], from: usize, to: usize) {
     let _ = (body, from, to);
 }
 
-/// [`prefetch`] of the segment table entries of a key's two samples.
+/// [`prefetch`] of the segment table entries of a key's two samples, the table at `segments`
+/// with `seg_len` samples per segment.
 #[inline(always)]
-fn prefetch_segment_entries(body: Body, v: &View, key: &SampleKey) {
+fn prefetch_segment_entries(body: Body, segments: usize, seg_len: u32, key: &SampleKey) {
     for s in [key.i0, key.i1] {
-        let e = v.segments + 4 * (s / v.seg_len) as usize;
+        let e = segments + 4 * (s / seg_len.max(1)) as usize;
         prefetch(body.bytes(), e, e + 4);
+    }
+}
+
+/// What a whole pose of the validated body `body` reads first, for the decompressor to keep
+/// (see [`BodyHint`]): the segment table offset and the segment length.
+pub fn hint(body: &[u8]) -> BodyHint {
+    // A blob without joints (curves only) may have no body.
+    if body.len() < BODY_HEADER {
+        return BodyHint::default();
+    }
+    let v = View::read(body);
+    BodyHint {
+        first: v.segments as u32,
+        stride: v.seg_len,
     }
 }
 
@@ -612,7 +629,7 @@ impl State {
 fn state(body: Body, v: &View, key: &SampleKey, whole: bool) -> State {
     let two = key.i1 != key.i0 && key.alpha > 0.0;
     if whole {
-        prefetch_segment_entries(body, v, key);
+        prefetch_segment_entries(body, v.segments, v.seg_len, key);
     }
     let (c0, c1) = if !two {
         (Cursor::new(body, v, key.i0, None, whole), None)
@@ -689,18 +706,27 @@ impl Blends {
 }
 
 /// Samples every joint.
-pub fn sample_pose(h: &Header, bytes: &[u8], key: &SampleKey, d: &Defaults, out: &mut PoseOut) {
+pub fn sample_pose(
+    h: &Header,
+    bytes: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+) {
     // A validated body is at least its 32-byte header.
     let Some(body) = Body::new(bytes) else {
         return;
     };
+    // The segment table entries first: known from the hint, they need not wait for the body
+    // header (on a cold pose, one cache miss less in the chain).
+    prefetch_segment_entries(body, hint.first as usize, hint.stride, key);
     let v = View::read(bytes);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
     // Everything a whole pose reads, in the order the misses would chain: the segment table
     // entries (the cursors wait on them), the per-clip sections (track table, constants, clip
     // ranges), the caller's pose buffer and the bind pose.
-    prefetch_segment_entries(body, &v, key);
     prefetch(body.bytes(), v.tracks, v.segments);
     let nj = table.len();
     if out.stride <= 16 && nj > 0 {
@@ -760,7 +786,7 @@ pub fn sample_joints(
         && sel.joints.len() == h.num_joints as usize
         && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
     {
-        return sample_pose(h, bytes, key, d, out);
+        return sample_pose(h, bytes, &hint(bytes), key, d, out);
     }
     // A copy of the walk for rotations only (what a retargeting engine asks for), where the
     // mask's branches fold away, and one reading the mask at run time for the other masks. A
