@@ -314,7 +314,14 @@ impl Cursor {
     /// when `pair`; `ranges[i]` is the clip range of stored slot `i`. The flag is true when the
     /// sub-track is constant over this segment (every rate 0: both samples are the same value).
     #[inline(always)]
-    fn next(&mut self, body: Body, min: Vec4, extent: Vec4, limit: f32) -> (Vec4, Vec4, bool) {
+    fn next(
+        &mut self,
+        body: Body,
+        min: Vec4,
+        extent: Vec4,
+        limit: f32,
+        pair: bool,
+    ) -> (Vec4, Vec4, bool) {
         let rates = body.bits(self.rate_bit, 3 * RATE_FIELD_BITS);
         let fields = body.u64(self.fields);
         let rate = |c: u32| ((rates >> (c * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
@@ -338,7 +345,7 @@ impl Cursor {
             return (p.add, p.add, true);
         }
         let out = self.sample(body, self.a_bit, self.t, &p, limit);
-        let out2 = if self.pair {
+        let out2 = if pair {
             self.sample(body, self.b_bit, self.tb, &p, limit)
         } else {
             out
@@ -358,6 +365,7 @@ impl Cursor {
         rg: usize,
         per_segment: bool,
         track_drop: u8,
+        pair: bool,
     ) -> (Vec4, Vec4, u8, bool) {
         // Per-segment drops store all four component ranges, per-track drops the stored three:
         // one 16-byte read, each range a 32-bit lane of it.
@@ -376,17 +384,17 @@ impl Cursor {
             (track_drop, block)
         };
         let (min, extent) = vbr_lanes::rotation_ranges(block);
-        let (a, b, same) = self.next(body, min, extent, 1.0);
+        let (a, b, same) = self.next(body, min, extent, 1.0, pair);
         (a, b, c, same)
     }
 
     /// The next animated translation or scale (and the second sample's when `pair`). `rg` is
     /// its clip ranges' offset.
     #[inline(always)]
-    fn vector(&mut self, body: Body, rg: usize) -> (Vec4, Vec4) {
+    fn vector(&mut self, body: Body, rg: usize, pair: bool) -> (Vec4, Vec4) {
         // Three (min, extent) pairs of f32: 24 bytes in two reads.
         let (min, extent) = vbr_lanes::vector_ranges(body.u128(rg), body.u64(rg + 16));
-        let (a, b, _) = self.next(body, min, extent, MAX_ABS_VALUE);
+        let (a, b, _) = self.next(body, min, extent, MAX_ABS_VALUE, pair);
         (a, b)
     }
 }
@@ -414,14 +422,26 @@ fn read_vec(body: Body, o: usize) -> Vec3 {
     body.f32x4(o).truncate()
 }
 
+/// How a key's samples are read: one sample (no blend).
+const ONE: u8 = 0;
+/// Two samples in one segment, read by one cursor (15 keys in 16 with 16-sample segments).
+const PAIR: u8 = 1;
+/// Two samples in different segments, a cursor each.
+const TWO: u8 = 2;
+/// One of the three, told at run time: one copy of the code for subsets and single joints.
+const ANY: u8 = 3;
+
 /// Running byte positions in the constants and clip ranges, and the cursors: `c0` reads the
 /// first sample (and the second when it is a pair); `c1` the second sample when it lies in
-/// another segment.
-struct State {
+/// another segment. `M` is the case ([`ONE`], [`PAIR`], [`TWO`] or [`ANY`]): a whole pose has a
+/// copy of the walk per case, with the branches on the case folded away.
+struct State<const M: u8> {
     constants: usize,
     ranges: usize,
     c0: Cursor,
-    c1: Option<Cursor>,
+    /// Meaningful only when `two`.
+    c1: Cursor,
+    two: bool,
     alpha: f32,
     /// Whether the last rotation returned is the first sample of a blend left undone, whose
     /// second sample is `second`: walks finish blends in a pass of their own ([`Blends`]), a
@@ -430,7 +450,27 @@ struct State {
     second: Quat,
 }
 
-impl State {
+impl<const M: u8> State<M> {
+    /// Whether `c0` reads both samples.
+    #[inline(always)]
+    fn pair(&self) -> bool {
+        match M {
+            PAIR => true,
+            ONE | TWO => false,
+            _ => self.c0.pair,
+        }
+    }
+
+    /// Whether `c1` reads the second sample.
+    #[inline(always)]
+    fn two(&self) -> bool {
+        match M {
+            TWO => true,
+            ONE | PAIR => false,
+            _ => self.two,
+        }
+    }
+
     /// The next animated rotation. A blend is left undone: the first sample is returned and the
     /// second kept in `second` (`pending` set).
     #[inline(always)]
@@ -438,15 +478,16 @@ impl State {
         let per_segment = kind == KIND_ANIMATED_PER_SEGMENT;
         let rg = self.ranges;
         self.ranges += range_bytes_of(0, kind);
-        let (a, b, c, same) = self.c0.rotation(body, rg, per_segment, track_drop);
-        let (q0, q1) = if self.c0.pair {
+        let pair = self.pair();
+        let (a, b, c, same) = self.c0.rotation(body, rg, per_segment, track_drop, pair);
+        let (q0, q1) = if pair {
             // Both samples in one segment where the rotation is constant: nothing to blend.
             if same {
                 return from_stored(a, c);
             }
             (from_stored(a, c), from_stored(b, c))
-        } else if let Some(c1) = self.c1.as_mut() {
-            let (b, _, cb, _) = c1.rotation(body, rg, per_segment, track_drop);
+        } else if self.two() {
+            let (b, _, cb, _) = self.c1.rotation(body, rg, per_segment, track_drop, false);
             (from_stored(a, c), from_stored(b, cb))
         } else {
             return from_stored(a, c);
@@ -471,13 +512,14 @@ impl State {
     fn vector(&mut self, body: Body) -> Vec3 {
         let rg = self.ranges;
         self.ranges += VECTOR_RANGE_BYTES;
-        let (a, b) = self.c0.vector(body, rg);
+        let pair = self.pair();
+        let (a, b) = self.c0.vector(body, rg, pair);
         // Clamped after interpolating: a lerp between two values at the limit can round one
         // unit past it.
-        clamp_value(if self.c0.pair {
+        clamp_value(if pair {
             a.lerp(b, self.alpha)
-        } else if let Some(c1) = self.c1.as_mut() {
-            a.lerp(c1.vector(body, rg).0, self.alpha)
+        } else if self.two() {
+            a.lerp(self.c1.vector(body, rg, false).0, self.alpha)
         } else {
             a
         })
@@ -507,8 +549,8 @@ impl State {
         self.constants += constants;
         self.ranges += ranges;
         self.c0.skip(body, animated, per_segment);
-        if let Some(c1) = self.c1.as_mut() {
-            c1.skip(body, animated, per_segment);
+        if self.two() {
+            self.c1.skip(body, animated, per_segment);
         }
     }
 
@@ -526,8 +568,8 @@ impl State {
         if f[0] != 0 {
             let (animated, per_segment) = (f[0] as usize, f[1] as usize);
             self.c0.skip(body, animated, per_segment);
-            if let Some(c1) = self.c1.as_mut() {
-                c1.skip(body, animated, per_segment);
+            if self.two() {
+                self.c1.skip(body, animated, per_segment);
             }
         }
     }
@@ -623,29 +665,47 @@ impl State {
     }
 }
 
-/// The decoding state for a key at the start of the body: one cursor (possibly a pair) or two
-/// in different segments; `whole` (a whole pose) prefetches what the cursors will read.
+/// The case ([`ONE`], [`PAIR`] or [`TWO`]) of `key`.
 #[inline(always)]
-fn state(body: Body, v: &View, key: &SampleKey, whole: bool) -> State {
-    let two = key.i1 != key.i0 && key.alpha > 0.0;
+fn case(seg_len: u32, key: &SampleKey) -> u8 {
+    if key.i1 == key.i0 || key.alpha <= 0.0 {
+        ONE
+    } else if key.i0 / seg_len == key.i1 / seg_len {
+        PAIR
+    } else {
+        TWO
+    }
+}
+
+/// The decoding state for a key at the start of the body, for case `M` (`key`'s case, or
+/// [`ANY`]); `whole` (a whole pose) prefetches what the cursors will read.
+#[inline(always)]
+fn state<const M: u8>(body: Body, v: &View, key: &SampleKey, whole: bool) -> State<M> {
+    let case = case(v.seg_len, key);
+    debug_assert!(M == ANY || M == case);
     if whole {
         prefetch_segment_entries(body, v.segments, v.seg_len, key);
     }
-    let (c0, c1) = if !two {
-        (Cursor::new(body, v, key.i0, None, whole), None)
-    } else if key.i0 / v.seg_len == key.i1 / v.seg_len {
-        (Cursor::new(body, v, key.i0, Some(key.i1), whole), None)
-    } else {
-        (
+    let (c0, c1) = match case {
+        ONE => {
+            let c = Cursor::new(body, v, key.i0, None, whole);
+            (c, c)
+        }
+        PAIR => {
+            let c = Cursor::new(body, v, key.i0, Some(key.i1), whole);
+            (c, c)
+        }
+        _ => (
             Cursor::new(body, v, key.i0, None, whole),
-            Some(Cursor::new(body, v, key.i1, None, whole)),
-        )
+            Cursor::new(body, v, key.i1, None, whole),
+        ),
     };
     State {
         constants: v.constants,
         ranges: v.ranges,
         c0,
         c1,
+        two: case == TWO,
         alpha: key.alpha,
         pending: false,
         second: Quat::IDENTITY,
@@ -681,7 +741,7 @@ impl Blends {
     /// Records the blend `st` left pending for `slot`, if any, and finishes the recorded ones
     /// when [`CHUNK`] are waiting.
     #[inline(always)]
-    fn take(&mut self, st: &mut State, slot: usize, out: &mut PoseOut) {
+    fn take<const M: u8>(&mut self, st: &mut State<M>, slot: usize, out: &mut PoseOut) {
         // Written whether or not a blend is pending (no branch); counted only if one is.
         // `len < CHUNK` here (a full buffer is flushed at once); the mask drops the bounds check.
         self.slots[self.len & (CHUNK - 1)] = slot;
@@ -737,7 +797,25 @@ pub fn sample_pose(
     if let Some(b) = d.bind_pose {
         prefetch_floats(b);
     }
-    let mut st = state(body, &v, key, true);
+    match case(v.seg_len, key) {
+        PAIR => pose::<PAIR>(body, &v, table, has_scale, key, d, out),
+        TWO => pose::<TWO>(body, &v, table, has_scale, key, d, out),
+        _ => pose::<ONE>(body, &v, table, has_scale, key, d, out),
+    }
+}
+
+/// The walk of [`sample_pose`] for `key`'s case `M`.
+#[inline(always)]
+fn pose<const M: u8>(
+    body: Body,
+    v: &View,
+    table: &[u8],
+    has_scale: bool,
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+) {
+    let mut st = state::<M>(body, v, key, true);
     let mut blends = Blends::new();
     for (j, &byte) in table.iter().enumerate() {
         let t = st.joint(body, byte, j, has_scale, d);
@@ -761,7 +839,7 @@ pub fn sample_joint(
     let v = View::read(bytes);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
-    let mut st = state(body, &v, key, false);
+    let mut st = state::<ANY>(body, &v, key, false);
     st.advance(body, &table[..joint]);
     let t = st.joint(body, table[joint], joint, has_scale, d);
     st.finish(t)
@@ -811,7 +889,7 @@ fn select<const CH: u32>(
     let v = View::read(body.bytes());
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
-    let mut st = state(body, &v, key, false);
+    let mut st = state::<ANY>(body, &v, key, false);
     let mut blends = Blends::new();
     // Slots from `fresh` on have not been written yet. A pending blend is finished in place
     // later, so before a slot is written again (a list whose slots do not ascend), the pending
@@ -823,7 +901,7 @@ fn select<const CH: u32>(
         if j != at {
             // Not the next joint: skip forward to it, or restart the walk for an earlier one.
             if j < at {
-                st = state(body, &v, key, false);
+                st = state::<ANY>(body, &v, key, false);
                 at = 0;
             }
             st.advance(body, &table[at..j]);
