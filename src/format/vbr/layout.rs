@@ -23,10 +23,11 @@
 //!   3A x 5-bit rate indices (one per component) then P x 2-bit dropped components, padded to a byte
 //!   A x 3 x u16 segment range fields
 //!   stored samples x F bits (sample-major, sub-tracks in joint order, components x y z)
+//! 8 zero bytes of read-ahead padding after the last segment (required: `READ_AHEAD`)
 //! ```
 //!
 //! [`validate`] checks every offset, count, kind, rate and size against the body length, so the
-//! decoder may index without further checks (and still uses safe indexing).
+//! decoder may index without further checks (its reads still clamp into the body: `runtime::body`).
 
 use super::bitrate::{rate_bits, NUM_RATES, RATE_FIELD_BITS};
 use crate::format::bytes::{read_u32, ByteReader};
