@@ -275,6 +275,7 @@ impl<'a> Decompressor<'a> {
         dispatch::sample_joints(
             &self.header,
             self.body(),
+            &self.hint,
             &self.key,
             &self.defaults,
             &sel,

@@ -53,13 +53,14 @@ pub(crate) fn sample_joint(
 pub(crate) fn sample_joints(
     h: &Header,
     body: &[u8],
+    hint: &BodyHint,
     key: &SampleKey,
     d: &Defaults,
     sel: &JointSelection,
     out: &mut PoseOut,
 ) {
     match h.codec {
-        CodecId::Vbr => super::vbr::sample_joints(h, body, key, d, sel, out),
+        CodecId::Vbr => super::vbr::sample_joints(h, body, hint, key, d, sel, out),
         _ => {
             for (i, &j) in sel.joints.iter().enumerate() {
                 let t = sample_joint(h, body, key, j as usize, d);

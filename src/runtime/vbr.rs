@@ -23,7 +23,8 @@ use crate::runtime::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 use crate::runtime::{CHANNELS_ALL, CHANNEL_ROTATION};
 use glam::Vec4;
 
-/// Linear blend used for dropped keyframes (encoder and decoder share it bit for bit).
+/// Linear blend used for dropped keyframes (the decoder computes it lane by lane in
+/// `Cursor::sample`, the same operations: bit for bit what the encoder measured).
 #[inline(always)]
 pub fn lerp(a: f32, b: f32, t: f32) -> f32 {
     a + (b - a) * t
@@ -678,14 +679,12 @@ fn case(seg_len: u32, key: &SampleKey) -> u8 {
 }
 
 /// The decoding state for a key at the start of the body, for case `M` (`key`'s case, or
-/// [`ANY`]); `whole` (a whole pose) prefetches what the cursors will read.
+/// [`ANY`]); `whole` (a whole pose, which has prefetched its segment table entries already)
+/// prefetches what the cursors will read.
 #[inline(always)]
 fn state<const M: u8>(body: Body, v: &View, key: &SampleKey, whole: bool) -> State<M> {
     let case = case(v.seg_len, key);
     debug_assert!(M == ANY || M == case);
-    if whole {
-        prefetch_segment_entries(body, v.segments, v.seg_len, key);
-    }
     let (c0, c1) = match case {
         ONE => {
             let c = Cursor::new(body, v, key.i0, None, whole);
@@ -850,6 +849,7 @@ pub fn sample_joint(
 pub fn sample_joints(
     h: &Header,
     bytes: &[u8],
+    hint: &BodyHint,
     key: &SampleKey,
     d: &Defaults,
     sel: &JointSelection,
@@ -864,7 +864,7 @@ pub fn sample_joints(
         && sel.joints.len() == h.num_joints as usize
         && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
     {
-        return sample_pose(h, bytes, &hint(bytes), key, d, out);
+        return sample_pose(h, bytes, hint, key, d, out);
     }
     // A copy of the walk for rotations only (what a retargeting engine asks for), where the
     // mask's branches fold away, and one reading the mask at run time for the other masks. A
