@@ -12,8 +12,8 @@ use crate::format::vbr::bitrate::{
 };
 use crate::format::vbr::layout::{
     constant_bytes, kind, range_bytes_of, View, BODY_HEADER, KIND_ANIMATED,
-    KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT, KIND_DEFAULT, ROTATION_RANGE_BYTES, SEGMENT_HEADER,
-    VECTOR_RANGE_BYTES,
+    KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT, KIND_DEFAULT, READ_AHEAD, ROTATION_RANGE_BYTES,
+    SEGMENT_HEADER, VECTOR_RANGE_BYTES,
 };
 use crate::format::{BlobFlags, Header};
 use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
@@ -158,9 +158,44 @@ fn prefetch(body: &[u8], from: usize, to: usize) {
 #[inline(always)]
 fn prefetch_segment_entries(body: Body, segments: usize, seg_len: u32, key: &SampleKey) {
     for s in [key.i0, key.i1] {
+        // The entry and the next one, whose offset ends the segment (`prefetch_frames_early`).
         let e = segments + 4 * (s / seg_len.max(1)) as usize;
-        prefetch(body.bytes(), e, e + 4);
+        prefetch(body.bytes(), e, e + 8);
     }
+}
+
+/// [`prefetch`] of the segment at `off` (segment `seg`; `samples` in the clip) and of the stored
+/// frames of its local sample `local` and the next, before its header is read: the frame size
+/// and the keyframe mask are in that header, so waiting for them puts a second cache miss after
+/// the segment table's in a cold pose's chain ([`estimated_frame`] says where the frames lie).
+#[inline(always)]
+fn prefetch_frames_early(body: Body, v: &View, seg: u32, off: usize, local: u32, samples: u32) {
+    let data = off + SEGMENT_HEADER + v.rate_bytes() + v.num_animated as usize * 6;
+    prefetch(body.bytes(), off, data);
+    let at = |k: u32| estimated_frame(body, v, seg, data, k, samples);
+    prefetch(body.bytes(), at(local), at(local + 2) + 8);
+}
+
+/// The byte where local sample `k`'s stored frame starts in segment `seg`, whose stored frames
+/// start at byte `data`, estimated from the segment's size alone (its end is the next segment's
+/// offset, or the read-ahead padding after the last segment) as if every sample were stored: then
+/// the estimate is the frame's first byte or the byte after it (`tests`). When keyframes were
+/// dropped it may be further off; it only places prefetches.
+#[inline(always)]
+fn estimated_frame(body: Body, v: &View, seg: u32, data: usize, k: u32, samples: u32) -> usize {
+    let last = seg + 1 >= v.num_segments;
+    let (end, n) = if last {
+        (
+            body.bytes().len().saturating_sub(READ_AHEAD),
+            samples.saturating_sub(seg * v.seg_len),
+        )
+    } else {
+        (
+            body.u32(v.segments + 4 * (seg + 1) as usize) as usize,
+            v.seg_len,
+        )
+    };
+    data + end.saturating_sub(data) * k as usize / n.max(1) as usize
 }
 
 /// What a whole pose of the validated body `body` reads first, for the decompressor to keep
@@ -229,10 +264,14 @@ struct Cursor {
 
 impl Cursor {
     #[inline(always)]
-    fn new(body: Body, v: &View, sample: u32, second: Option<u32>, fetch: bool) -> Cursor {
+    fn new(body: Body, v: &View, sample: u32, second: Option<u32>, fetch: Option<u32>) -> Cursor {
         let seg = sample / v.seg_len;
         let local = sample - seg * v.seg_len;
-        let off = body.u32(v.segments + 4 * seg as usize) as usize;
+        let entry = v.segments + 4 * seg as usize;
+        let off = body.u32(entry) as usize;
+        if let Some(samples) = fetch {
+            prefetch_frames_early(body, v, seg, off, local, samples);
+        }
         let mask = body.u32(off);
         let frame_bits = body.u32(off + 4) as usize;
         let rates = off + SEGMENT_HEADER;
@@ -257,24 +296,12 @@ impl Cursor {
             tb,
             pair,
         };
-        // What this cursor will read: the segment's rates and range fields, and the stored
-        // samples (two frames when a keyframe was dropped). Only for a whole pose: a walk that
-        // reads a few joints would spend more on the hints than they save.
-        if !fetch {
+        // The stored samples this cursor will read (two frames when a keyframe was dropped), now
+        // that the header says exactly where: `prefetch_frames_early` has asked for the rates,
+        // the range fields and the frames' estimated place already. Only for a whole pose: a walk
+        // that reads a few joints would spend more on the hints than they save.
+        if fetch.is_none() {
             return c;
-        }
-        prefetch(body.bytes(), rates, data_bit / 8);
-        let frames = |bit: usize, t: f32| {
-            let n = if t > 0.0 { 2 } else { 1 };
-            prefetch(
-                body.bytes(),
-                bit / 8,
-                (bit + n * frame_bits).div_ceil(8) + 8,
-            );
-        };
-        frames(c.a_bit, t);
-        if pair {
-            frames(c.b_bit, tb);
         }
         c
     }
@@ -679,10 +706,10 @@ fn case(seg_len: u32, key: &SampleKey) -> u8 {
 }
 
 /// The decoding state for a key at the start of the body, for case `M` (`key`'s case, or
-/// [`ANY`]); `whole` (a whole pose, which has prefetched its segment table entries already)
-/// prefetches what the cursors will read.
+/// [`ANY`]); `whole` (`Some(sample count)` for a whole pose, which has prefetched its segment
+/// table entries already) prefetches what the cursors will read.
 #[inline(always)]
-fn state<const M: u8>(body: Body, v: &View, key: &SampleKey, whole: bool) -> State<M> {
+fn state<const M: u8>(body: Body, v: &View, key: &SampleKey, whole: Option<u32>) -> State<M> {
     let case = case(v.seg_len, key);
     debug_assert!(M == ANY || M == case);
     let (c0, c1) = match case {
@@ -797,9 +824,9 @@ pub fn sample_pose(
         prefetch_floats(b);
     }
     match case(v.seg_len, key) {
-        PAIR => pose::<PAIR>(body, &v, table, has_scale, key, d, out),
-        TWO => pose::<TWO>(body, &v, table, has_scale, key, d, out),
-        _ => pose::<ONE>(body, &v, table, has_scale, key, d, out),
+        PAIR => pose::<PAIR>(body, &v, table, has_scale, h.num_samples, key, d, out),
+        TWO => pose::<TWO>(body, &v, table, has_scale, h.num_samples, key, d, out),
+        _ => pose::<ONE>(body, &v, table, has_scale, h.num_samples, key, d, out),
     }
 }
 
@@ -810,11 +837,12 @@ fn pose<const M: u8>(
     v: &View,
     table: &[u8],
     has_scale: bool,
+    samples: u32,
     key: &SampleKey,
     d: &Defaults,
     out: &mut PoseOut,
 ) {
-    let mut st = state::<M>(body, v, key, true);
+    let mut st = state::<M>(body, v, key, Some(samples));
     let mut blends = Blends::new();
     for (j, &byte) in table.iter().enumerate() {
         let t = st.joint(body, byte, j, has_scale, d);
@@ -838,7 +866,7 @@ pub fn sample_joint(
     let v = View::read(bytes);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
-    let mut st = state::<ANY>(body, &v, key, false);
+    let mut st = state::<ANY>(body, &v, key, None);
     st.advance(body, &table[..joint]);
     let t = st.joint(body, table[joint], joint, has_scale, d);
     st.finish(t)
@@ -889,7 +917,7 @@ fn select<const CH: u32>(
     let v = View::read(body.bytes());
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
-    let mut st = state::<ANY>(body, &v, key, false);
+    let mut st = state::<ANY>(body, &v, key, None);
     let mut blends = Blends::new();
     // Slots from `fresh` on have not been written yet. A pending blend is finished in place
     // later, so before a slot is written again (a list whose slots do not ascend), the pending
@@ -901,7 +929,7 @@ fn select<const CH: u32>(
         if j != at {
             // Not the next joint: skip forward to it, or restart the walk for an earlier one.
             if j < at {
-                st = state::<ANY>(body, &v, key, false);
+                st = state::<ANY>(body, &v, key, None);
                 at = 0;
             }
             st.advance(body, &table[at..j]);
@@ -980,6 +1008,44 @@ const FOOTPRINT: [[u8; 4]; 256] = {
 mod tests {
     use super::*;
     use crate::format::quantize::bits::read_bits;
+
+    #[test]
+    fn frames_are_estimated_within_a_byte_from_segment_sizes() {
+        use crate::offline::clip::{generate_clip, GenerateOptions};
+        // 150 samples: the last segment is shorter than the others.
+        let clip = generate_clip(&GenerateOptions {
+            joints: 12,
+            samples: 150,
+            scale: true,
+            animated_translation: true,
+            seed: 5,
+            ..Default::default()
+        });
+        let settings = crate::CompressSettings {
+            codec: crate::CodecChoice::Vbr,
+            ..Default::default()
+        };
+        let blob = crate::compress(&clip, &settings).unwrap();
+        let h = Header::parse(&blob).unwrap();
+        let bytes = &blob[h.body_range()];
+        let body = Body::new(bytes).unwrap();
+        let v = View::read(bytes);
+        assert!(v.num_segments > 2 && h.num_samples % v.seg_len != 0);
+        for s in 0..h.num_samples {
+            let c = Cursor::new(body, &v, s, None, None);
+            let seg = s / v.seg_len;
+            let off = v.segment_offset(bytes, seg);
+            // The premise: this level stores every sample.
+            assert_eq!(c.t, 0.0, "sample {s} was dropped");
+            let data = off + SEGMENT_HEADER + v.rate_bytes() + v.num_animated as usize * 6;
+            let est = estimated_frame(body, &v, seg, data, s - seg * v.seg_len, h.num_samples);
+            let exact = c.a_bit / 8;
+            assert!(
+                est == exact || est == exact + 1,
+                "sample {s}: {est} vs {exact}"
+            );
+        }
+    }
 
     #[test]
     fn rate_sums_match_one_field_at_a_time() {
