@@ -808,7 +808,6 @@ pub fn sample_pose(
     // header (on a cold pose, one cache miss less in the chain).
     prefetch_segment_entries(body, hint.first as usize, hint.stride, key);
     let v = View::read(bytes);
-    let has_scale = h.has(BlobFlags::HAS_SCALE);
     let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
     // Everything a whole pose reads, in the order the misses would chain: the segment table
     // entries (the cursors wait on them), the per-clip sections (track table, constants, clip
@@ -824,9 +823,9 @@ pub fn sample_pose(
         prefetch_floats(b);
     }
     match case(v.seg_len, key) {
-        PAIR => pose::<PAIR>(body, &v, table, has_scale, h.num_samples, key, d, out),
-        TWO => pose::<TWO>(body, &v, table, has_scale, h.num_samples, key, d, out),
-        _ => pose::<ONE>(body, &v, table, has_scale, h.num_samples, key, d, out),
+        PAIR => pose::<PAIR>(body, &v, table, h, key, d, out),
+        TWO => pose::<TWO>(body, &v, table, h, key, d, out),
+        _ => pose::<ONE>(body, &v, table, h, key, d, out),
     }
 }
 
@@ -836,13 +835,13 @@ fn pose<const M: u8>(
     body: Body,
     v: &View,
     table: &[u8],
-    has_scale: bool,
-    samples: u32,
+    h: &Header,
     key: &SampleKey,
     d: &Defaults,
     out: &mut PoseOut,
 ) {
-    let mut st = state::<M>(body, v, key, Some(samples));
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let mut st = state::<M>(body, v, key, Some(h.num_samples));
     let mut blends = Blends::new();
     for (j, &byte) in table.iter().enumerate() {
         let t = st.joint(body, byte, j, has_scale, d);
@@ -1030,7 +1029,7 @@ mod tests {
         let bytes = &blob[h.body_range()];
         let body = Body::new(bytes).unwrap();
         let v = View::read(bytes);
-        assert!(v.num_segments > 2 && h.num_samples % v.seg_len != 0);
+        assert!(v.num_segments > 2 && !h.num_samples.is_multiple_of(v.seg_len));
         for s in 0..h.num_samples {
             let c = Cursor::new(body, &v, s, None, None);
             let seg = s / v.seg_len;
