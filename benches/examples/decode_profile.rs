@@ -2,7 +2,8 @@
 //! `.blob` files; `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
 //! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
 //! (`sample_joints`), `all DIR N` every joint through `sample_joints`, `rotations DIR N` every
-//! joint's rotation only (`sample_joints`, channel mask 1). Run under `valgrind --tool=callgrind` to count instructions per pose
+//! joint's rotation only (`sample_joints`, channel mask 1), `one DIR N` joint 0 alone (the fixed
+//! cost of a call). Run under `valgrind --tool=callgrind` to count instructions per pose
 //! independently of machine load.
 //!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
@@ -38,7 +39,7 @@ fn main() {
                 }
             }
         }
-        Some(mode @ ("sample" | "subset" | "all" | "rotations")) => {
+        Some(mode @ ("sample" | "subset" | "all" | "rotations" | "one")) => {
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
             let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -60,6 +61,7 @@ fn main() {
                 let mut pose = vec![0.0f32; d.num_joints() * FLOATS_PER_JOINT];
                 let tenth: Vec<u32> = (0..d.num_joints() as u32).step_by(10).collect();
                 let every: Vec<u32> = (0..d.num_joints() as u32).collect();
+                let first = vec![0u32];
                 let t0 = Instant::now();
                 for _ in 0..n {
                     seed ^= seed << 13;
@@ -70,6 +72,7 @@ fn main() {
                         .unwrap();
                     let (joints, channels) = match mode {
                         "subset" => (&tenth, 7),
+                        "one" => (&first, 7),
                         "all" => (&every, 7),
                         "rotations" => (&every, 1),
                         _ => (&every, 0),
@@ -93,7 +96,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: decode_profile write DIR CLIPS... | sample|subset|all|rotations DIR [N]"
+                "usage: decode_profile write DIR CLIPS... | sample|subset|all|rotations|one DIR [N]"
             )
         }
     }
