@@ -195,7 +195,9 @@ fn estimated_frame(body: Body, v: &View, seg: u32, data: usize, k: u32, samples:
             v.seg_len,
         )
     };
-    data + end.saturating_sub(data) * k as usize / n.max(1) as usize
+    // In 64 bits: a hostile table entry may put `end` anywhere in the 32-bit range.
+    let size = end.saturating_sub(data) as u64;
+    data.saturating_add((size * k as u64 / n.max(1) as u64) as usize)
 }
 
 /// What a whole pose of the validated body `body` reads first, for the decompressor to keep
