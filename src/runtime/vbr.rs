@@ -117,13 +117,15 @@ fn sum_rate_bits(data: Body, mut bit: usize, mut count: usize) -> usize {
         bit += 50;
         count -= 10;
     }
+    // The remaining fewer than ten fields from one window.
+    let mut w = data.u64(bit >> 3) >> (bit & 7);
     while count >= 2 {
-        sum += PAIR_BITS[data.bits(bit, 10) as usize] as usize;
-        bit += 10;
+        sum += PAIR_BITS[(w & 1023) as usize] as usize;
+        w >>= 10;
         count -= 2;
     }
     if count == 1 {
-        sum += PAIR_BITS[data.bits(bit, 5) as usize] as usize;
+        sum += PAIR_BITS[(w & 31) as usize] as usize;
     }
     sum
 }
@@ -813,14 +815,9 @@ pub fn sample_pose(
     let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
     // Everything a whole pose reads, in the order the misses would chain: the segment table
     // entries (the cursors wait on them), the per-clip sections (track table, constants, clip
-    // ranges), the caller's pose buffer and the bind pose.
+    // ranges) and the bind pose. Not the caller's pose buffer: it is written, not read, and
+    // prefetching it cost more than it saved (A/B 1.02-1.04x warm without it).
     prefetch(body.bytes(), v.tracks, v.segments);
-    let nj = table.len();
-    if out.stride <= 16 && nj > 0 {
-        // A dense pose buffer: its rows are one span (a sparse one is left to the hardware).
-        let span = (nj - 1) * out.stride + 10;
-        prefetch_floats(&out.data[..span.min(out.data.len())]);
-    }
     if let Some(b) = d.bind_pose {
         prefetch_floats(b);
     }
