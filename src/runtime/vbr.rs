@@ -1008,6 +1008,7 @@ mod tests {
     use crate::format::quantize::bits::read_bits;
 
     #[test]
+    #[cfg(feature = "compress")]
     fn frames_are_estimated_within_a_byte_from_segment_sizes() {
         use crate::offline::clip::{generate_clip, GenerateOptions};
         // 150 samples: the last segment is shorter than the others.
