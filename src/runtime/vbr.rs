@@ -166,13 +166,21 @@ fn prefetch_segment_entries(body: Body, segments: usize, seg_len: u32, key: &Sam
     }
 }
 
-/// [`prefetch`] of the segment at `off` (segment `seg`; `samples` in the clip) and of the stored
-/// frames of its local sample `local` and the next, before its header is read: the frame size
-/// and the keyframe mask are in that header, so waiting for them puts a second cache miss after
-/// the segment table's in a cold pose's chain ([`estimated_frame`] says where the frames lie).
+/// [`prefetch`] of the segment at `off` (segment `seg`, stored frames from byte `data`; `samples`
+/// in the clip) and of the stored frames of its local sample `local` and the next, before its
+/// header is read: the frame size and the keyframe mask are in that header, so waiting for them
+/// puts a second cache miss after the segment table's in a cold pose's chain
+/// ([`estimated_frame`] says where the frames lie).
 #[inline(always)]
-fn prefetch_frames_early(body: Body, v: &View, seg: u32, off: usize, local: u32, samples: u32) {
-    let data = off + SEGMENT_HEADER + v.rate_bytes() + v.num_animated as usize * 6;
+fn prefetch_frames_early(
+    body: Body,
+    v: &View,
+    seg: u32,
+    off: usize,
+    data: usize,
+    local: u32,
+    samples: u32,
+) {
     prefetch(body.bytes(), off, data);
     let at = |k: u32| estimated_frame(body, v, seg, data, k, samples);
     prefetch(body.bytes(), at(local), at(local + 2) + 8);
@@ -271,16 +279,18 @@ impl Cursor {
     fn new(body: Body, v: &View, sample: u32, second: Option<u32>, fetch: Option<u32>) -> Cursor {
         let seg = sample / v.seg_len;
         let local = sample - seg * v.seg_len;
-        let entry = v.segments + 4 * seg as usize;
-        let off = body.u32(entry) as usize;
+        let off = body.u32(v.segments + 4 * seg as usize) as usize;
+        let rates = off + SEGMENT_HEADER;
+        let fields = rates + v.rate_bytes();
+        let data = v.frames_offset(off);
+        // Only for a whole pose: a walk that reads a few joints would spend more on the hints
+        // than they save.
         if let Some(samples) = fetch {
-            prefetch_frames_early(body, v, seg, off, local, samples);
+            prefetch_frames_early(body, v, seg, off, data, local, samples);
         }
         let mask = body.u32(off);
         let frame_bits = body.u32(off + 4) as usize;
-        let rates = off + SEGMENT_HEADER;
-        let fields = rates + v.rate_bytes();
-        let data_bit = (fields + v.num_animated as usize * 6) * 8;
+        let data_bit = data * 8;
         let (idx, t) = keyframe_position(mask, local);
         let (b_bit, tb, pair) = match second {
             Some(s2) => {
@@ -289,7 +299,7 @@ impl Cursor {
             }
             None => (0, 0.0, false),
         };
-        let c = Cursor {
+        Cursor {
             rate_bit: rates * 8,
             drop_bit: rates * 8 + 3 * v.num_animated as usize * RATE_FIELD_BITS as usize,
             fields,
@@ -299,15 +309,7 @@ impl Cursor {
             b_bit,
             tb,
             pair,
-        };
-        // The stored samples this cursor will read (two frames when a keyframe was dropped), now
-        // that the header says exactly where: `prefetch_frames_early` has asked for the rates,
-        // the range fields and the frames' estimated place already. Only for a whole pose: a walk
-        // that reads a few joints would spend more on the hints than they save.
-        if fetch.is_none() {
-            return c;
         }
-        c
     }
 
     /// Skips `count` animated sub-tracks, `per_segment` of which have per-segment drops.
@@ -1036,7 +1038,7 @@ mod tests {
             let off = v.segment_offset(bytes, seg);
             // The premise: this level stores every sample.
             assert_eq!(c.t, 0.0, "sample {s} was dropped");
-            let data = off + SEGMENT_HEADER + v.rate_bytes() + v.num_animated as usize * 6;
+            let data = v.frames_offset(off);
             let est = estimated_frame(body, &v, seg, data, s - seg * v.seg_len, h.num_samples);
             let exact = c.a_bit / 8;
             assert!(

@@ -102,6 +102,13 @@ impl View {
         read_u32(body, self.segments + 4 * s as usize) as usize
     }
 
+    /// Byte offset of the stored frames of the segment at byte `off`: after its header, rate
+    /// indices, dropped components and range fields.
+    #[inline(always)]
+    pub fn frames_offset(&self, off: usize) -> usize {
+        off + SEGMENT_HEADER + self.rate_bytes() + 6 * self.num_animated as usize
+    }
+
     /// Bytes of a segment's rate indices and dropped components.
     #[inline(always)]
     pub fn rate_bytes(&self) -> usize {
