@@ -28,11 +28,7 @@ fn main() {
             let blob = AlignedBlob::from_bytes(&blob);
             let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
             let n = d.num_joints();
-            let has_scale = clip.tracks.iter().any(|t| {
-                t.scales
-                    .iter()
-                    .any(|s| (*s - 1.0).abs().max_element() > SCALE_TOLERANCE)
-            });
+            let has_scale = clip.has_scale(SCALE_TOLERANCE);
             let mut pose = vec![0.0f32; n * FLOATS_PER_JOINT];
             let mut raw = vec![Transform::IDENTITY; n];
             let mut lossy = raw.clone();
