@@ -11,7 +11,6 @@ pub(crate) mod keys;
 pub mod sampling;
 pub mod seek;
 pub mod vbr;
-mod vbr_lanes;
 
 pub use decompressor::*;
 pub use key_cursor::{cursor_state_size, KeyCursor};
