@@ -3,7 +3,8 @@
 //! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
 //! (`sample_joints`), `all DIR N` every joint through `sample_joints`, `rotations DIR N` every
 //! joint's rotation only (`sample_joints`, channel mask 1), `one DIR N` joint 0 alone (the fixed
-//! cost of a call). Run under `valgrind --tool=callgrind` to count instructions per pose
+//! cost of a call); `play DIR N` and `playcache DIR N` play every blob forward (N poses at
+//! +1/60 s from a fixed phase, wrapping) without and with a playback cache. Run under `valgrind --tool=callgrind` to count instructions per pose
 //! independently of machine load.
 //!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
@@ -39,7 +40,7 @@ fn main() {
                 }
             }
         }
-        Some(mode @ ("sample" | "subset" | "all" | "rotations" | "one")) => {
+        Some(mode @ ("sample" | "subset" | "all" | "rotations" | "one" | "play" | "playcache")) => {
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
             let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -62,14 +63,33 @@ fn main() {
                 let tenth: Vec<u32> = (0..d.num_joints() as u32).step_by(10).collect();
                 let every: Vec<u32> = (0..d.num_joints() as u32).collect();
                 let first = vec![0u32];
+                let mut cache = vec![0u128; d.playback_cache_size().div_ceil(16)];
+                // SAFETY: the words of `cache` viewed as bytes.
+                let cache = unsafe {
+                    std::slice::from_raw_parts_mut(
+                        cache.as_mut_ptr().cast::<u8>(),
+                        cache.len() * 16,
+                    )
+                };
+                let play = mode.starts_with("play");
                 let t0 = Instant::now();
-                for _ in 0..n {
+                for i in 0..n {
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
-                    let t = (seed >> 40) as f32 / (1u64 << 24) as f32 * dur;
-                    d.seek(black_box(t), Looping::Clamp, Rounding::None)
-                        .unwrap();
+                    let t = if play {
+                        0.37 * dur + i as f32 / 60.0
+                    } else {
+                        (seed >> 40) as f32 / (1u64 << 24) as f32 * dur
+                    };
+                    let looping = if play { Looping::Wrap } else { Looping::Clamp };
+                    d.seek(black_box(t), looping, Rounding::None).unwrap();
+                    if mode == "playcache" {
+                        d.sample_pose_cached(cache, &mut pose, FLOATS_PER_JOINT)
+                            .unwrap();
+                        black_box(&mut pose);
+                        continue;
+                    }
                     let (joints, channels) = match mode {
                         "subset" => (&tenth, 7),
                         "one" => (&first, 7),
@@ -96,7 +116,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: decode_profile write DIR CLIPS... | sample|subset|all|rotations|one DIR [N]"
+                "usage: decode_profile write DIR CLIPS... | sample|subset|all|rotations|one|play|playcache DIR [N]"
             )
         }
     }

@@ -16,6 +16,8 @@ pub const CHANNEL_ROTATION: u32 = 1;
 /// `ANIMCOMP_CHANNEL_ALL` (rotation, translation, scale).
 pub const CHANNEL_ALL: u32 = 7;
 const LOOPING_CLAMP: u32 = 0;
+/// `ANIMCOMP_LOOPING_WRAP`.
+pub const LOOPING_WRAP: u32 = 1;
 const ROUNDING_NONE: u32 = 0;
 const CANARY: u8 = 0xa5;
 
@@ -48,6 +50,8 @@ type SamplePoseFn = unsafe extern "C" fn(*const c_void, *mut f32, usize, usize) 
 type MessageFn = unsafe extern "C" fn(i32) -> *const c_char;
 type VersionFn = unsafe extern "C" fn() -> u32;
 type BindFn = unsafe extern "C" fn(*mut c_void, *const c_void) -> i32;
+type CacheSizeFn = unsafe extern "C" fn(*const c_void, *mut usize) -> i32;
+type AttachFn = unsafe extern "C" fn(*mut c_void, *mut c_void, usize) -> i32;
 type SampleJointsFn = unsafe extern "C" fn(
     *const c_void,
     *const u32,
@@ -76,6 +80,9 @@ pub struct Library {
     bind: Option<BindFn>,
     /// `animcomp_sample_joints` (joint subsets, channel masks), when this build has it.
     sample_joints: Option<SampleJointsFn>,
+    /// `animcomp_decompressor_playback_cache_size` and `animcomp_decompressor_attach_cache`
+    /// (issue 25's playback cache), when this build has them.
+    cache: Option<(CacheSizeFn, AttachFn)>,
 }
 
 // SAFETY: the library's functions are thread-safe (include/animcomp.h: compression is, and
@@ -150,6 +157,14 @@ impl Library {
                     .map(|p| std::mem::transmute::<*mut c_void, BindFn>(p)),
                 sample_joints: sym("animcomp_sample_joints")
                     .map(|p| std::mem::transmute::<*mut c_void, SampleJointsFn>(p)),
+                cache: sym("animcomp_decompressor_playback_cache_size")
+                    .zip(sym("animcomp_decompressor_attach_cache"))
+                    .map(|(a, b)| {
+                        (
+                            std::mem::transmute::<*mut c_void, CacheSizeFn>(a),
+                            std::mem::transmute::<*mut c_void, AttachFn>(b),
+                        )
+                    }),
             })
         }
     }
@@ -163,6 +178,44 @@ impl Library {
     /// Whether this build has the validate-once / bind API of issue 10.
     pub fn has_bind(&self) -> bool {
         self.blob_open.is_some() && self.bind.is_some()
+    }
+
+    /// Whether this build has the playback cache.
+    pub fn has_cache(&self) -> bool {
+        self.cache.is_some()
+    }
+
+    /// A playback cache for the initialised context `ctx` (16-byte aligned words), attached to
+    /// it; `None` when the build has no cache.
+    pub fn attach_cache(&self, ctx: &mut Opaque<1024>) -> Result<Option<Vec<u128>>, CallError> {
+        let Some((size, attach)) = self.cache else {
+            return Ok(None);
+        };
+        let mut n = 0usize;
+        // SAFETY: ctx was initialised by this build; n is writable.
+        self.check("animcomp_decompressor_playback_cache_size", unsafe {
+            size(ctx.ptr(), &mut n)
+        })?;
+        let mut mem = vec![0u128; n.div_ceil(16).max(1)];
+        // SAFETY: mem is 16-byte aligned with at least n bytes; the caller keeps it alive (and
+        // unmoved: a Vec's heap buffer) while the context is used.
+        self.check("animcomp_decompressor_attach_cache", unsafe {
+            attach(ctx.ptr_mut(), mem.as_mut_ptr().cast(), mem.len() * 16)
+        })?;
+        Ok(Some(mem))
+    }
+
+    /// Seeks to `time` with looping `looping` (interpolate).
+    #[inline]
+    pub fn seek_looping(
+        &self,
+        ctx: &mut Opaque<1024>,
+        time: f32,
+        looping: u32,
+    ) -> Result<(), CallError> {
+        // SAFETY: ctx was initialised by this build.
+        let s = unsafe { (self.seek)(ctx.ptr_mut(), time, looping, ROUNDING_NONE) };
+        self.check("animcomp_seek", s)
     }
 
     /// Whether this build has `animcomp_sample_joints`.

@@ -18,9 +18,12 @@ const MAGIC: u64 = u64::from_le_bytes(*b"ACMPDEC1");
 
 /// What lives inside `AnimcompDecompressor::opaque`.
 #[repr(C)]
-struct State {
+pub(super) struct State {
     magic: u64,
-    dec: Decompressor<'static>,
+    pub(super) dec: Decompressor<'static>,
+    /// The attached playback cache (`animcomp_decompressor_attach_cache`), of at least
+    /// `dec.playback_cache_size()` bytes, 16-byte aligned; null when none.
+    pub(super) cache: *mut u8,
 }
 
 const _: () = {
@@ -33,15 +36,28 @@ const BLOB_MAGIC: u64 = u64::from_le_bytes(*b"ACMPBLB1");
 
 /// What lives inside `AnimcompBlob::opaque`.
 #[repr(C)]
-struct BlobState {
+pub(super) struct BlobState {
     magic: u64,
-    open: OpenBlob<'static>,
+    pub(super) open: OpenBlob<'static>,
 }
 
 const _: () = {
     assert!(std::mem::size_of::<BlobState>() <= std::mem::size_of::<AnimcompBlob>());
     assert!(std::mem::align_of::<BlobState>() <= std::mem::align_of::<AnimcompBlob>());
 };
+
+/// The state of an opened blob handle.
+///
+/// # Safety
+/// A non-null `handle` must point to a readable `AnimcompBlob` (opened or not).
+pub(super) unsafe fn blob_state<'a>(handle: *const AnimcompBlob) -> Result<&'a BlobState> {
+    let h = out_ptr(handle as *mut AnimcompBlob, "blob handle")? as *const BlobState;
+    // A volatile read: the memory may be uninitialised (best-effort detection).
+    if std::ptr::read_volatile(std::ptr::addr_of!((*h).magic)) != BLOB_MAGIC {
+        return Err(Error::NotInitialized);
+    }
+    Ok(&*h)
+}
 
 /// Checks the context pointer (null, 16-byte alignment) without reading it.
 fn ctx_ptr(ctx: *const AnimcompDecompressor) -> Result<*const AnimcompDecompressor> {
@@ -52,7 +68,7 @@ fn ctx_ptr(ctx: *const AnimcompDecompressor) -> Result<*const AnimcompDecompress
 ///
 /// # Safety
 /// `ctx` must point to a readable `AnimcompDecompressor` (initialised or not).
-unsafe fn state<'a>(ctx: *const AnimcompDecompressor) -> Result<&'a State> {
+pub(super) unsafe fn state<'a>(ctx: *const AnimcompDecompressor) -> Result<&'a State> {
     let p = ctx_ptr(ctx)? as *const State;
     // A volatile read: the memory may be uninitialised (best-effort detection).
     if std::ptr::read_volatile(std::ptr::addr_of!((*p).magic)) != MAGIC {
@@ -65,7 +81,7 @@ unsafe fn state<'a>(ctx: *const AnimcompDecompressor) -> Result<&'a State> {
 ///
 /// # Safety
 /// As [`state`], and not aliased.
-unsafe fn state_mut<'a>(ctx: *mut AnimcompDecompressor) -> Result<&'a mut State> {
+pub(super) unsafe fn state_mut<'a>(ctx: *mut AnimcompDecompressor) -> Result<&'a mut State> {
     state(ctx)?;
     Ok(&mut *(ctx as *mut State))
 }
@@ -158,7 +174,11 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
             opaque: [0; super::types::ANIMCOMP_DECOMPRESSOR_WORDS],
         });
         let dec = Decompressor::bind(&open_blob(blob, blob_size, options)?);
-        (ctx as *mut State).write(State { magic: MAGIC, dec });
+        (ctx as *mut State).write(State {
+            magic: MAGIC,
+            dec,
+            cache: std::ptr::null_mut(),
+        });
         Ok(())
     })
 }
@@ -201,13 +221,12 @@ pub unsafe extern "C" fn animcomp_decompressor_bind(
 ) -> Status {
     guard(|| {
         let ctx = out_ptr(ctx, "decompressor")?;
-        let h = out_ptr(handle as *mut AnimcompBlob, "blob handle")? as *const BlobState;
-        // A volatile read: the memory may be uninitialised (best-effort detection).
-        if std::ptr::read_volatile(std::ptr::addr_of!((*h).magic)) != BLOB_MAGIC {
-            return Err(Error::NotInitialized);
-        }
-        let dec = Decompressor::bind(&(*h).open);
-        (ctx as *mut State).write(State { magic: MAGIC, dec });
+        let dec = Decompressor::bind(&blob_state(handle)?.open);
+        (ctx as *mut State).write(State {
+            magic: MAGIC,
+            dec,
+            cache: std::ptr::null_mut(),
+        });
         Ok(())
     })
 }
@@ -258,7 +277,9 @@ pub unsafe extern "C" fn animcomp_seek_sample(
 /// (`qx qy qz qw tx ty tz sx sy sz`), joint `j` starting at `out[j * stride_floats]`.
 /// `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must be at least
 /// `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. Floats between joints are
-/// not written. Does not allocate; many threads may sample one context at once.
+/// not written. Does not allocate. Many threads may sample one context at once, unless a
+/// playback cache is attached (`animcomp_decompressor_attach_cache`): then the pose goes through
+/// the cache (bit for bit the same pose), and the context is used by one thread at a time.
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_sample_pose(
     ctx: *const AnimcompDecompressor,
@@ -270,7 +291,11 @@ pub unsafe extern "C" fn animcomp_sample_pose(
         let st = state(ctx)?;
         let joints = st.dec.num_joints();
         let (out, stride) = pose_buffer(out, out_len_floats, stride_floats, joints)?;
-        st.dec.sample_pose(out, stride)
+        if st.cache.is_null() {
+            st.dec.sample_pose(out, stride)
+        } else {
+            super::playback::sample_pose_cached(st, out, stride)
+        }
     })
 }
 

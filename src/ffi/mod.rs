@@ -23,6 +23,7 @@ pub mod curves;
 pub mod decompress;
 pub mod guard;
 pub mod info;
+pub mod playback;
 pub mod status;
 pub mod types;
 
@@ -43,6 +44,10 @@ pub use decompress::{
     animcomp_sample_pose, animcomp_seek, animcomp_seek_sample,
 };
 pub use info::{animcomp_blob_info, animcomp_decompressor_info, animcomp_validate_blob};
+pub use playback::{
+    animcomp_blob_playback_cache_size, animcomp_decompressor_attach_cache,
+    animcomp_decompressor_playback_cache_size,
+};
 pub use status::{
     animcomp_blob_format_version, animcomp_status_message, animcomp_version,
     animcomp_version_string,

@@ -95,6 +95,12 @@ impl<'a> OpenBlob<'a> {
     pub fn header(&self) -> &Header {
         &self.header
     }
+
+    /// Bytes of playback cache a decompressor on this blob can use
+    /// ([`Decompressor::sample_pose_cached`]); 0 when its codec has none.
+    pub fn playback_cache_size(&self) -> usize {
+        dispatch::cache_size(&self.header, &self.blob[self.header.body_range()])
+    }
 }
 
 /// Checks a bind pose like clip input: finite, within [`crate::format::limits::MAX_ABS_VALUE`], unit
@@ -209,6 +215,45 @@ impl<'a> Decompressor<'a> {
             &self.key,
             &self.defaults,
             &mut po,
+        );
+        Ok(())
+    }
+
+    /// Bytes of playback cache this decompressor can use ([`Decompressor::sample_pose_cached`]);
+    /// 0 when the blob's codec has none.
+    pub fn playback_cache_size(&self) -> usize {
+        dispatch::cache_size(&self.header, self.body())
+    }
+
+    /// [`Decompressor::sample_pose`] through a playback cache: `cache` (16-byte aligned, at least
+    /// [`Decompressor::playback_cache_size`] bytes, any contents on first use) keeps what makes
+    /// the next pose of forward or backward playback cheap (decoded samples, the segment's
+    /// coefficients). Poses are bit for bit those of `sample_pose`. One cache serves one
+    /// decompressor at a time; it names the blob and bind pose it was filled for and refills
+    /// itself when they change.
+    pub fn sample_pose_cached(
+        &self,
+        cache: &mut [u8],
+        out: &mut [f32],
+        stride: usize,
+    ) -> Result<()> {
+        PoseOut::check_len(out.len(), self.num_joints(), stride)?;
+        let need = self.playback_cache_size();
+        if cache.len() < need {
+            return Err(Error::BufferTooSmall { required: need });
+        }
+        if need > 0 && !(cache.as_ptr() as usize).is_multiple_of(16) {
+            return Err(Error::Misaligned);
+        }
+        let mut po = PoseOut { data: out, stride };
+        dispatch::sample_pose_cached(
+            &self.header,
+            self.body(),
+            &self.hint,
+            &self.key,
+            &self.defaults,
+            &mut po,
+            cache,
         );
         Ok(())
     }

@@ -23,6 +23,33 @@ pub(crate) fn sample_pose(
     }
 }
 
+/// Samples a whole pose through a playback cache (codecs without one sample as
+/// [`sample_pose`] does).
+pub(crate) fn sample_pose_cached(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+    cache: &mut [u8],
+) {
+    match h.codec {
+        CodecId::Vbr if h.num_joints > 0 => {
+            super::vbr::cache::sample_pose(h, body, hint, key, d, out, cache)
+        }
+        _ => sample_pose(h, body, hint, key, d, out),
+    }
+}
+
+/// Bytes of playback cache a context on a validated body can use (0: the codec has none).
+pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
+    match h.codec {
+        CodecId::Vbr => super::vbr::cache::size(h, body),
+        _ => 0,
+    }
+}
+
 /// The [`BodyHint`] of a validated body.
 pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
     match h.codec {

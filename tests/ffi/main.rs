@@ -15,6 +15,8 @@ mod ffi_bound;
 mod ffi_cursor;
 #[cfg(feature = "compress")]
 mod ffi_mutation;
+#[cfg(feature = "compress")]
+mod ffi_playback;
 mod ffi_readme;
 #[cfg(feature = "header")]
 mod header_fresh;

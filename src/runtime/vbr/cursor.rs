@@ -43,15 +43,15 @@ pub fn keyframe_position(mask: u32, local: u32) -> (u32, f32) {
 /// pose).
 #[derive(Clone, Copy)]
 pub(super) struct Params {
-    bits: [u32; 3],
-    mul: Vec4,
-    add: Vec4,
+    pub(super) bits: [u32; 3],
+    pub(super) mul: Vec4,
+    pub(super) add: Vec4,
     /// The three 5-bit rate indices, component 0 lowest.
-    rates: u32,
+    pub(super) rates: u32,
     /// Whether any component is stored as raw `f32` bits.
-    any_raw: bool,
+    pub(super) any_raw: bool,
     /// Sum of `bits`.
-    total: u32,
+    pub(super) total: u32,
 }
 
 impl Params {
@@ -142,6 +142,44 @@ pub(super) fn read3(data: Body, bit: usize, p: &Params) -> [u32; 3] {
     }
 }
 
+/// The stored sample at `bit` of a segment whose frames are `frame_bits` long, blended `t` of the
+/// way to the next stored sample (a dropped keyframe).
+#[inline(always)]
+pub(super) fn sample_at(
+    body: Body,
+    bit: usize,
+    t: f32,
+    frame_bits: usize,
+    p: &Params,
+    limit: f32,
+) -> Vec4 {
+    let out = p.values(read3(body, bit, p), limit);
+    if t > 0.0 {
+        // `lerp` per lane.
+        let next = p.values(read3(body, bit + frame_bits, p), limit);
+        return out + (next - out) * t;
+    }
+    out
+}
+
+/// Segment `seg`'s keyframe mask, frame size in bits and the byte where its stored frames start.
+#[inline(always)]
+pub(super) fn segment_frames(body: Body, v: &View, seg: u32) -> (u32, usize, usize) {
+    let off = body.u32(v.segments + 4 * seg as usize) as usize;
+    (
+        body.u32(off),
+        body.u32(off + 4) as usize,
+        v.frames_offset(off),
+    )
+}
+
+/// The clip ranges (min, extent) of the translation or scale whose ranges are at `rg`: three
+/// (min, extent) pairs of `f32`, 24 bytes in two reads.
+#[inline(always)]
+pub(super) fn vector_ranges(body: Body, rg: usize) -> (Vec4, Vec4) {
+    lanes::vector_ranges(body.u128(rg), body.u64(rg + 16))
+}
+
 /// Reading position in one segment for one sample, or for two samples of the same segment
 /// (`pair`), which then share the rate, range and field reads.
 #[derive(Clone, Copy)]
@@ -206,6 +244,12 @@ impl Cursor {
         }
     }
 
+    /// A cursor at the first sub-track of segment `seg` (its sample positions unused).
+    #[inline]
+    pub(super) fn at_segment(body: Body, v: &View, seg: u32) -> Cursor {
+        Cursor::new(body, v, seg * v.seg_len, None, None)
+    }
+
     /// Skips `count` animated sub-tracks, `per_segment` of which have per-segment drops.
     #[inline]
     pub(super) fn skip(&mut self, body: Body, count: usize, per_segment: usize) {
@@ -225,22 +269,40 @@ impl Cursor {
         c
     }
 
-    /// The stored sample at `bit`, blended `t` of the way to the next stored sample (a dropped
-    /// keyframe).
+    /// [`sample_at`] with this segment's frame size.
     #[inline(always)]
     pub(super) fn sample(&self, body: Body, bit: usize, t: f32, p: &Params, limit: f32) -> Vec4 {
-        let out = p.values(read3(body, bit, p), limit);
-        if t > 0.0 {
-            // `lerp` per lane.
-            let next = p.values(read3(body, bit + self.frame_bits, p), limit);
-            return out + (next - out) * t;
+        sample_at(body, bit, t, self.frame_bits, p, limit)
+    }
+
+    /// The next animated sub-track's decode in this segment ([`Params`]) from its rates and
+    /// segment range fields, and `min`, `extent`, its clip ranges (`ranges[i]` of stored slot
+    /// `i`); moves past its rates and fields.
+    #[inline(always)]
+    pub(super) fn params(&mut self, body: Body, min: Vec4, extent: Vec4) -> Params {
+        let rates = body.bits(self.rate_bit, 3 * RATE_FIELD_BITS);
+        let fields = body.u64(self.fields);
+        let rate = |c: u32| ((rates >> (c * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
+        let r = [rate(0), rate(1), rate(2)];
+        let inv_q = Vec4::new(inv_max_q(r[0]), inv_max_q(r[1]), inv_max_q(r[2]), 0.0);
+        let (mul, add) = lanes::coefficients(inv_q, fields, min, extent);
+        let bits = r.map(rate_bits);
+        self.rate_bit += 3 * RATE_FIELD_BITS as usize;
+        self.fields += 6;
+        Params {
+            bits,
+            mul,
+            add,
+            rates,
+            any_raw: any_raw(rates),
+            total: bits[0] + bits[1] + bits[2],
         }
-        out
     }
 
     /// The next animated sub-track's three components for the first sample, and for the second
-    /// when `pair`; `ranges[i]` is the clip range of stored slot `i`. The flag is true when the
-    /// sub-track is constant over this segment (every rate 0: both samples are the same value).
+    /// when `pair`; `min` and `extent` are its clip ranges ([`Cursor::params`]). The flag is true
+    /// when the sub-track is constant over this segment (every rate 0: both samples are the same
+    /// value).
     #[inline(always)]
     pub(super) fn next(
         &mut self,
@@ -250,23 +312,7 @@ impl Cursor {
         limit: f32,
         pair: bool,
     ) -> (Vec4, Vec4, bool) {
-        let rates = body.bits(self.rate_bit, 3 * RATE_FIELD_BITS);
-        let fields = body.u64(self.fields);
-        let rate = |c: u32| ((rates >> (c * RATE_FIELD_BITS)) & ((1 << RATE_FIELD_BITS) - 1)) as u8;
-        let r = [rate(0), rate(1), rate(2)];
-        let inv_q = Vec4::new(inv_max_q(r[0]), inv_max_q(r[1]), inv_max_q(r[2]), 0.0);
-        let (mul, add) = lanes::coefficients(inv_q, fields, min, extent);
-        let bits = r.map(rate_bits);
-        let p = Params {
-            bits,
-            mul,
-            add,
-            rates,
-            any_raw: any_raw(rates),
-            total: bits[0] + bits[1] + bits[2],
-        };
-        self.rate_bit += 3 * RATE_FIELD_BITS as usize;
-        self.fields += 6;
+        let p = self.params(body, min, extent);
         if p.total == 0 {
             // Constant over the segment: `add` is exactly what unpacking (and blending two
             // equal values) would give. Common on mocap rigs (fingers, toes, spine segments).
@@ -283,18 +329,17 @@ impl Cursor {
         (out, out2, false)
     }
 
-    /// The next animated rotation's stored components (and the second sample's when `pair`,
-    /// else the first again), its dropped component, and whether it is constant over the segment
-    /// (both samples the same). `rg` is its clip ranges' offset.
+    /// The clip ranges (min, extent) of the next animated rotation's three stored components
+    /// and its dropped component (read from the segment for a per-segment drop, else
+    /// `track_drop`). `rg` is its clip ranges' offset.
     #[inline(always)]
-    pub(super) fn rotation(
+    pub(super) fn rotation_ranges(
         &mut self,
         body: Body,
         rg: usize,
         per_segment: bool,
         track_drop: u8,
-        pair: bool,
-    ) -> (Vec4, Vec4, u8, bool) {
+    ) -> (Vec4, Vec4, u8) {
         // Per-segment drops store all four component ranges, per-track drops the stored three:
         // one 16-byte read, each range a 32-bit lane of it.
         let block = body.u128(rg);
@@ -312,6 +357,22 @@ impl Cursor {
             (track_drop, block)
         };
         let (min, extent) = lanes::rotation_ranges(block);
+        (min, extent, c)
+    }
+
+    /// The next animated rotation's stored components (and the second sample's when `pair`,
+    /// else the first again), its dropped component, and whether it is constant over the segment
+    /// (both samples the same). `rg` is its clip ranges' offset.
+    #[inline(always)]
+    pub(super) fn rotation(
+        &mut self,
+        body: Body,
+        rg: usize,
+        per_segment: bool,
+        track_drop: u8,
+        pair: bool,
+    ) -> (Vec4, Vec4, u8, bool) {
+        let (min, extent, c) = self.rotation_ranges(body, rg, per_segment, track_drop);
         let (a, b, same) = self.next(body, min, extent, 1.0, pair);
         (a, b, c, same)
     }
@@ -320,8 +381,7 @@ impl Cursor {
     /// its clip ranges' offset.
     #[inline(always)]
     pub(super) fn vector(&mut self, body: Body, rg: usize, pair: bool) -> (Vec4, Vec4) {
-        // Three (min, extent) pairs of f32: 24 bytes in two reads.
-        let (min, extent) = lanes::vector_ranges(body.u128(rg), body.u64(rg + 16));
+        let (min, extent) = vector_ranges(body, rg);
         let (a, b, _) = self.next(body, min, extent, MAX_ABS_VALUE, pair);
         (a, b)
     }

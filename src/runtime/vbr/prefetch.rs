@@ -101,7 +101,7 @@ pub(super) fn prefetch_floats(f: &[f32]) {
     prefetch(bytes, 0, bytes.len());
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "compress"))]
 mod tests {
     use super::super::cursor::Cursor;
     use super::*;

@@ -29,6 +29,7 @@
 
 mod cache;
 mod measure;
+mod playback;
 mod report;
 
 use animcomp_bench::capi::{Blob, CClip, Library};
@@ -52,12 +53,18 @@ struct Args {
     max_clips: usize,
     cache: Option<PathBuf>,
     new_given: bool,
+    /// Only the playback pattern (and the cache's random-access check).
+    playback_only: bool,
+    playback_rounds: usize,
+    /// Instance counts of the playback pattern.
+    instances: Vec<usize>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: ab_runtime --base LIB.so [--new LIB.so] [--json FILE] [--per-clip] [--warm-rounds N] \
-         [--cold-passes N] [--bind-rounds N] [--jobs N] [--max-clips N] [--no-cache] FOLDER..."
+         [--cold-passes N] [--bind-rounds N] [--jobs N] [--max-clips N] [--no-cache] \
+         [--playback-only] [--playback-rounds N] [--instances N,N,...] FOLDER..."
     );
     std::process::exit(2)
 }
@@ -80,6 +87,9 @@ fn parse_args() -> Args {
         max_clips: usize::MAX,
         cache: Some(workspace.join("target/ab-cache")),
         new_given: false,
+        playback_only: false,
+        playback_rounds: 7,
+        instances: vec![8, 64, 256],
     };
     let mut it = std::env::args().skip(1);
     let num =
@@ -99,6 +109,16 @@ fn parse_args() -> Args {
             "--jobs" => a.jobs = num(it.next()).max(1),
             "--max-clips" => a.max_clips = num(it.next()).max(1),
             "--no-cache" => a.cache = None,
+            "--playback-only" => a.playback_only = true,
+            "--playback-rounds" => a.playback_rounds = num(it.next()).max(1),
+            "--instances" => {
+                a.instances = it
+                    .next()
+                    .unwrap_or_else(|| usage())
+                    .split(',')
+                    .map(|x| x.parse().unwrap_or_else(|_| usage()))
+                    .collect()
+            }
             "-h" | "--help" => usage(),
             f if f.starts_with('-') => usage(),
             _ => a.sets.push(PathBuf::from(s)),
@@ -262,7 +282,11 @@ fn run_set(
     );
     let plan = a.plan;
     let mut rows = Vec::with_capacity(clips.len());
-    for (c, clip) in clips.iter().enumerate() {
+    for (c, clip) in clips
+        .iter()
+        .enumerate()
+        .take(if a.playback_only { 0 } else { usize::MAX })
+    {
         let j = clip.joints;
         let diff = measure::max_pose_difference(&mut base, &mut new, c, j, &times[c][..16]);
         let w = measure::warm(&mut base, &mut new, c, j, &times[c], &plan);
@@ -292,12 +316,41 @@ fn run_set(
             max_pose_difference: diff,
         });
     }
-    eprintln!("  {:.1} s; cold passes", t0.elapsed().as_secs_f64());
-    let (ca, cb) = measure::cold(&mut base, &mut new, &clips, &times, &plan);
-    for (r, (x, y)) in rows.iter_mut().zip(ca.into_iter().zip(cb)) {
-        r.cold_base_ns = x;
-        r.cold_new_ns = y;
+    if !a.playback_only {
+        eprintln!("  {:.1} s; cold passes", t0.elapsed().as_secs_f64());
+        let (ca, cb) = measure::cold(&mut base, &mut new, &clips, &times, &plan);
+        for (r, (x, y)) in rows.iter_mut().zip(ca.into_iter().zip(cb)) {
+            r.cold_base_ns = x;
+            r.cold_new_ns = y;
+        }
     }
+    eprintln!("  {:.1} s; playback", t0.elapsed().as_secs_f64());
+    let mut pb = Vec::new();
+    let configs = a.instances.iter().map(|&n| (n, false)).chain([(64, true)]);
+    for (n, flush) in configs {
+        pb.push(playback::playback(
+            &base,
+            &new,
+            &clips,
+            n,
+            flush,
+            a.playback_rounds,
+        )?);
+    }
+    let mut random = (Vec::new(), Vec::new());
+    for (c, clip) in clips.iter().enumerate().take(8) {
+        let r = playback::random_with_cache(&new, c, clip.joints, &times[c], plan.warm_rounds)?;
+        if let Some((x, y)) = r {
+            random.0.push(x);
+            random.1.push(y);
+        }
+    }
+    let random_cached = (!random.0.is_empty()).then(|| {
+        (
+            animcomp_bench::timing::median(&mut random.0),
+            animcomp_bench::timing::median(&mut random.1),
+        )
+    });
     eprintln!("  done in {:.1} s", t0.elapsed().as_secs_f64());
     Ok(SetReport {
         set: folder.display().to_string(),
@@ -306,6 +359,8 @@ fn run_set(
         skipped,
         summary: report::summarise(&rows),
         clips: rows,
+        playback: pb,
+        random_cached,
     })
 }
 

@@ -111,6 +111,11 @@ pub struct SetReport {
     pub summary: Summary,
     /// Per clip.
     pub clips: Vec<ClipRow>,
+    /// The playback pattern, per instance count (and with a flush per frame).
+    pub playback: Vec<crate::playback::PlaybackRow>,
+    /// Warm random access of the new build on the first clips without and with a cache attached
+    /// (ns per pose, medians over those clips).
+    pub random_cached: Option<(f64, f64)>,
 }
 
 fn med(rows: &[ClipRow], f: impl Fn(&ClipRow) -> Option<f64>) -> Option<f64> {
@@ -309,17 +314,76 @@ pub fn render_summary(rep: &SetReport) -> String {
         "max |base - new| pose float difference over the set: {:.4}\n",
         s.max_pose_difference
     ));
+    if !rep.playback.is_empty() {
+        out.push_str(&render_playback(rep));
+    }
     for sk in &rep.skipped {
         out.push_str(&format!("skipped: {sk}\n"));
     }
     out
 }
 
+/// The playback table of a set: ns per pose and base/new ratios, without and with the cache.
+fn render_playback(rep: &SetReport) -> String {
+    let rows: Vec<Vec<String>> = rep
+        .playback
+        .iter()
+        .map(|p| {
+            vec![
+                format!(
+                    "playback {} instances{}",
+                    p.instances,
+                    if p.flush { ", flush/frame" } else { "" }
+                ),
+                format!("{:.0}", p.base_ns),
+                format!("{:.0}", p.new_ns),
+                p.new_cached_ns.map_or("-".into(), |c| format!("{c:.0}")),
+                format!("{:.2}x", p.base_ns / p.new_ns),
+                p.new_cached_ns
+                    .map_or("-".into(), |c| format!("{:.2}x", p.base_ns / c)),
+            ]
+        })
+        .collect();
+    let mut out = table(
+        &[
+            "ns/pose",
+            "base",
+            "new",
+            "new+cache",
+            "base/new",
+            "base/new+cache",
+        ],
+        &rows,
+    );
+    if let Some((plain, cached)) = rep.random_cached {
+        out.push_str(&format!(
+            "random access, new build: {plain:.0} ns without a cache, {cached:.0} ns with one ({:.3}x)\n",
+            plain / cached
+        ));
+    }
+    out
+}
+
+/// The playback ratios of a set for its one-line summary.
+fn playback_line(rep: &SetReport) -> String {
+    rep.playback
+        .iter()
+        .map(|p| {
+            format!(
+                ", playback{}{} = {:.2}x",
+                p.instances,
+                if p.flush { "f" } else { "" },
+                p.base_ns / p.new_cached_ns.unwrap_or(p.new_ns)
+            )
+        })
+        .collect()
+}
+
 /// The one-line summary of a set.
 pub fn one_line(rep: &SetReport) -> String {
     let s = &rep.summary;
     format!(
-        "{}: warm base/new = {:.2}x, cold = {:.2}x, bind = {} ns (base {:.0} ns), subset10% = {} of full, memcpy = {:.0} ns, size new/base = {:.3}",
+        "{}: warm base/new = {:.2}x, cold = {:.2}x, bind = {} ns (base {:.0} ns), subset10% = {} of full, memcpy = {:.0} ns, size new/base = {:.3}{}",
         rep.set,
         s.warm_ratio,
         s.cold_ratio,
@@ -328,5 +392,6 @@ pub fn one_line(rep: &SetReport) -> String {
         opt(s.even10_over_full, 2),
         s.memcpy_ns,
         s.new_bytes as f64 / s.base_bytes.max(1) as f64,
+        playback_line(rep),
     )
 }

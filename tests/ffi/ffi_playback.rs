@@ -1,0 +1,264 @@
+//! The playback cache through the C ABI (`animcomp_blob_playback_cache_size`,
+//! `animcomp_decompressor_playback_cache_size`, `animcomp_decompressor_attach_cache`): sizes,
+//! argument statuses, poses bit for bit those without a cache for every codec and bind pose mode,
+//! and what binding again does to an attached cache.
+
+use std::ptr::{null, null_mut};
+
+use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
+use animcomp::ffi::*;
+use animcomp::math::FLOATS_PER_JOINT;
+use animcomp::offline::DefaultMode;
+use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Status};
+
+fn clip() -> RawClip {
+    generate_clip(&GenerateOptions {
+        joints: 33,
+        samples: 97,
+        scale: true,
+        animated_translation: true,
+        seed: 11,
+        ..Default::default()
+    })
+}
+
+fn blob(clip: &RawClip, codec: CodecChoice, default_mode: DefaultMode) -> AlignedBlob {
+    let settings = CompressSettings {
+        codec,
+        default_mode,
+        ..Default::default()
+    };
+    AlignedBlob::from_bytes(&compress(clip, &settings).expect("compress"))
+}
+
+fn bind_floats(clip: &RawClip) -> Vec<f32> {
+    let mut out = vec![0.0; clip.num_joints() * FLOATS_PER_JOINT];
+    for (j, t) in clip.skeleton.bind_pose.as_ref().unwrap().iter().enumerate() {
+        t.write_to(&mut out[j * FLOATS_PER_JOINT..]);
+    }
+    out
+}
+
+fn new_ctx() -> AnimcompDecompressor {
+    AnimcompDecompressor {
+        opaque: [0; ANIMCOMP_DECOMPRESSOR_WORDS],
+    }
+}
+
+/// An opened handle and a context bound to it.
+fn open(blob: &AlignedBlob, bind: Option<&[f32]>) -> (AnimcompBlob, AnimcompDecompressor) {
+    let mut o = AnimcompDecompressOptions {
+        verify_checksum: 1,
+        reserved0: 0,
+        bind_pose: null(),
+        reserved: [0; 2],
+    };
+    unsafe { animcomp_decompress_options_default(&mut o) };
+    if let Some(b) = bind {
+        o.bind_pose = b.as_ptr();
+    }
+    let mut h = AnimcompBlob {
+        opaque: [0; ANIMCOMP_BLOB_WORDS],
+    };
+    let b = blob.as_bytes();
+    assert_eq!(
+        unsafe { animcomp_blob_open(&mut h, b.as_ptr().cast(), b.len(), &o) },
+        Status::Ok
+    );
+    let mut ctx = new_ctx();
+    assert_eq!(
+        unsafe { animcomp_decompressor_bind(&mut ctx, &h) },
+        Status::Ok
+    );
+    (h, ctx)
+}
+
+fn pose_bits(ctx: &AnimcompDecompressor, nj: usize) -> Vec<u32> {
+    let mut p = vec![0.0f32; nj * 10];
+    assert_eq!(
+        unsafe { animcomp_sample_pose(ctx, p.as_mut_ptr(), p.len(), 10) },
+        Status::Ok
+    );
+    p.iter().map(|f| f.to_bits()).collect()
+}
+
+fn cache_size(ctx: &AnimcompDecompressor) -> usize {
+    let mut n = usize::MAX;
+    assert_eq!(
+        unsafe { animcomp_decompressor_playback_cache_size(ctx, &mut n) },
+        Status::Ok
+    );
+    n
+}
+
+#[test]
+fn cached_poses_through_the_c_abi_are_the_plain_poses() {
+    let clip = clip();
+    let nj = clip.num_joints();
+    let bind = bind_floats(&clip);
+    for codec in [CodecChoice::Vbr, CodecChoice::Fixed, CodecChoice::Keys] {
+        for mode in [DefaultMode::Identity, DefaultMode::BindPose] {
+            let b = blob(&clip, codec, mode);
+            let bp = (mode == DefaultMode::BindPose).then_some(&bind[..]);
+            let (h, mut plain) = open(&b, bp);
+            let mut cached = new_ctx();
+            assert_eq!(
+                unsafe { animcomp_decompressor_bind(&mut cached, &h) },
+                Status::Ok
+            );
+            let n = cache_size(&cached);
+            let mut from_handle = usize::MAX;
+            assert_eq!(
+                unsafe { animcomp_blob_playback_cache_size(&h, &mut from_handle) },
+                Status::Ok
+            );
+            assert_eq!(n, from_handle);
+            // Only vbr has a cache; attaching one elsewhere is allowed and changes nothing.
+            assert_eq!(n > 0, codec == CodecChoice::Vbr, "{codec:?}");
+            let mut mem = vec![0xA5A5_A5A5_A5A5_A5A5_A5A5_A5A5_A5A5_A5A5u128; n.div_ceil(16) + 1];
+            assert_eq!(
+                unsafe {
+                    animcomp_decompressor_attach_cache(&mut cached, mem.as_mut_ptr().cast(), n)
+                },
+                Status::Ok
+            );
+            // Playback at 60 fps looping past the end, then at 24 fps, then random jumps.
+            let mut times: Vec<f32> = (0..300).map(|i| 0.21 + i as f32 / 60.0).collect();
+            times.extend((0..100).map(|i| 1.9 - i as f32 / 24.0));
+            times.extend((0..64).map(|i| ((i * 7919) % 97) as f32 / 29.0));
+            for &t in &times {
+                unsafe {
+                    assert_eq!(animcomp_seek(&mut plain, t, 1, 0), Status::Ok);
+                    assert_eq!(animcomp_seek(&mut cached, t, 1, 0), Status::Ok);
+                }
+                assert_eq!(
+                    pose_bits(&cached, nj),
+                    pose_bits(&plain, nj),
+                    "{codec:?} {mode:?} at {t}"
+                );
+            }
+            // The cache wrote nothing past its size.
+            let tail = &mem[n.div_ceil(16)..];
+            assert!(tail
+                .iter()
+                .all(|&w| w == 0xA5A5_A5A5_A5A5_A5A5_A5A5_A5A5_A5A5_A5A5));
+        }
+    }
+}
+
+#[test]
+fn attach_checks_its_arguments() {
+    let clip = clip();
+    let b = blob(&clip, CodecChoice::Vbr, DefaultMode::Identity);
+    let (h, mut ctx) = open(&b, None);
+    let n = cache_size(&ctx);
+    assert!(n > 0 && n.is_multiple_of(16));
+    let mut mem = vec![0u128; n / 16 + 1];
+    let p = mem.as_mut_ptr().cast::<std::ffi::c_void>();
+    unsafe {
+        assert_eq!(
+            animcomp_decompressor_attach_cache(&mut ctx, p, n - 1),
+            Status::BufferTooSmall
+        );
+        let misaligned = p.cast::<u8>().add(4).cast();
+        assert_eq!(
+            animcomp_decompressor_attach_cache(&mut ctx, misaligned, n),
+            Status::Misaligned
+        );
+        assert_eq!(
+            animcomp_decompressor_attach_cache(&mut ctx, p, n),
+            Status::Ok
+        );
+        // NULL detaches, whatever the size.
+        assert_eq!(
+            animcomp_decompressor_attach_cache(&mut ctx, null_mut(), 0),
+            Status::Ok
+        );
+        assert_eq!(
+            animcomp_decompressor_attach_cache(null_mut(), p, n),
+            Status::NullPointer
+        );
+        let mut out = 0usize;
+        assert_eq!(
+            animcomp_decompressor_playback_cache_size(&ctx, null_mut()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_blob_playback_cache_size(null(), &mut out),
+            Status::NullPointer
+        );
+        // A context and a handle that were never set up.
+        let fresh = new_ctx();
+        assert_eq!(
+            animcomp_decompressor_playback_cache_size(&fresh, &mut out),
+            Status::NotInitialized
+        );
+        let mut fresh = new_ctx();
+        assert_eq!(
+            animcomp_decompressor_attach_cache(&mut fresh, p, n),
+            Status::NotInitialized
+        );
+        let never = AnimcompBlob {
+            opaque: [0; ANIMCOMP_BLOB_WORDS],
+        };
+        assert_eq!(
+            animcomp_blob_playback_cache_size(&never, &mut out),
+            Status::NotInitialized
+        );
+        let _ = h;
+    }
+}
+
+/// One cache memory attached back and forth between contexts on two blobs gives each its own
+/// poses, and binding a context again detaches its cache.
+#[test]
+fn a_cache_moved_between_blobs_is_refilled() {
+    let (c1, c2) = (clip(), {
+        let mut c = clip();
+        for t in &mut c.tracks {
+            for x in t.translations.iter_mut() {
+                x.x += 0.5;
+            }
+        }
+        c
+    });
+    let (b1, b2) = (
+        blob(&c1, CodecChoice::Vbr, DefaultMode::Identity),
+        blob(&c2, CodecChoice::Vbr, DefaultMode::Identity),
+    );
+    let nj = c1.num_joints();
+    let (h1, mut x1) = open(&b1, None);
+    let (_h2, mut x2) = open(&b2, None);
+    let (_, mut p2) = open(&b2, None);
+    let n = cache_size(&x1).max(cache_size(&x2));
+    let mut mem = vec![0u128; n.div_ceil(16)];
+    let p = mem.as_mut_ptr().cast();
+    for (i, t) in [0.5f32, 0.5 + 1.0 / 60.0, 0.5 + 2.0 / 60.0]
+        .into_iter()
+        .enumerate()
+    {
+        unsafe {
+            assert_eq!(
+                animcomp_decompressor_attach_cache(&mut x1, p, n),
+                Status::Ok
+            );
+            assert_eq!(animcomp_seek(&mut x1, t, 0, 0), Status::Ok);
+            pose_bits(&x1, nj);
+            // The same memory, now filled for the first blob, on the other blob's context.
+            assert_eq!(
+                animcomp_decompressor_attach_cache(&mut x2, p, n),
+                Status::Ok
+            );
+            assert_eq!(animcomp_seek(&mut x2, t, 0, 0), Status::Ok);
+            assert_eq!(animcomp_seek(&mut p2, t, 0, 0), Status::Ok);
+        }
+        assert_eq!(pose_bits(&x2, nj), pose_bits(&p2, nj), "step {i}");
+    }
+    // Rebinding detaches: the context samples without touching the memory.
+    unsafe {
+        assert_eq!(animcomp_decompressor_bind(&mut x1, &h1), Status::Ok);
+    }
+    mem.iter_mut().for_each(|w| *w = u128::MAX);
+    pose_bits(&x1, nj);
+    assert!(mem.iter().all(|&w| w == u128::MAX));
+}
