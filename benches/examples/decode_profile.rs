@@ -4,7 +4,8 @@
 //! (`sample_joints`), `all DIR N` every joint through `sample_joints`, `rotations DIR N` every
 //! joint's rotation only (`sample_joints`, channel mask 1), `one DIR N` joint 0 alone (the fixed
 //! cost of a call); `play DIR N` and `playcache DIR N` play every blob forward (N poses at
-//! +1/60 s from a fixed phase, wrapping) without and with a playback cache. Run under `valgrind --tool=callgrind` to count instructions per pose
+//! +1/60 s from a fixed phase, wrapping) without and with a playback cache; `samplecache DIR N`
+//! is `sample` through a cache (random access: what the cache costs when it cannot help). Run under `valgrind --tool=callgrind` to count instructions per pose
 //! independently of machine load.
 //!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
@@ -40,7 +41,7 @@ fn main() {
                 }
             }
         }
-        Some(mode @ ("sample" | "subset" | "all" | "rotations" | "one" | "play" | "playcache")) => {
+        Some(mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play" | "playcache")) => {
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
             let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -84,7 +85,7 @@ fn main() {
                     };
                     let looping = if play { Looping::Wrap } else { Looping::Clamp };
                     d.seek(black_box(t), looping, Rounding::None).unwrap();
-                    if mode == "playcache" {
+                    if mode.ends_with("cache") {
                         d.sample_pose_cached(cache, &mut pose, FLOATS_PER_JOINT)
                             .unwrap();
                         black_box(&mut pose);
