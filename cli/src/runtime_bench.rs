@@ -6,7 +6,11 @@
 //! - cold: one pose per clip round-robin over every clip of the run, each timed alone, 32 MB
 //!   written between passes; median over passes per clip;
 //! - bind: binding a decompressor to a blob already opened (validated) once, ns per call;
-//! - subset: 10 % of the joints spread evenly, sampled into their own slots of a whole pose.
+//! - subset: 10 % of the joints spread evenly, sampled into their own slots of a whole pose;
+//! - playback (issue 25): 64 instances, instance `i` playing clip `i mod clips` with its own
+//!   decompressor and pose buffer from a random phase, all advanced by 1/60 s per frame (wrap)
+//!   and sampled once per frame, 300 frames per round; without and with a playback cache per
+//!   instance, rounds interleaved.
 //!
 //! Set figures are medians over clips.
 
@@ -28,6 +32,10 @@ use std::time::Duration;
 const WARM_ROUNDS: usize = 5;
 /// Cold passes over the whole run.
 const COLD_PASSES: usize = 21;
+/// Playback: instances, frames per round, rounds.
+const PLAYBACK_INSTANCES: usize = 64;
+const PLAYBACK_FRAMES: usize = 300;
+const PLAYBACK_ROUNDS: usize = 5;
 /// Rounds of batched bind timings per clip, and the least duration of one batch.
 const BIND_ROUNDS: usize = 5;
 const BIND_BATCH: Duration = Duration::from_micros(100);
@@ -64,6 +72,9 @@ pub struct Runtime {
     pub subset10_over_full: f64,
     /// Median hot `memcpy` of a raw pose.
     pub memcpy_ns: f64,
+    /// Playback pattern, ns per pose: without a cache, and with a playback cache per instance.
+    pub playback_ns_per_pose: f64,
+    pub playback_cached_ns_per_pose: f64,
     /// Per clip.
     pub clips: Vec<ClipRuntime>,
 }
@@ -163,8 +174,11 @@ pub fn measure(inputs: &[Input], blobs: &[Option<&AlignedBlob>]) -> Option<Runti
     for (c, v) in clips.iter_mut().zip(&mut per_clip) {
         c.cold_ns_per_pose = median(v);
     }
+    let (playback_ns_per_pose, playback_cached_ns_per_pose) = playback(&ds, &mut out);
     let med = |f: fn(&ClipRuntime) -> f64| median(&mut clips.iter().map(f).collect::<Vec<_>>());
     Some(Runtime {
+        playback_ns_per_pose,
+        playback_cached_ns_per_pose,
         warm_ns_per_pose: med(|c| c.warm_ns_per_pose),
         cold_ns_per_pose: med(|c| c.cold_ns_per_pose),
         bind_ns: med(|c| c.bind_ns),
@@ -173,6 +187,64 @@ pub fn measure(inputs: &[Input], blobs: &[Option<&AlignedBlob>]) -> Option<Runti
         memcpy_ns: med(|c| c.memcpy_ns),
         clips,
     })
+}
+
+/// The playback pattern over the decompressors `ds` (see the module docs): median ns per pose
+/// without and with a playback cache per instance.
+fn playback(ds: &[(Decompressor, OpenBlob)], out: &mut [f32]) -> (f64, f64) {
+    let phases = random_times(1.0, PLAYBACK_INSTANCES, TIMES_SEED ^ 0x9a7b);
+    let mut inst: Vec<(Decompressor, f32, Vec<u128>)> = phases
+        .iter()
+        .enumerate()
+        .map(|(i, ph)| {
+            let d = ds[i % ds.len()].0;
+            let cache = vec![0u128; d.playback_cache_size().div_ceil(16)];
+            (d, ph * d.header().duration(), cache)
+        })
+        .collect();
+    let mut plain: Vec<(Decompressor, f32)> = inst.iter().map(|(d, p, _)| (*d, *p)).collect();
+    let mut poses = vec![out.to_vec(); PLAYBACK_INSTANCES];
+    let poses = std::cell::RefCell::new(&mut poses);
+    let mut frame_a = 0usize;
+    let mut frame_b = 0usize;
+    let mut a = || {
+        let mut poses = poses.borrow_mut();
+        let t0 = std::time::Instant::now();
+        for _ in 0..PLAYBACK_FRAMES {
+            let dt = frame_a as f32 / 60.0;
+            frame_a += 1;
+            for ((d, ph), out) in plain.iter_mut().zip(poses.iter_mut()) {
+                let n = d.num_joints() * FLOATS_PER_JOINT;
+                d.seek(*ph + dt, Looping::Wrap, Rounding::None).unwrap();
+                d.sample_pose(&mut out[..n], FLOATS_PER_JOINT).unwrap();
+            }
+        }
+        t0.elapsed().as_nanos() as f64 / (PLAYBACK_FRAMES * PLAYBACK_INSTANCES) as f64
+    };
+    let mut b = || {
+        let mut poses = poses.borrow_mut();
+        let t0 = std::time::Instant::now();
+        for _ in 0..PLAYBACK_FRAMES {
+            let dt = frame_b as f32 / 60.0;
+            frame_b += 1;
+            for ((d, ph, cache), out) in inst.iter_mut().zip(poses.iter_mut()) {
+                let n = d.num_joints() * FLOATS_PER_JOINT;
+                d.seek(*ph + dt, Looping::Wrap, Rounding::None).unwrap();
+                // SAFETY: the cache's words viewed as bytes.
+                let bytes = unsafe {
+                    std::slice::from_raw_parts_mut(
+                        cache.as_mut_ptr().cast::<u8>(),
+                        cache.len() * 16,
+                    )
+                };
+                d.sample_pose_cached(bytes, &mut out[..n], FLOATS_PER_JOINT)
+                    .unwrap();
+            }
+        }
+        t0.elapsed().as_nanos() as f64 / (PLAYBACK_FRAMES * PLAYBACK_INSTANCES) as f64
+    };
+    let mut r = interleave(PLAYBACK_ROUNDS, &mut [&mut a, &mut b]);
+    (median(&mut r[0]), median(&mut r[1]))
 }
 
 /// One table row of a run's runtime medians (printed under the run's table).
@@ -185,6 +257,8 @@ pub fn render(codec: &str, r: &Runtime) -> String {
         "10% joints ns/pose",
         "10%/full",
         "memcpy ns",
+        "playback ns/pose",
+        "+cache",
     ]);
     t.row(vec![
         format!("{codec} ({} clips)", r.clips.len()),
@@ -198,11 +272,18 @@ pub fn render(codec: &str, r: &Runtime) -> String {
         format!("{:.0}", r.subset10_ns_per_pose),
         format!("{:.3}", r.subset10_over_full),
         format!("{:.0}", r.memcpy_ns),
+        format!("{:.0}", r.playback_ns_per_pose),
+        format!(
+            "{:.0} ({:.2}x)",
+            r.playback_cached_ns_per_pose,
+            r.playback_ns_per_pose / r.playback_cached_ns_per_pose
+        ),
     ]);
     format!(
         "\n{}runtime: medians over clips; warm = 1000 random times in a row, cold = one pose per clip \
          round-robin with a 32 MB flush per pass, bind = decompressor bound to an opened blob, \
-         10% = every tenth joint into its own slots, memcpy = hot copy of a raw pose\n",
+         10% = every tenth joint into its own slots, memcpy = hot copy of a raw pose, playback = \
+         64 instances advanced by 1/60 s per frame, without / with a playback cache\n",
         t.render()
     )
 }
@@ -242,6 +323,8 @@ mod tests {
             r.bind_ns,
             r.subset10_ns_per_pose,
             r.memcpy_ns,
+            r.playback_ns_per_pose,
+            r.playback_cached_ns_per_pose,
         ] {
             assert!(v > 0.0 && v.is_finite(), "{v}");
         }

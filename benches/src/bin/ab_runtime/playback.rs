@@ -19,7 +19,7 @@ use std::time::Instant;
 /// Frames per round of one variant.
 pub const FRAMES: usize = 600;
 
-/// One playback configuration's figures: ns per pose (median over rounds).
+/// One playback configuration's figures: ns per pose (the median frame's, median over rounds).
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct PlaybackRow {
     /// Playing instances.
@@ -80,10 +80,11 @@ impl<'a> Instances<'a> {
         })
     }
 
-    /// Plays `FRAMES` frames (continuing from the last round), returns ns per pose; the flush
-    /// before each frame is not timed.
+    /// Plays `FRAMES` frames (continuing from the last round), returns ns per pose of the
+    /// median frame (a frame the shared machine preempted drops out, as in `warm_pass`); the
+    /// flush before each frame is not timed.
     fn round(&mut self, flusher: Option<&RefCell<CacheFlusher>>) -> f64 {
-        let mut ns = 0.0;
+        let mut frames = Vec::with_capacity(FRAMES);
         for _ in 0..FRAMES {
             if let Some(f) = flusher {
                 f.borrow_mut().flush();
@@ -101,9 +102,9 @@ impl<'a> Instances<'a> {
                     .sample_pose(&self.ctxs[i], &mut self.poses[i][..j * 10])
                     .unwrap();
             }
-            ns += t0.elapsed().as_nanos() as f64;
+            frames.push(t0.elapsed().as_nanos() as f64);
         }
-        ns / (FRAMES * self.ctxs.len()) as f64
+        median(&mut frames) / self.ctxs.len() as f64
     }
 }
 
