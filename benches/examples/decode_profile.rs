@@ -41,7 +41,10 @@ fn main() {
                 }
             }
         }
-        Some(mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play" | "playcache")) => {
+        Some(
+            mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
+            | "playcache"),
+        ) => {
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
             let mut files: Vec<_> = std::fs::read_dir(&dir)
