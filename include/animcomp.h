@@ -45,6 +45,18 @@
 #endif
 
 /**
+ * Under ANIMCOMP_RUNTIME_ONLY a call to a compressor function expands to an undeclared
+ * identifier that names the problem: a compile error in C (where an undeclared function would
+ * only be an implicit-declaration warning) as in C++.
+ */
+#if defined(ANIMCOMP_RUNTIME_ONLY) && !defined(ANIMCOMP_COMPRESS)
+#define animcomp_compress(...) animcomp_compress_is_not_in_the_runtime_only_library
+#define animcomp_compress_bound(...) animcomp_compress_bound_is_not_in_the_runtime_only_library
+#define animcomp_compress_additive(...) animcomp_compress_additive_is_not_in_the_runtime_only_library
+#define animcomp_compress_settings_default(...) animcomp_compress_settings_default_is_not_in_the_runtime_only_library
+#endif
+
+/**
  * Not an additive clip (reported by `AnimcompBlobInfo::additive_format` for plain blobs; not
  * accepted by `animcomp_compress_additive` or `animcomp_apply_additive`).
  */
@@ -744,13 +756,23 @@ typedef struct AnimcompDecompressOptions {
   /**
    * Optional: bind pose, 10 floats per joint, tightly packed. Required for blobs with
    * `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE`; it is read during sampling, so it must
-   * outlive the decompressor.
+   * outlive the decompressor. Give its length in `bind_pose_len` too: without a length the
+   * library trusts the array to hold 10 floats for every joint of the blob, which a blob of
+   * more joints than the caller expects (a hostile one) would read past.
    */
   const float *bind_pose;
   /**
+   * Length of `bind_pose` in floats. 0 (the default, and what callers written before this
+   * field get from zeroed reserved space): unknown, the library reads 10 floats per joint of
+   * the blob, as before. Non-zero: the blob's joint count is checked against it before
+   * anything is read: fewer than 10 floats per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
+   * Non-zero with a NULL `bind_pose` gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+   */
+  uint64_t bind_pose_len;
+  /**
    * Must be zero.
    */
-  uint64_t reserved[2];
+  uint64_t reserved[1];
 } AnimcompDecompressOptions;
 
 /**

@@ -8,7 +8,7 @@ use std::os::raw::c_void;
 
 use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice, pose_buffer};
 use super::types::{AnimcompBlob, AnimcompDecompressOptions, AnimcompDecompressor};
-use crate::format::Header;
+use crate::format::{BlobFlags, Header};
 use crate::math::FLOATS_PER_JOINT;
 use crate::runtime::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
 use crate::{Error, Result, Status};
@@ -76,7 +76,8 @@ pub(crate) fn default_options() -> AnimcompDecompressOptions {
         verify_checksum: 1,
         reserved0: 0,
         bind_pose: std::ptr::null(),
-        reserved: [0; 2],
+        bind_pose_len: 0,
+        reserved: [0; 1],
     }
 }
 
@@ -122,11 +123,28 @@ unsafe fn open_blob(
     // checks, so no slice is formed from an unchecked count; the body is validated once, by
     // `OpenBlob::open`.
     let bind_pose = if opts.bind_pose.is_null() {
+        if opts.bind_pose_len != 0 {
+            return Err(Error::InvalidArgument(
+                "bind_pose_len is set but bind_pose is NULL",
+            ));
+        }
         None
     } else {
         let header = Header::parse(blob)?;
         let len = header.num_joints as usize * FLOATS_PER_JOINT;
-        Some(in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
+        if !header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
+            // Not used by this blob: ignored, never read (and no slice formed over it).
+            None
+        } else if opts.bind_pose_len != 0 && opts.bind_pose_len < len as u64 {
+            // Checked before a slice is formed or a float read: the caller said how long the
+            // array is (nothing is written: the required length is 10 x the blob's joints,
+            // `AnimcompBlobInfo::num_joints`).
+            return Err(Error::BufferTooSmall {
+                required: len * std::mem::size_of::<f32>(),
+            });
+        } else {
+            Some(in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
+        }
     };
     OpenBlob::open(
         blob,

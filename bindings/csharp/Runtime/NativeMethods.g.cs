@@ -528,13 +528,23 @@ namespace AnimComp.Native
         /// <summary>
         /// Optional: bind pose, 10 floats per joint, tightly packed. Required for blobs with
         /// `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE`; it is read during sampling, so it must
-        /// outlive the decompressor.
+        /// outlive the decompressor. Give its length in `bind_pose_len` too: without a length the
+        /// library trusts the array to hold 10 floats for every joint of the blob, which a blob of
+        /// more joints than the caller expects (a hostile one) would read past.
         /// </summary>
         public float* bind_pose;
         /// <summary>
+        /// Length of `bind_pose` in floats. 0 (the default, and what callers written before this
+        /// field get from zeroed reserved space): unknown, the library reads 10 floats per joint of
+        /// the blob, as before. Non-zero: the blob's joint count is checked against it before
+        /// anything is read: fewer than 10 floats per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
+        /// Non-zero with a NULL `bind_pose` gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+        /// </summary>
+        public ulong bind_pose_len;
+        /// <summary>
         /// Must be zero.
         /// </summary>
-        public fixed ulong reserved[2];
+        public fixed ulong reserved[1];
     }
 
     /// <summary>
