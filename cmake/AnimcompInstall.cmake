@@ -23,6 +23,9 @@ set(_animcomp_so_real "${_animcomp_so_name}.${PROJECT_VERSION}")
 set(_animcomp_so_soname "${_animcomp_so_name}.${ANIMCOMP_SOVERSION}")
 get_filename_component(_animcomp_a_name "${_animcomp_static}" NAME)
 
+set(_animcomp_so_permissions OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+    WORLD_READ WORLD_EXECUTE)
+
 # Stripped copies made at build time (cheap: objcopy over the cargo outputs).
 if(CMAKE_OBJCOPY AND NOT APPLE AND NOT WIN32)
   file(MAKE_DIRECTORY "${_animcomp_dist}")
@@ -41,9 +44,11 @@ if(CMAKE_OBJCOPY AND NOT APPLE AND NOT WIN32)
     VERBATIM)
   add_custom_target(animcomp_dist ALL
     DEPENDS "${_animcomp_dist}/${_animcomp_so_real}" "${_animcomp_dist}/${_animcomp_a_name}")
+  # Shared libraries are installed 0755 (as CMake installs its own SHARED targets), not 0644.
   install(FILES "${_animcomp_dist}/${_animcomp_so_real}" "${_animcomp_dist}/${_animcomp_so_soname}"
                 "${_animcomp_dist}/${_animcomp_so_name}"
-          DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+          DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+          PERMISSIONS ${_animcomp_so_permissions})
   install(FILES "${_animcomp_dist}/${_animcomp_a_name}" DESTINATION ${CMAKE_INSTALL_LIBDIR}
           COMPONENT devel)
   install(FILES "${_animcomp_dist}/${_animcomp_so_real}.debug" DESTINATION ${CMAKE_INSTALL_LIBDIR}/.debug
@@ -51,7 +56,8 @@ if(CMAKE_OBJCOPY AND NOT APPLE AND NOT WIN32)
   set(_animcomp_installed_shared "${_animcomp_so_real}")
 else()
   # No objcopy (MSVC, Apple): install cargo's outputs as they are.
-  install(FILES "${_animcomp_shared}" DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+  install(FILES "${_animcomp_shared}" DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+          PERMISSIONS ${_animcomp_so_permissions})
   install(FILES "${_animcomp_static}" DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel)
   get_filename_component(_animcomp_installed_shared "${_animcomp_shared}" NAME)
 endif()
