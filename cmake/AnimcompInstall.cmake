@@ -5,7 +5,7 @@
 #   lib/libanimcomp.so.<version> + libanimcomp.so.<soversion> + libanimcomp.so   (debug info split off)
 #   lib/libanimcomp.a                                                             (debug info stripped)
 #   lib/cmake/animcomp/animcompConfig.cmake, animcompConfigVersion.cmake           (find_package)
-#   lib/pkgconfig/animcomp.pc                                                     (pkg-config)
+#   lib/pkgconfig/animcomp.pc, animcomp-static.pc                                 (pkg-config)
 #
 # The debug info of the shared library goes to lib/.debug/libanimcomp.so.<version>.debug (found by
 # gdb through the library's .gnu_debuglink), installed only on request:
@@ -100,5 +100,10 @@ foreach(_lib IN LISTS ANIMCOMP_NATIVE_STATIC_LIBS)
   string(APPEND ANIMCOMP_PC_LIBS_PRIVATE " -l${_lib}")
 endforeach()
 configure_file("${ANIMCOMP_SOURCE_DIR}/cmake/animcomp.pc.in" "${CMAKE_CURRENT_BINARY_DIR}/animcomp.pc" @ONLY)
-install(FILES "${CMAKE_CURRENT_BINARY_DIR}/animcomp.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
-        COMPONENT devel)
+# animcomp-static.pc: the same flags naming the archive itself, so static linking is one
+# `pkg-config --libs animcomp-static` (with animcomp.pc, -lanimcomp picks the .so).
+set(ANIMCOMP_PC_STATIC_ARCHIVE "${_animcomp_a_name}")
+configure_file("${ANIMCOMP_SOURCE_DIR}/cmake/animcomp-static.pc.in"
+               "${CMAKE_CURRENT_BINARY_DIR}/animcomp-static.pc" @ONLY)
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/animcomp.pc" "${CMAKE_CURRENT_BINARY_DIR}/animcomp-static.pc"
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)

@@ -7,7 +7,7 @@ set(lib "${PREFIX}/lib")
 foreach(f include/animcomp.h include/animcomp.hpp lib/libanimcomp.a lib/libanimcomp.so
           lib/libanimcomp.so.${SOVERSION} lib/libanimcomp.so.${VERSION} lib/.debug/libanimcomp.so.${VERSION}.debug
           lib/cmake/animcomp/animcompConfig.cmake lib/cmake/animcomp/animcompConfigVersion.cmake
-          lib/pkgconfig/animcomp.pc)
+          lib/pkgconfig/animcomp.pc lib/pkgconfig/animcomp-static.pc)
   if(NOT EXISTS "${PREFIX}/${f}")
     message(FATAL_ERROR "not installed: ${f}")
   endif()
