@@ -6,73 +6,10 @@
 
 use std::ptr::{null, null_mut};
 
-use animcomp::clip::{generate_clip, GenerateOptions};
+use super::ffi_api::CClip;
 use animcomp::ffi::additive::ANIMCOMP_ADDITIVE_RELATIVE;
 use animcomp::ffi::*;
 use animcomp::Status;
-
-struct CClip {
-    parents: Vec<i32>,
-    data: Vec<f32>,
-    joints: u32,
-    samples: u32,
-}
-
-impl CClip {
-    fn generated(joints: usize, samples: usize) -> Self {
-        let src = generate_clip(&GenerateOptions {
-            joints,
-            samples,
-            scale: true,
-            ..Default::default()
-        });
-        let parents = src
-            .skeleton
-            .joints
-            .iter()
-            .map(|j| j.parent.map_or(-1, |p| p as i32))
-            .collect();
-        let mut data = Vec::new();
-        for i in 0..src.num_samples {
-            for t in &src.tracks {
-                let mut v = [0.0; 10];
-                t.get(i).write_to(&mut v);
-                data.extend_from_slice(&v);
-            }
-        }
-        CClip {
-            parents,
-            data,
-            joints: joints as u32,
-            samples: samples as u32,
-        }
-    }
-
-    fn c(&self) -> AnimcompRawClip {
-        AnimcompRawClip {
-            num_joints: self.joints,
-            num_samples: self.samples,
-            sample_rate: 30.0,
-            layout: AnimcompLayout::SampleMajor as u32,
-            parents: self.parents.as_ptr(),
-            precisions: null(),
-            shell_distances: null(),
-            bind_pose: null(),
-            rotations: self.data.as_ptr(),
-            translations: self.data[4..].as_ptr(),
-            scales: self.data[7..].as_ptr(),
-            rotation_stride: 10,
-            translation_stride: 10,
-            scale_stride: 10,
-            reserved0: 0,
-            num_curves: 0,
-            curve_stride: 0,
-            curve_values: null(),
-            curves: null(),
-            reserved: [0; 2],
-        }
-    }
-}
 
 fn compress_clip(clip: &CClip) -> Status {
     let mut size = 0;

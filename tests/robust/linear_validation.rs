@@ -274,24 +274,9 @@ fn curves_that_store_nothing_cost_nothing_per_segment() {
 
 #[test]
 fn vbr_bodies_validate_in_linear_work() {
-    use animcomp::clip::{generate_clip, GenerateOptions};
-    use animcomp::{compress, CodecChoice, CompressSettings};
     let blobs: Vec<_> = [(8, 100), (32, 400), (64, 1600)]
         .iter()
-        .map(|&(joints, samples)| {
-            let clip = generate_clip(&GenerateOptions {
-                joints,
-                samples,
-                scale: true,
-                animated_translation: true,
-                ..Default::default()
-            });
-            let s = CompressSettings {
-                codec: CodecChoice::Vbr,
-                ..Default::default()
-            };
-            AlignedBlob::from_bytes(&compress(&clip, &s).unwrap())
-        })
+        .map(|&(joints, samples)| super::vbr_hostile::vbr_blob(joints, samples))
         .collect();
     assert_linear("vbr, compressed", &blobs, true, 4.0);
     // The forged shared-segment case is `vbr_hostile::shared_segment_records_are_refused_in_linear_work`.
