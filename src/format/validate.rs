@@ -105,9 +105,9 @@ pub(crate) fn validate_body_counting(h: &Header, body: &[u8], work: &mut usize) 
     match h.codec {
         CodecId::Fixed => super::fixed::validate::validate_counting(h, body, work),
         CodecId::Vbr => {
-            // The track table (one byte per joint) is walked twice; the segments are counted by
-            // the validator itself.
-            *work += 2 * h.num_joints as usize;
+            // The track table (one byte per joint, which must fit in the body before any loop
+            // over it runs) is walked three times; the segments are counted by the validator.
+            *work += 3 * (h.num_joints as usize).min(body.len());
             super::vbr::layout::validate_counting(h, body, work)
         }
         CodecId::Keys => super::keys::layout::validate_counting(h, body, work),
