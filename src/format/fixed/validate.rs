@@ -63,7 +63,7 @@ fn check_range(r: &mut ByteReader, limit: f32) -> Result<()> {
 }
 
 /// Checks every count, offset, size, format id, kind and stored float of a `fixed` body.
-pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
+pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     validate_counting(h, body, &mut 0)
 }
 
