@@ -50,6 +50,18 @@ fn after_includes() -> String {
  */
 #if !defined(ANIMCOMP_RUNTIME_ONLY) && !defined(ANIMCOMP_COMPRESS)
 #define ANIMCOMP_COMPRESS 1
+#endif
+
+/**
+ * Under ANIMCOMP_RUNTIME_ONLY a call to a compressor function expands to an undeclared
+ * identifier that names the problem: a compile error in C (where an undeclared function would
+ * only be an implicit-declaration warning) as in C++.
+ */
+#if defined(ANIMCOMP_RUNTIME_ONLY) && !defined(ANIMCOMP_COMPRESS)
+#define animcomp_compress(...) animcomp_compress_is_not_in_the_runtime_only_library
+#define animcomp_compress_bound(...) animcomp_compress_bound_is_not_in_the_runtime_only_library
+#define animcomp_compress_additive(...) animcomp_compress_additive_is_not_in_the_runtime_only_library
+#define animcomp_compress_settings_default(...) animcomp_compress_settings_default_is_not_in_the_runtime_only_library
 #endif"#
     )
 }

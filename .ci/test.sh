@@ -4,6 +4,30 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# First, in seconds: every tool the steps below need (the cargo tests alone take many minutes;
+# a missing cmake must not be found only after them). `.ci/run` installs the Debian packages;
+# valgrind is installed by .ci/sanitize.sh itself when absent.
+missing=()
+if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
+command -v cargo >/dev/null 2>&1 || missing+=("cargo (https://rustup.rs)")
+for t in cmake:cmake c++:g++ cc:gcc make:make pkg-config:pkg-config mcs:mono-mcs mono:mono-runtime \
+         readelf:binutils nm:binutils objdump:binutils objcopy:binutils; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || missing+=("${t%%:*} (apt package ${t#*:})")
+done
+# GoogleTest: headers and a CMake package or library (Debian's libgtest-dev has both).
+if ! { [ -f /usr/include/gtest/gtest.h ] || [ -f /usr/local/include/gtest/gtest.h ]; }; then
+  missing+=("GoogleTest (apt package libgtest-dev)")
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo ".ci/test.sh: missing tools, nothing was run:" >&2
+  printf '  - %s\n' "${missing[@]}" >&2
+  echo "Install them with: bash .ci/run  (it apt-get installs the Debian packages, then runs this)," >&2
+  echo "or: sudo apt-get install cmake g++ make pkg-config libgtest-dev mono-mcs mono-runtime binutils" >&2
+  exit 1
+fi
+
 cargo test --workspace
 # The CMake build links the library `cargo test` just built (profile `test`, opt-level 2, same
 # workspace feature resolution): cargo finds it up to date instead of compiling it a second time.

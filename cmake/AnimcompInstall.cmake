@@ -5,7 +5,7 @@
 #   lib/libanimcomp.so.<version> + libanimcomp.so.<soversion> + libanimcomp.so   (debug info split off)
 #   lib/libanimcomp.a                                                             (debug info stripped)
 #   lib/cmake/animcomp/animcompConfig.cmake, animcompConfigVersion.cmake           (find_package)
-#   lib/pkgconfig/animcomp.pc                                                     (pkg-config)
+#   lib/pkgconfig/animcomp.pc, animcomp-static.pc                                 (pkg-config)
 #
 # The debug info of the shared library goes to lib/.debug/libanimcomp.so.<version>.debug (found by
 # gdb through the library's .gnu_debuglink), installed only on request:
@@ -22,6 +22,9 @@ set(_animcomp_so_name "${CMAKE_SHARED_LIBRARY_PREFIX}animcomp${CMAKE_SHARED_LIBR
 set(_animcomp_so_real "${_animcomp_so_name}.${PROJECT_VERSION}")
 set(_animcomp_so_soname "${_animcomp_so_name}.${ANIMCOMP_SOVERSION}")
 get_filename_component(_animcomp_a_name "${_animcomp_static}" NAME)
+
+set(_animcomp_so_permissions OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+    WORLD_READ WORLD_EXECUTE)
 
 # Stripped copies made at build time (cheap: objcopy over the cargo outputs).
 if(CMAKE_OBJCOPY AND NOT APPLE AND NOT WIN32)
@@ -41,9 +44,11 @@ if(CMAKE_OBJCOPY AND NOT APPLE AND NOT WIN32)
     VERBATIM)
   add_custom_target(animcomp_dist ALL
     DEPENDS "${_animcomp_dist}/${_animcomp_so_real}" "${_animcomp_dist}/${_animcomp_a_name}")
+  # Shared libraries are installed 0755 (as CMake installs its own SHARED targets), not 0644.
   install(FILES "${_animcomp_dist}/${_animcomp_so_real}" "${_animcomp_dist}/${_animcomp_so_soname}"
                 "${_animcomp_dist}/${_animcomp_so_name}"
-          DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+          DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+          PERMISSIONS ${_animcomp_so_permissions})
   install(FILES "${_animcomp_dist}/${_animcomp_a_name}" DESTINATION ${CMAKE_INSTALL_LIBDIR}
           COMPONENT devel)
   install(FILES "${_animcomp_dist}/${_animcomp_so_real}.debug" DESTINATION ${CMAKE_INSTALL_LIBDIR}/.debug
@@ -51,7 +56,8 @@ if(CMAKE_OBJCOPY AND NOT APPLE AND NOT WIN32)
   set(_animcomp_installed_shared "${_animcomp_so_real}")
 else()
   # No objcopy (MSVC, Apple): install cargo's outputs as they are.
-  install(FILES "${_animcomp_shared}" DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+  install(FILES "${_animcomp_shared}" DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+          PERMISSIONS ${_animcomp_so_permissions})
   install(FILES "${_animcomp_static}" DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel)
   get_filename_component(_animcomp_installed_shared "${_animcomp_shared}" NAME)
 endif()
@@ -94,5 +100,10 @@ foreach(_lib IN LISTS ANIMCOMP_NATIVE_STATIC_LIBS)
   string(APPEND ANIMCOMP_PC_LIBS_PRIVATE " -l${_lib}")
 endforeach()
 configure_file("${ANIMCOMP_SOURCE_DIR}/cmake/animcomp.pc.in" "${CMAKE_CURRENT_BINARY_DIR}/animcomp.pc" @ONLY)
-install(FILES "${CMAKE_CURRENT_BINARY_DIR}/animcomp.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
-        COMPONENT devel)
+# animcomp-static.pc: the same flags naming the archive itself, so static linking is one
+# `pkg-config --libs animcomp-static` (with animcomp.pc, -lanimcomp picks the .so).
+set(ANIMCOMP_PC_STATIC_ARCHIVE "${_animcomp_a_name}")
+configure_file("${ANIMCOMP_SOURCE_DIR}/cmake/animcomp-static.pc.in"
+               "${CMAKE_CURRENT_BINARY_DIR}/animcomp-static.pc" @ONLY)
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/animcomp.pc" "${CMAKE_CURRENT_BINARY_DIR}/animcomp-static.pc"
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)

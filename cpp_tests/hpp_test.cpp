@@ -3,6 +3,7 @@
 // and errors as statuses or (with exceptions on) animcomp::Error. The same poses as the C API.
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -127,5 +128,95 @@ TEST(Hpp, ValueOnAnErrorThrowsWithTheStatus) {
     EXPECT_THROW(animcomp::check(ANIMCOMP_STATUS_CORRUPT_BLOB), animcomp::Error);
 }
 #endif
+
+
+// Issue 24: open once, bind many; curves; additive; const Result access.
+TEST(Hpp, OpenOnceBindManySamplesLikeCreate) {
+    Clip clip(9, 30);
+    animcomp::Result<animcomp::Blob> blob = animcomp::compress(clip.c());
+    ASSERT_TRUE(blob.ok());
+    const animcomp::Result<animcomp::Blob>& cblob = blob;  // const access: -> and *
+    EXPECT_EQ((*cblob).size(), cblob->size());
+    animcomp::Result<animcomp::BlobHandle> handle = animcomp::BlobHandle::open(*blob);
+    ASSERT_TRUE(handle.ok()) << handle.status().message();
+    static_assert(alignof(animcomp::BlobHandle) >= ANIMCOMP_ALIGNMENT, "the type carries the alignment");
+    auto created = animcomp::Decompressor::create(*blob);
+    ASSERT_TRUE(created.ok());
+    std::vector<float> a(9 * 10), b(9 * 10);
+    for (int k = 0; k < 3; ++k) {
+        animcomp::Result<animcomp::Decompressor> bound = animcomp::Decompressor::bind(*handle);
+        ASSERT_TRUE(bound.ok());
+        ASSERT_TRUE(bound->seek(0.3f * float(k)).ok());
+        ASSERT_TRUE(created->seek(0.3f * float(k)).ok());
+        ASSERT_TRUE(bound->sample_pose(a).ok());
+        ASSERT_TRUE(created->sample_pose(b).ok());
+        EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(float)));
+        // A subset through sample_joints agrees with the full pose.
+        const uint32_t joints[2] = {8, 2};
+        float two[20];
+        ASSERT_TRUE(bound->sample_joints(joints, nullptr, 2, ANIMCOMP_CHANNEL_ALL, two, 20).ok());
+        EXPECT_EQ(0, std::memcmp(two, &a[80], 10 * sizeof(float)));
+        EXPECT_EQ(0, std::memcmp(two + 10, &a[20], 10 * sizeof(float)));
+        ASSERT_TRUE(created->rebind(*handle).ok());
+    }
+    animcomp::BlobHandle unopened;
+    EXPECT_EQ(animcomp::Decompressor::bind(unopened).status().code(), ANIMCOMP_STATUS_NOT_INITIALIZED);
+}
+
+TEST(Hpp, CurvesThroughTheWrapper) {
+    const uint32_t curves = 3, samples = 40;
+    std::vector<float> values(curves * samples);
+    for (uint32_t i = 0; i < samples; ++i)
+        for (uint32_t c = 0; c < curves; ++c) values[i * curves + c] = float(c) + 0.01f * float(i);
+    std::vector<AnimcompCurveDesc> descs(curves);
+    for (uint32_t c = 0; c < curves; ++c) descs[c].id = 70 + c;
+    AnimcompRawClip c{};
+    c.num_samples = samples;
+    c.sample_rate = 30.0f;
+    c.layout = ANIMCOMP_LAYOUT_SAMPLE_MAJOR;
+    c.num_curves = curves;
+    c.curve_values = values.data();
+    c.curves = descs.data();
+    auto blob = animcomp::compress(c);
+    ASSERT_TRUE(blob.ok()) << blob.status().message();
+    auto d = animcomp::Decompressor::create(*blob);
+    ASSERT_TRUE(d.ok());
+    ASSERT_TRUE(d->seek_sample(10).ok());
+    std::array<float, 3> w{};
+    ASSERT_TRUE(d->sample_curves(w).ok());
+    for (uint32_t k = 0; k < curves; ++k) {
+        EXPECT_NEAR(w[k], values[10 * curves + k], 0.01f);
+        animcomp::Result<float> one = d->sample_curve(k);
+        ASSERT_TRUE(one.ok());
+        EXPECT_EQ(*one, w[k]);
+        EXPECT_EQ(d->curve_id(k).value(), 70 + k);
+    }
+    EXPECT_FALSE(d->sample_curve(3).ok());
+    std::array<float, 2> short_buffer{};
+    EXPECT_EQ(d->sample_curves(short_buffer).code(), ANIMCOMP_STATUS_BUFFER_TOO_SMALL);
+}
+
+TEST(Hpp, AdditiveCompressAndApply) {
+    Clip base(6, 20), layer(6, 20);
+    AnimcompRawClip bc = base.c();
+    auto blob = animcomp::compress_additive(layer.c(), ANIMCOMP_ADDITIVE_ADDITIVE0, &bc, nullptr, 0);
+    ASSERT_TRUE(blob.ok()) << blob.status().message();
+    EXPECT_EQ(blob->info()->additive_format, uint32_t(ANIMCOMP_ADDITIVE_ADDITIVE0));
+    auto d = animcomp::Decompressor::create(*blob);
+    ASSERT_TRUE(d.ok());
+    std::vector<float> pose(60), base_pose(60), out(60);
+    ASSERT_TRUE(d->sample_pose(pose).ok());
+    for (int j = 0; j < 6; ++j) {
+        float identity[10] = {0, 0, 0, 1, 0, 0, 0, 1, 1, 1};
+        std::memcpy(&base_pose[j * 10], identity, sizeof identity);
+    }
+    ASSERT_TRUE(animcomp::apply_additive(ANIMCOMP_ADDITIVE_ADDITIVE0, base_pose.data(), pose.data(), 1.0f,
+                                         out.data(), 6).ok());
+    for (int k = 0; k < 60; ++k) EXPECT_NEAR(out[k], pose[k], 1e-5f);
+    // Both bases given: the C API's status comes back.
+    std::vector<float> bp(60);
+    EXPECT_EQ(animcomp::compress_additive(layer.c(), ANIMCOMP_ADDITIVE_ADDITIVE0, &bc, bp.data(), 60).status().code(),
+              ANIMCOMP_STATUS_INVALID_ARGUMENT);
+}
 
 }  // namespace

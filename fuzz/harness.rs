@@ -111,6 +111,16 @@ pub fn decode_blob(blob: &[u8], extra: &[u8]) -> DecodeOutcome {
         !outcome.ok_with_checksum || outcome.ok_without_checksum,
         "checksum-off rejected a blob checksum-on accepted"
     );
+    // Validation is linear in the blob's bytes (issue 24): the work it reports (one unit per loop
+    // iteration) stays within a fixed multiple of the size, accepted or not (`docs/robustness.md`:
+    // at most about 37 units per byte, in the curves walk of more than 2,048 stored curves).
+    let mut work = animcomp::format::ValidationWork::default();
+    let _ = animcomp::format::validate_blob_counting(bytes, false, &mut work);
+    assert!(
+        work.total() <= 40 * bytes.len() + 64,
+        "validation work {work:?} for {} bytes",
+        bytes.len()
+    );
     // Misaligned copies are always rejected.
     if !bytes.is_empty() {
         let mut shifted = vec![0u8; bytes.len() + 1];

@@ -45,6 +45,18 @@
 #endif
 
 /**
+ * Under ANIMCOMP_RUNTIME_ONLY a call to a compressor function expands to an undeclared
+ * identifier that names the problem: a compile error in C (where an undeclared function would
+ * only be an implicit-declaration warning) as in C++.
+ */
+#if defined(ANIMCOMP_RUNTIME_ONLY) && !defined(ANIMCOMP_COMPRESS)
+#define animcomp_compress(...) animcomp_compress_is_not_in_the_runtime_only_library
+#define animcomp_compress_bound(...) animcomp_compress_bound_is_not_in_the_runtime_only_library
+#define animcomp_compress_additive(...) animcomp_compress_additive_is_not_in_the_runtime_only_library
+#define animcomp_compress_settings_default(...) animcomp_compress_settings_default_is_not_in_the_runtime_only_library
+#endif
+
+/**
  * Not an additive clip (reported by `AnimcompBlobInfo::additive_format` for plain blobs; not
  * accepted by `animcomp_compress_additive` or `animcomp_apply_additive`).
  */
@@ -744,13 +756,23 @@ typedef struct AnimcompDecompressOptions {
   /**
    * Optional: bind pose, 10 floats per joint, tightly packed. Required for blobs with
    * `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE`; it is read during sampling, so it must
-   * outlive the decompressor.
+   * outlive the decompressor. Give its length in `bind_pose_len` too: without a length the
+   * library trusts the array to hold 10 floats for every joint of the blob, which a blob of
+   * more joints than the caller expects (a hostile one) would read past.
    */
   const float *bind_pose;
   /**
+   * Length of `bind_pose` in floats. 0 (the default, and what callers written before this
+   * field get from zeroed reserved space): unknown, the library reads 10 floats per joint of
+   * the blob, as before. Non-zero: the blob's joint count is checked against it before
+   * anything is read: fewer than 10 floats per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
+   * Non-zero with a NULL `bind_pose` gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+   */
+  uint64_t bind_pose_len;
+  /**
    * Must be zero.
    */
-  uint64_t reserved[2];
+  uint64_t reserved[1];
 } AnimcompDecompressOptions;
 
 /**
@@ -980,7 +1002,9 @@ AnimcompStatus animcomp_decompress_options_default(struct AnimcompDecompressOpti
 /**
  * Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
  * `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
- * uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`).
+ * uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). A bind pose
+ * shorter than the blob needs, by `options->bind_pose_len`, gives
+ * `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (nothing read or written; as for `animcomp_blob_open`).
  * This is `animcomp_blob_open` followed by `animcomp_decompressor_bind`: to bind many contexts to
  * one blob, open it once and bind each context (constant time).
  *
@@ -994,7 +1018,10 @@ AnimcompStatus animcomp_decompressor_init(struct AnimcompDecompressor *ctx, cons
  * `options` turns it off, every offset, count and stored value, and the bind pose of `options`
  * when the blob's defaults are the bind pose), in time linear in its size, and fills `*handle`.
  * `options` may be NULL (defaults). Bind any number of contexts to the handle with
- * `animcomp_decompressor_bind`. On failure `*handle` is left unopened (binding it then gives
+ * `animcomp_decompressor_bind`. When the blob's defaults are the bind pose and
+ * `options->bind_pose_len` is not 0, a bind pose shorter than 10 floats per joint of the blob
+ * gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` before any of it is read (nothing is written; see
+ * `AnimcompDecompressOptions::bind_pose_len`). On failure `*handle` is left unopened (binding it then gives
  * `ANIMCOMP_STATUS_NOT_INITIALIZED`). The blob and bind pose must outlive the handle and every
  * context bound from it. No memory is allocated.
  */
@@ -1023,10 +1050,8 @@ AnimcompStatus animcomp_seek_sample(struct AnimcompDecompressor *ctx, uint32_t s
  * Samples every joint at the current position into `out`: 10 floats per joint
  * (`qx qy qz qw tx ty tz sx sy sz`), joint `j` starting at `out[j * stride_floats]`.
  * `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must be at least
- * `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. Floats between joints are
- * not written. Does not allocate. Many threads may sample one context at once, unless a
- * playback cache is attached (`animcomp_decompressor_attach_cache`): then the pose goes through
- * the cache (bit for bit the same pose), and the context is used by one thread at a time.
+ * `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (and nothing is written).
+ * Floats between joints are not written. Does not allocate; many threads may sample one context at once.
  */
 AnimcompStatus animcomp_sample_pose(const struct AnimcompDecompressor *ctx, float *out, size_t out_len_floats, size_t stride_floats);
 
@@ -1068,35 +1093,6 @@ AnimcompStatus animcomp_blob_info(const void *blob, size_t size, struct Animcomp
  * validated by `animcomp_decompressor_init`).
  */
 AnimcompStatus animcomp_decompressor_info(const struct AnimcompDecompressor *ctx, struct AnimcompBlobInfo *out);
-
-/**
- * Writes into `*out_bytes` the bytes of playback cache a context bound to the opened blob
- * `handle` can use: 16-byte aligned memory of at least that size, attached with
- * `animcomp_decompressor_attach_cache`. 0 when the blob's codec has no cache (attaching is then
- * allowed and changes nothing). The size depends on the blob only (its joints and animated
- * tracks: about 48 bytes per animated track and 100 per joint).
- */
-AnimcompStatus animcomp_blob_playback_cache_size(const struct AnimcompBlob *handle, size_t *out_bytes);
-
-/**
- * `animcomp_blob_playback_cache_size` for the blob an initialised context is bound to.
- */
-AnimcompStatus animcomp_decompressor_playback_cache_size(const struct AnimcompDecompressor *ctx, size_t *out_bytes);
-
-/**
- * Attaches `cache` (`cache_bytes` bytes, 16-byte aligned, at least the size
- * `animcomp_decompressor_playback_cache_size` gives, any contents) to an initialised context:
- * from then on `animcomp_sample_pose` keeps in it what makes the next pose of a playing clip
- * cheap, with poses bit for bit those without it. NULL detaches (`cache_bytes` is then ignored).
- * Too small: `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`; not aligned: `ANIMCOMP_STATUS_MISALIGNED`; on
- * failure the context keeps the cache it had.
- *
- * The cache belongs to this context: it must stay alive while attached, and a context with a
- * cache is used by one thread at a time. Binding or initialising the context again detaches it.
- * A copy of the context (`memcpy`) shares the cache: attach another one to the copy (or NULL)
- * before two threads use them.
- */
-AnimcompStatus animcomp_decompressor_attach_cache(struct AnimcompDecompressor *ctx, void *cache, size_t cache_bytes);
 
 /**
  * A static, NUL-terminated English message for `status` (any integer). Never returns NULL;

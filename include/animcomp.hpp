@@ -3,8 +3,13 @@
  *
  *   animcomp::Blob          RAII owner of a 16-byte aligned blob (move-only)
  *   animcomp::compress      clip + settings -> Result<Blob> (needs the full library)
+ *   animcomp::compress_additive  additive clip + base (clip or pose) -> Result<Blob> (full library)
+ *   animcomp::BlobHandle    a blob validated once (animcomp_blob_open): bind any number of
+ *                           decompressors to it in constant time (Decompressor::bind)
  *   animcomp::Decompressor  a context bound to a blob: seek, sample_pose into any contiguous
- *                           float buffer (pointer + length, or std::vector / std::array / span ...)
+ *                           float buffer (pointer + length, or std::vector / std::array / span ...),
+ *                           sample_joint(s), sample_curves / sample_curve / curve_id
+ *   animcomp::apply_additive  an additive pose onto a base pose with a weight
  *   animcomp::Status        a status code with ok() and message()
  *   animcomp::Result<T>     a value or a status
  *
@@ -13,6 +18,19 @@
  * Result::value() on an error and animcomp::check(status) throw animcomp::Error; without them
  * (-fno-exceptions) they call std::abort(), so test ok() first. Nothing else throws.
  */
+/* C++17 or later (aligned operator new, std::data / std::size). MSVC reports the standard in
+ * _MSVC_LANG (its __cplusplus stays 199711L without /Zc:__cplusplus). On an older standard the
+ * error below is the only one: the rest of the header is skipped. */
+#if !defined(ANIMCOMP_HPP)
+#if !defined(__cplusplus)
+#error "animcomp.hpp is C++ (C++17 or later); from C, include animcomp.h"
+#define ANIMCOMP_HPP
+#elif (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201703L
+#error "animcomp.hpp needs C++17 or later (-std=c++17, /std:c++17); with an older standard, include animcomp.h (the C API) instead"
+#define ANIMCOMP_HPP
+#endif
+#endif
+
 #ifndef ANIMCOMP_HPP
 #define ANIMCOMP_HPP
 
@@ -124,7 +142,13 @@ public:
   /** The value (must be ok()). */
   T *operator->() noexcept { return &value_; }
   /** The value (must be ok()). */
+  const T *operator->() const noexcept { return &value_; }
+  /** The value (must be ok()). */
   T &operator*() & noexcept { return value_; }
+  /** The value (must be ok()). */
+  const T &operator*() const & noexcept { return value_; }
+  /** Moves the value out (must be ok()). */
+  T &&operator*() && noexcept { return std::move(value_); }
 
 private:
   T value_{};
@@ -228,7 +252,40 @@ inline Result<Blob> compress(const AnimcompRawClip &clip,
   blob->shrink(size);
   return blob;
 }
+
+/**
+ * Compresses the additive clip `clip` in `format` (ANIMCOMP_ADDITIVE_RELATIVE, _ADDITIVE0 or
+ * _ADDITIVE1) against exactly one base: `base_clip`, or `base_pose` (`base_pose_len` floats, 10 per
+ * joint); the other null (animcomp_compress_additive: size query, then the exact size). Needs the
+ * full library.
+ */
+inline Result<Blob> compress_additive(const AnimcompRawClip &clip, uint32_t format,
+                                      const AnimcompRawClip *base_clip, const float *base_pose,
+                                      std::size_t base_pose_len,
+                                      const AnimcompCompressSettings &settings = default_settings()) noexcept {
+  std::size_t size = 0;
+  Status s = animcomp_compress_additive(&clip, format, base_clip, base_pose, base_pose_len, &settings,
+                                        nullptr, 0, &size);
+  if (s.code() != ANIMCOMP_STATUS_BUFFER_TOO_SMALL) return s.ok() ? Status(ANIMCOMP_STATUS_INTERNAL) : s;
+  Result<Blob> blob = Blob::allocate(size);
+  if (!blob.ok()) return blob.status();
+  s = animcomp_compress_additive(&clip, format, base_clip, base_pose, base_pose_len, &settings,
+                                 blob->data(), blob->size(), &size);
+  if (!s.ok()) return s;
+  blob->shrink(size);
+  return blob;
+}
 #endif
+
+/**
+ * Applies `additive_pose` to `base_pose` with `weight` in [0, 1] into `out_pose`, `num_joints`
+ * joints of 10 floats `stride` apart (0 = 10): animcomp_apply_additive.
+ */
+inline Status apply_additive(uint32_t format, const float *base_pose, const float *additive_pose,
+                             float weight, float *out_pose, std::size_t num_joints,
+                             std::size_t stride = 0) noexcept {
+  return animcomp_apply_additive(format, base_pose, additive_pose, weight, out_pose, num_joints, stride);
+}
 
 /** animcomp_decompress_options_default: checksum verified, no bind pose. */
 inline AnimcompDecompressOptions default_decompress_options() noexcept {
@@ -238,11 +295,51 @@ inline AnimcompDecompressOptions default_decompress_options() noexcept {
 }
 
 /**
+ * A blob validated once (animcomp_blob_open), to bind any number of decompressors to in constant
+ * time (Decompressor::bind). Refers to the blob bytes (and bind pose), which must outlive it and
+ * every decompressor bound from it. Copyable, allocation-free; its 16-byte alignment is the
+ * type's, so a BlobHandle on the stack, in a struct or in a container is always aligned.
+ */
+class BlobHandle {
+public:
+  /** Validates `size` bytes at `blob` (16-byte aligned) in full: animcomp_blob_open. */
+  static Result<BlobHandle> open(const void *blob, std::size_t size,
+                                 const AnimcompDecompressOptions *options = nullptr) noexcept {
+    BlobHandle h;
+    Status s = animcomp_blob_open(&h.handle_, blob, size, options);
+    if (!s.ok()) return s;
+    return h;
+  }
+  /** Opens an owned blob (which must outlive the handle). */
+  static Result<BlobHandle> open(const Blob &blob,
+                                 const AnimcompDecompressOptions *options = nullptr) noexcept {
+    return open(blob.data(), blob.size(), options);
+  }
+  /** The C handle. */
+  const AnimcompBlob &c_handle() const noexcept { return handle_; }
+  /** Unopened (binding it gives ANIMCOMP_STATUS_NOT_INITIALIZED); use open(). */
+  BlobHandle() noexcept = default;
+
+private:
+  AnimcompBlob handle_{};
+};
+
+/**
  * A decompression context bound to a blob (which must outlive it and every copy of it). Copyable
  * and allocation-free: copy it to give another thread its own playhead on the same blob.
  */
 class Decompressor {
 public:
+  /** Binds to an opened blob, at time 0, in constant time: animcomp_decompressor_bind. */
+  static Result<Decompressor> bind(const BlobHandle &blob) noexcept {
+    Decompressor d;
+    Status s = animcomp_decompressor_bind(&d.ctx_, &blob.c_handle());
+    if (!s.ok()) return s;
+    return d;
+  }
+  /** Re-binds this context to an opened blob, at time 0 (no allocation, no validation). */
+  Status rebind(const BlobHandle &blob) noexcept { return animcomp_decompressor_bind(&ctx_, &blob.c_handle()); }
+
   /** Binds to `blob` (validating it): animcomp_decompressor_init. */
   static Result<Decompressor> create(const void *blob, std::size_t size,
                                      const AnimcompDecompressOptions *options = nullptr) noexcept {
@@ -280,6 +377,41 @@ public:
   /** Writes one joint's 10 floats: animcomp_sample_joint. */
   Status sample_joint(uint32_t joint, float out[ANIMCOMP_FLOATS_PER_JOINT]) const noexcept {
     return animcomp_sample_joint(&ctx_, joint, out);
+  }
+  /**
+   * Writes the joints `joints[0..count]` (ANIMCOMP_CHANNEL_* mask `channels`) at `out_slots[i]`
+   * (or `i` when null), `stride` floats apart: animcomp_sample_joints.
+   */
+  Status sample_joints(const uint32_t *joints, const uint32_t *out_slots, std::size_t count,
+                       uint32_t channels, float *out, std::size_t len_floats,
+                       std::size_t stride = 0) const noexcept {
+    return animcomp_sample_joints(&ctx_, joints, out_slots, count, channels, out, len_floats, stride);
+  }
+  /** Writes every curve (`len` floats available): animcomp_sample_curves. */
+  Status sample_curves(float *out, std::size_t len) const noexcept {
+    return animcomp_sample_curves(&ctx_, out, len);
+  }
+  /** Same, into any contiguous container of float. */
+  template <class Floats,
+            class = std::enable_if_t<std::is_same<
+                std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<Floats &>()))>>,
+                float>::value>>
+  Status sample_curves(Floats &out) const noexcept {
+    return sample_curves(std::data(out), std::size(out));
+  }
+  /** One curve's value: animcomp_sample_curve. */
+  Result<float> sample_curve(uint32_t index) const noexcept {
+    float v = 0.0f;
+    Status s = animcomp_sample_curve(&ctx_, index, &v);
+    if (!s.ok()) return s;
+    return v;
+  }
+  /** A curve's engine id: animcomp_curve_id. */
+  Result<uint32_t> curve_id(uint32_t index) const noexcept {
+    uint32_t id = 0;
+    Status s = animcomp_curve_id(&ctx_, index, &id);
+    if (!s.ok()) return s;
+    return id;
   }
   /** The bound blob's info: animcomp_decompressor_info. */
   Result<AnimcompBlobInfo> info() const noexcept {

@@ -223,7 +223,9 @@ impl Status {
             Status::InvalidArgument => "an argument is out of its documented range\0",
             Status::InvalidEnum => "an enum value is not one of the defined constants\0",
             Status::BufferTooSmall => {
-                "the output buffer is too small (the required size was written)\0"
+                "a buffer or array is too small (animcomp_compress and \
+                 animcomp_compress_additive wrote the required size to *out_size; other \
+                 functions wrote nothing)\0"
             }
             Status::Misaligned => "a buffer or blob is not 16-byte aligned\0",
             Status::NoJoints => "the clip has no joints\0",

@@ -7,11 +7,17 @@ set(lib "${PREFIX}/lib")
 foreach(f include/animcomp.h include/animcomp.hpp lib/libanimcomp.a lib/libanimcomp.so
           lib/libanimcomp.so.${SOVERSION} lib/libanimcomp.so.${VERSION} lib/.debug/libanimcomp.so.${VERSION}.debug
           lib/cmake/animcomp/animcompConfig.cmake lib/cmake/animcomp/animcompConfigVersion.cmake
-          lib/pkgconfig/animcomp.pc)
+          lib/pkgconfig/animcomp.pc lib/pkgconfig/animcomp-static.pc)
   if(NOT EXISTS "${PREFIX}/${f}")
     message(FATAL_ERROR "not installed: ${f}")
   endif()
 endforeach()
+# The shared library is installed executable (0755), like CMake's own SHARED targets.
+execute_process(COMMAND stat -c %a "${lib}/libanimcomp.so.${VERSION}" OUTPUT_VARIABLE so_mode
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT so_mode STREQUAL "755")
+  message(FATAL_ERROR "libanimcomp.so.${VERSION} installed with mode ${so_mode}, not 755")
+endif()
 foreach(link libanimcomp.so libanimcomp.so.${SOVERSION})
   if(NOT IS_SYMLINK "${lib}/${link}")
     message(FATAL_ERROR "${link} is not a symlink")

@@ -8,7 +8,7 @@ use std::os::raw::c_void;
 
 use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice, pose_buffer};
 use super::types::{AnimcompBlob, AnimcompDecompressOptions, AnimcompDecompressor};
-use crate::format::Header;
+use crate::format::{BlobFlags, Header};
 use crate::math::FLOATS_PER_JOINT;
 use crate::runtime::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
 use crate::{Error, Result, Status};
@@ -92,7 +92,8 @@ pub(crate) fn default_options() -> AnimcompDecompressOptions {
         verify_checksum: 1,
         reserved0: 0,
         bind_pose: std::ptr::null(),
-        reserved: [0; 2],
+        bind_pose_len: 0,
+        reserved: [0; 1],
     }
 }
 
@@ -138,11 +139,28 @@ unsafe fn open_blob(
     // checks, so no slice is formed from an unchecked count; the body is validated once, by
     // `OpenBlob::open`.
     let bind_pose = if opts.bind_pose.is_null() {
+        if opts.bind_pose_len != 0 {
+            return Err(Error::InvalidArgument(
+                "bind_pose_len is set but bind_pose is NULL",
+            ));
+        }
         None
     } else {
         let header = Header::parse(blob)?;
         let len = header.num_joints as usize * FLOATS_PER_JOINT;
-        Some(in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
+        if !header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
+            // Not used by this blob: ignored, never read (and no slice formed over it).
+            None
+        } else if opts.bind_pose_len != 0 && opts.bind_pose_len < len as u64 {
+            // Checked before a slice is formed or a float read: the caller said how long the
+            // array is (nothing is written: the required length is 10 x the blob's joints,
+            // `AnimcompBlobInfo::num_joints`).
+            return Err(Error::BufferTooSmall {
+                required: len * std::mem::size_of::<f32>(),
+            });
+        } else {
+            Some(in_slice(opts.bind_pose, len, "bind_pose")? as &'static [f32])
+        }
     };
     OpenBlob::open(
         blob,
@@ -155,7 +173,9 @@ unsafe fn open_blob(
 
 /// Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
 /// `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
-/// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`).
+/// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). A bind pose
+/// shorter than the blob needs, by `options->bind_pose_len`, gives
+/// `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (nothing read or written; as for `animcomp_blob_open`).
 /// This is `animcomp_blob_open` followed by `animcomp_decompressor_bind`: to bind many contexts to
 /// one blob, open it once and bind each context (constant time).
 ///
@@ -187,7 +207,10 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
 /// `options` turns it off, every offset, count and stored value, and the bind pose of `options`
 /// when the blob's defaults are the bind pose), in time linear in its size, and fills `*handle`.
 /// `options` may be NULL (defaults). Bind any number of contexts to the handle with
-/// `animcomp_decompressor_bind`. On failure `*handle` is left unopened (binding it then gives
+/// `animcomp_decompressor_bind`. When the blob's defaults are the bind pose and
+/// `options->bind_pose_len` is not 0, a bind pose shorter than 10 floats per joint of the blob
+/// gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` before any of it is read (nothing is written; see
+/// `AnimcompDecompressOptions::bind_pose_len`). On failure `*handle` is left unopened (binding it then gives
 /// `ANIMCOMP_STATUS_NOT_INITIALIZED`). The blob and bind pose must outlive the handle and every
 /// context bound from it. No memory is allocated.
 #[no_mangle]
@@ -276,10 +299,11 @@ pub unsafe extern "C" fn animcomp_seek_sample(
 /// Samples every joint at the current position into `out`: 10 floats per joint
 /// (`qx qy qz qw tx ty tz sx sy sz`), joint `j` starting at `out[j * stride_floats]`.
 /// `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must be at least
-/// `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. Floats between joints are
-/// not written. Does not allocate. Many threads may sample one context at once, unless a
-/// playback cache is attached (`animcomp_decompressor_attach_cache`): then the pose goes through
-/// the cache (bit for bit the same pose), and the context is used by one thread at a time.
+/// `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (and nothing is written).
+/// Floats between joints are not written. Does not allocate. Many threads may sample one context
+/// at once, unless a playback cache is attached (`animcomp_decompressor_attach_cache`): then the
+/// pose goes through the cache (bit for bit the same pose), and the context is used by one thread
+/// at a time.
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_sample_pose(
     ctx: *const AnimcompDecompressor,

@@ -186,10 +186,18 @@ pub struct AnimcompDecompressOptions {
     pub reserved0: u32,
     /// Optional: bind pose, 10 floats per joint, tightly packed. Required for blobs with
     /// `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE`; it is read during sampling, so it must
-    /// outlive the decompressor.
+    /// outlive the decompressor. Give its length in `bind_pose_len` too: without a length the
+    /// library trusts the array to hold 10 floats for every joint of the blob, which a blob of
+    /// more joints than the caller expects (a hostile one) would read past.
     pub bind_pose: *const f32,
+    /// Length of `bind_pose` in floats. 0 (the default, and what callers written before this
+    /// field get from zeroed reserved space): unknown, the library reads 10 floats per joint of
+    /// the blob, as before. Non-zero: the blob's joint count is checked against it before
+    /// anything is read: fewer than 10 floats per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
+    /// Non-zero with a NULL `bind_pose` gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+    pub bind_pose_len: u64,
     /// Must be zero.
-    pub reserved: [u64; 2],
+    pub reserved: [u64; 1],
 }
 
 /// What `animcomp_blob_info` reports about a blob.

@@ -172,6 +172,28 @@ fn corrupt(what: &'static str) -> Error {
 /// raw value. After this, [`crate::runtime::curves`] reads only inside the section and yields finite values
 /// within ±1e7.
 pub fn validate_section(section: &[u8], num_curves: u32, num_samples: u32) -> Result<Geometry> {
+    validate_section_counting(section, num_curves, num_samples, &mut 0)
+}
+
+/// Stored curves (raw or quantised) listed on the stack for the per-segment walk; a section with
+/// more walks every descriptor in each segment, which its segments then pay for (at least
+/// `7 x STORED_LIST` bits each).
+const STORED_LIST: usize = 2048;
+
+/// [`validate_section`], adding to `work` one unit per loop iteration it runs (also when it
+/// fails). Every loop runs over a count the section's bytes pay for: descriptors (16 bytes
+/// each), segment offsets (4 bytes each) and, per segment, only the curves that store data there
+/// (each at least 7 bits of every segment; raw values 32 bits each). Curves that store nothing
+/// and sections without stored curves cost nothing per segment, and before the walk the data
+/// must hold the least every segment needs, so `work` stays within a small multiple of the section
+/// size (`tests/robust/linear_validation.rs`). No allocation: the stored curves are listed in a
+/// fixed array of [`STORED_LIST`] entries on the stack.
+pub fn validate_section_counting(
+    section: &[u8],
+    num_curves: u32,
+    num_samples: u32,
+    work: &mut usize,
+) -> Result<Geometry> {
     let mut r = ByteReader::new(section);
     let segment_len = r.u32()?;
     let num_segments = r.u32()?;
@@ -187,12 +209,18 @@ pub fn validate_section(section: &[u8], num_curves: u32, num_samples: u32) -> Re
         return Err(corrupt("curves section reserved bytes are not zero"));
     }
     let nc = num_curves as usize;
+    if nc > crate::format::MAX_CURVES {
+        return Err(corrupt("curve count out of range"));
+    }
     let table = table_offset(nc);
     let data_start = table as u64 + num_segments as u64 * 4;
     if data_start > section.len() as u64 {
         return Err(corrupt("curves section shorter than its tables"));
     }
+    let mut stored = [0u16; STORED_LIST];
+    let (mut num_stored, mut min_bits) = (0usize, 0u64);
     for c in 0..nc {
+        *work += 1;
         let o = SECTION_HEADER + c * DESCRIPTOR_SIZE;
         let b = &section[o..o + DESCRIPTOR_SIZE];
         let kind = Kind::from_u8(b[4]).ok_or(corrupt("unknown curve kind"))?;
@@ -210,9 +238,21 @@ pub fn validate_section(section: &[u8], num_curves: u32, num_samples: u32) -> Re
         if (quantized && d.gw > MAX_GRID_BITS) || (!quantized && d.gw != 0) {
             return Err(corrupt("curve grid width out of range"));
         }
+        match kind {
+            Kind::Default | Kind::Constant => continue,
+            // A segment holds at least one sample: 32 bits of a raw curve, a quantised curve's
+            // 7-bit header and its grid index.
+            Kind::Raw => min_bits += 32,
+            Kind::Quantized => min_bits += 7 + d.gw as u64,
+        }
+        if num_stored < STORED_LIST {
+            stored[num_stored] = c as u16;
+        }
+        num_stored += 1;
     }
     let mut prev = data_start;
     for s in 0..num_segments as usize {
+        *work += 1;
         let start = u32::from_le_bytes(
             section[table + 4 * s..table + 4 * s + 4]
                 .try_into()
@@ -225,11 +265,25 @@ pub fn validate_section(section: &[u8], num_curves: u32, num_samples: u32) -> Re
         }
         prev = start;
     }
+    if num_stored == 0 {
+        // Nothing is stored: segments may be empty (or hold bytes nothing reads).
+        return Ok(Geometry {
+            segment_len,
+            num_segments,
+        });
+    }
+    // Every segment must hold the least its stored curves need, checked before walking them.
+    let data_bits = (section.len() as u64 - data_start) * 8;
+    if (num_segments as u64).saturating_mul(min_bits) > data_bits {
+        return Err(corrupt("curve segment data truncated"));
+    }
+    let list = (num_stored <= STORED_LIST).then(|| &stored[..num_stored]);
     for s in 0..num_segments as usize {
+        *work += 1;
         let (start, end) = segment_bounds(section, nc, num_segments as usize, s);
         let data = &section[start..end];
         let n = segment_samples(segment_len, num_samples, s);
-        validate_segment(section, nc, data, n)?;
+        validate_segment(section, nc, list, data, n, work)?;
     }
     Ok(Geometry {
         segment_len,
@@ -262,10 +316,22 @@ pub(crate) fn segment_samples(segment_len: u32, num_samples: u32, s: usize) -> u
     (num_samples - s as u32 * segment_len).min(segment_len)
 }
 
-fn validate_segment(section: &[u8], nc: usize, data: &[u8], n: u32) -> Result<()> {
+/// Walks one segment: the curves of `list` (the stored curves, in curve order) or, when the list
+/// did not fit, every curve.
+fn validate_segment(
+    section: &[u8],
+    nc: usize,
+    list: Option<&[u16]>,
+    data: &[u8],
+    n: u32,
+    work: &mut usize,
+) -> Result<()> {
     let avail = data.len() * 8;
     let mut bit = 0usize;
-    for c in 0..nc {
+    let count = list.map_or(nc, <[u16]>::len);
+    for i in 0..count {
+        *work += 1;
+        let c = list.map_or(i, |l| l[i] as usize);
         let d = Descriptor::read_unchecked(section, c);
         match d.kind {
             Kind::Default | Kind::Constant => {}
@@ -274,6 +340,7 @@ fn validate_segment(section: &[u8], nc: usize, data: &[u8], n: u32) -> Result<()
                     return Err(corrupt("curve segment data truncated"));
                 }
                 for _ in 0..n {
+                    *work += 1;
                     let v = f32::from_bits(read_bits(data, bit, 32));
                     if !(v.is_finite() && v.abs() <= MAX_ABS_VALUE) {
                         return Err(corrupt("raw curve value is not finite or beyond 1e7"));

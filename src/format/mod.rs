@@ -20,7 +20,7 @@ pub use codec_id::CodecId;
 pub use header::{
     AdditiveFormat, BlobFlags, Header, FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_CURVES,
 };
-pub use validate::validate_blob;
+pub use validate::{validate_blob, validate_blob_counting, ValidationWork};
 
 /// Alignment of blobs and of the buffers they are written into.
 pub const BLOB_ALIGNMENT: usize = 16;

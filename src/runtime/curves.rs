@@ -2,7 +2,8 @@
 //! (each stored curve costs at most one segment's worth of residuals).
 
 use crate::format::curves::{
-    quantized_header, segment_bounds, segment_samples, validate_section, Descriptor, Geometry, Kind,
+    quantized_header, segment_bounds, segment_samples, validate_section_counting, Descriptor,
+    Geometry, Kind,
 };
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -78,13 +79,24 @@ impl<'a> CurvesSection<'a> {
     /// Validates `bytes` as the section of `num_curves` curves over `num_samples` samples (linear
     /// in its size). With `num_curves` 0 the section must be empty.
     pub fn new(bytes: &'a [u8], num_curves: u32, num_samples: u32) -> Result<Self> {
+        Self::new_counting(bytes, num_curves, num_samples, &mut 0)
+    }
+
+    /// [`Self::new`], adding the validation's work to `work` (see
+    /// [`crate::format::curves::validate_section_counting`]).
+    pub fn new_counting(
+        bytes: &'a [u8],
+        num_curves: u32,
+        num_samples: u32,
+        work: &mut usize,
+    ) -> Result<Self> {
         if num_curves == 0 {
             if !bytes.is_empty() {
                 return Err(Error::CorruptBlob("curves section without curves"));
             }
             return Ok(CurvesSection::default());
         }
-        let geometry = validate_section(bytes, num_curves, num_samples)?;
+        let geometry = validate_section_counting(bytes, num_curves, num_samples, work)?;
         Ok(CurvesSection {
             bytes,
             num_curves,

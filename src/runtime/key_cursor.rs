@@ -128,7 +128,12 @@ impl<'a> KeyCursor<'a> {
         if state.len() < need {
             return Err(Error::BufferTooSmall { required: need * 4 });
         }
-        let lay = Layout::read(body);
+        // A curves-only blob has an empty joint body (0 joints, no slots, no keys).
+        let lay = if header.num_joints == 0 {
+            Layout::new(0, 0, 0, 0).expect("no overflow")
+        } else {
+            Layout::read(body)
+        };
         Ok(KeyCursor {
             header,
             body,

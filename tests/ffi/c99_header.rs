@@ -101,3 +101,88 @@ fn header_compiles_as_strict_cpp11() {
         String::from_utf8_lossy(&res.stderr)
     );
 }
+
+/// Under `ANIMCOMP_RUNTIME_ONLY`, calling a compressor function from C is a compile error (not an
+/// implicit declaration that fails at link time), while the runtime functions compile.
+#[test]
+fn runtime_only_header_makes_compressor_calls_compile_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let calls = [
+        (
+            "ok",
+            "AnimcompDecompressOptions o; return (int)animcomp_decompress_options_default(&o);",
+        ),
+        ("compress", "return (int)animcomp_compress(0, 0, 0, 0, 0);"),
+        (
+            "bound",
+            "size_t b; return (int)animcomp_compress_bound(0, 0, &b);",
+        ),
+        (
+            "additive",
+            "return (int)animcomp_compress_additive(0, 1, 0, 0, 0, 0, 0, 0, 0);",
+        ),
+        (
+            "settings",
+            "AnimcompCompressSettings s; return (int)animcomp_compress_settings_default(&s);",
+        ),
+    ];
+    for (name, body) in calls {
+        let src = dir.join(format!("runtime_only_{name}.c"));
+        std::fs::write(
+            &src,
+            format!("#include \"animcomp.h\"\nint f(void) {{ {body} }}\n"),
+        )
+        .unwrap();
+        let mut cmd = compiler().to_command();
+        cmd.args(["-std=c99", "-DANIMCOMP_RUNTIME_ONLY", "-fsyntax-only"])
+            .arg("-I")
+            .arg(root.join("include"))
+            .arg(&src);
+        let res = cmd.output().expect("run the C compiler");
+        let stderr = String::from_utf8_lossy(&res.stderr);
+        if name == "ok" {
+            assert!(res.status.success(), "{name}: {stderr}");
+        } else {
+            assert!(!res.status.success(), "{name} compiled:\n{stderr}");
+            assert!(
+                stderr.contains("is_not_in_the_runtime_only_library"),
+                "{name}: {stderr}"
+            );
+        }
+    }
+}
+
+/// `animcomp.hpp` under C++14 stops with a clear "needs C++17" error (not a failure deep inside,
+/// such as `'align_val_t' is not a member of 'std'`); under C++17 it compiles.
+#[test]
+fn hpp_needs_cpp17_with_a_clear_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hpp_std.cpp");
+    std::fs::write(
+        &src,
+        "#include \"animcomp.hpp\"\nint main() { return 0; }\n",
+    )
+    .unwrap();
+    for (std, ok) in [("-std=c++14", false), ("-std=c++17", true)] {
+        let mut cmd = compiler_for(true).to_command();
+        cmd.args([
+            std,
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-fsyntax-only",
+        ])
+        .arg("-I")
+        .arg(root.join("include"))
+        .arg(&src);
+        let res = cmd.output().expect("run the C++ compiler");
+        let stderr = String::from_utf8_lossy(&res.stderr);
+        assert_eq!(res.status.success(), ok, "{std}: {stderr}");
+        if !ok {
+            assert!(stderr.contains("needs C++17"), "{std}: {stderr}");
+            assert!(!stderr.contains("align_val_t"), "{std}: {stderr}");
+        }
+    }
+}

@@ -9,16 +9,16 @@ use animcomp::ffi::*;
 use animcomp::{AlignedBlob, RawClip, Status};
 
 /// A generated clip held as C arrays (sample-major, interleaved 10-float transforms).
-struct CClip {
-    parents: Vec<i32>,
-    data: Vec<f32>,
+pub(crate) struct CClip {
+    pub(crate) parents: Vec<i32>,
+    pub(crate) data: Vec<f32>,
     joints: u32,
     samples: u32,
     rate: f32,
 }
 
 impl CClip {
-    fn new(src: &RawClip) -> Self {
+    pub(crate) fn new(src: &RawClip) -> Self {
         let parents = src
             .skeleton
             .joints
@@ -42,7 +42,7 @@ impl CClip {
         }
     }
 
-    fn generated(joints: usize, samples: usize) -> Self {
+    pub(crate) fn generated(joints: usize, samples: usize) -> Self {
         Self::new(&generate_clip(&GenerateOptions {
             joints,
             samples,
@@ -51,7 +51,7 @@ impl CClip {
         }))
     }
 
-    fn c(&self) -> AnimcompRawClip {
+    pub(crate) fn c(&self) -> AnimcompRawClip {
         AnimcompRawClip {
             num_joints: self.joints,
             num_samples: self.samples,

@@ -43,7 +43,8 @@ fn options(bind: Option<&[f32]>) -> AnimcompDecompressOptions {
         verify_checksum: 0,
         reserved0: 0,
         bind_pose: null(),
-        reserved: [0; 2],
+        bind_pose_len: 0,
+        reserved: [0; 1],
     };
     unsafe { animcomp_decompress_options_default(&mut o) };
     if let Some(b) = bind {

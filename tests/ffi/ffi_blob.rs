@@ -133,7 +133,8 @@ fn checksum_skip(blob: AlignedBlob, real: bool) {
         verify_checksum: 7,
         reserved0: 0,
         bind_pose: null(),
-        reserved: [0; 2],
+        bind_pose_len: 0,
+        reserved: [0; 1],
     };
     let mut ctx = AnimcompDecompressor { opaque: [0; 16] };
     let p = b.as_bytes().as_ptr().cast();
@@ -146,12 +147,12 @@ fn checksum_skip(blob: AlignedBlob, real: bool) {
         Status::Ok
     );
     assert_eq!(opts.verify_checksum, 1);
-    opts.reserved[1] = 1;
+    opts.reserved[0] = 1;
     assert_eq!(
         unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) },
         Status::InvalidArgument
     );
-    opts.reserved[1] = 0;
+    opts.reserved[0] = 0;
     assert_eq!(
         unsafe { animcomp_decompressor_init(&mut ctx, p, n, &opts) },
         Status::ChecksumMismatch

@@ -60,7 +60,8 @@ fn mutated_blobs_never_panic_through_the_c_api() {
         verify_checksum: 0,
         reserved0: 0,
         bind_pose: null(),
-        reserved: [0; 2],
+        bind_pose_len: 0,
+        reserved: [0; 1],
     };
     let (mut accepted, mut rejected) = (0, 0);
     for original in blobs() {

@@ -4,15 +4,23 @@
 
 mod c99_header;
 #[cfg(feature = "compress")]
+mod ffi_additive_base;
+#[cfg(feature = "compress")]
 mod ffi_api;
 #[cfg(feature = "compress")]
 mod ffi_bind;
+#[cfg(feature = "compress")]
+mod ffi_bind_len;
 #[cfg(feature = "compress")]
 mod ffi_blob;
 #[cfg(feature = "compress")]
 mod ffi_bound;
 #[cfg(feature = "compress")]
+mod ffi_buffer_too_small;
+#[cfg(feature = "compress")]
 mod ffi_cursor;
+#[cfg(feature = "compress")]
+mod ffi_curves_only;
 #[cfg(feature = "compress")]
 mod ffi_mutation;
 #[cfg(feature = "compress")]

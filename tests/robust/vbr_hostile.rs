@@ -9,7 +9,7 @@ use animcomp::format::vbr::layout::{self, validate_counting, View};
 use animcomp::format::{Header, HEADER_SIZE};
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 
-fn vbr_blob(joints: usize, samples: usize) -> AlignedBlob {
+pub(crate) fn vbr_blob(joints: usize, samples: usize) -> AlignedBlob {
     let clip = generate_clip(&GenerateOptions {
         joints,
         samples,

@@ -12,25 +12,17 @@ namespace AnimComp
         readonly NativeBuffer _ctx;
         readonly Blob _blob; // keeps the blob reachable while this context may read it
 
-        /// <summary>Binds to <paramref name="blob"/>; throws AnimCompException when it is refused.</summary>
+        /// <summary>
+        /// Validates <paramref name="blob"/> and binds to it (animcomp_decompressor_init); throws
+        /// AnimCompException when it is refused. To bind many decompressors to one blob, open it
+        /// once with <see cref="OpenedBlob"/> and use <see cref="Decompressor(OpenedBlob)"/>.
+        /// </summary>
         public Decompressor(Blob blob, float[] bindPose = null, bool verifyChecksum = true)
         {
             _blob = blob;
             _ctx = new NativeBuffer(sizeof(AnimcompDecompressor));
-            AnimcompDecompressOptions options;
-            AnimCompException.Check(NativeMethods.animcomp_decompress_options_default(&options));
-            options.verify_checksum = verifyChecksum ? 1u : 0u;
-            AnimcompStatus status;
-            // The library reads the bind pose while sampling, so it is copied to native memory
-            // owned by this object (the GC may move a float[]).
-            if (bindPose != null)
-            {
-                _bind = new NativeBuffer(bindPose.Length * sizeof(float));
-                float* dst = (float*)_bind.Pointer;
-                for (int i = 0; i < bindPose.Length; ++i) dst[i] = bindPose[i];
-                options.bind_pose = dst;
-            }
-            status = NativeMethods.animcomp_decompressor_init(Context, blob.Pointer, new UIntPtr((ulong)blob.Size), &options);
+            AnimcompDecompressOptions options = Options(bindPose, verifyChecksum, out _bind);
+            var status = NativeMethods.animcomp_decompressor_init(Context, blob.Pointer, new UIntPtr((ulong)blob.Size), &options);
             if (status != AnimcompStatus.ANIMCOMP_STATUS_OK)
             {
                 Dispose();
@@ -39,6 +31,49 @@ namespace AnimComp
             NumJoints = (int)_blob.Info().num_joints;
         }
 
+        /// <summary>
+        /// Binds to a blob opened once (animcomp_decompressor_bind): constant time, no validation
+        /// repeated. The context lives in 16-byte aligned native memory owned by this object.
+        /// </summary>
+        public Decompressor(OpenedBlob opened)
+        {
+            _blob = opened.Blob;
+            _opened = opened;
+            _ctx = new NativeBuffer(sizeof(AnimcompDecompressor));
+            var status = NativeMethods.animcomp_decompressor_bind(Context, opened.Handle);
+            if (status != AnimcompStatus.ANIMCOMP_STATUS_OK)
+            {
+                Dispose();
+                throw new AnimCompException(status);
+            }
+            NumJoints = opened.NumJoints;
+        }
+
+        /// <summary>
+        /// Decompression options with the bind pose copied to native memory (the library reads it
+        /// while sampling and the GC may move a float[]) and its length given (bind_pose_len).
+        /// </summary>
+        internal static AnimcompDecompressOptions Options(float[] bindPose, bool verifyChecksum, out NativeBuffer bind)
+        {
+            AnimcompDecompressOptions options;
+            AnimCompException.Check(NativeMethods.animcomp_decompress_options_default(&options));
+            options.verify_checksum = verifyChecksum ? 1u : 0u;
+            bind = null;
+            if (bindPose != null && bindPose.Length > 0)
+            {
+                bind = new NativeBuffer(bindPose.Length * sizeof(float));
+                float* dst = (float*)bind.Pointer;
+                for (int i = 0; i < bindPose.Length; ++i) dst[i] = bindPose[i];
+                options.bind_pose = dst;
+                options.bind_pose_len = (ulong)bindPose.Length;
+            }
+            return options;
+        }
+
+        readonly OpenedBlob _opened; // keeps the handle reachable while this context may read it
+
+        /// <summary>The opened blob this context was bound to (null when made from a Blob).</summary>
+        public OpenedBlob Opened { get { return _opened; } }
         readonly NativeBuffer _bind;
 
         /// <summary>The C context, for functions this layer does not wrap.</summary>
@@ -80,6 +115,14 @@ namespace AnimComp
             if (joint10 == null || joint10.Length < 10) return AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL;
             fixed (float* p = joint10)
                 return NativeMethods.animcomp_sample_joint(Context, joint, p);
+        }
+
+        /// <summary>Every curve's value at the current time into <paramref name="curves"/> (animcomp_sample_curves).</summary>
+        public AnimcompStatus SampleCurves(float[] curves)
+        {
+            if (curves == null) return AnimcompStatus.ANIMCOMP_STATUS_NULL_POINTER;
+            fixed (float* p = curves)
+                return NativeMethods.animcomp_sample_curves(Context, p, new UIntPtr((uint)curves.Length));
         }
 
         /// <summary>Frees the context (and the copied bind pose); the blob stays with its owner.</summary>

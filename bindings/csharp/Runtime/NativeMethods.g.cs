@@ -528,13 +528,23 @@ namespace AnimComp.Native
         /// <summary>
         /// Optional: bind pose, 10 floats per joint, tightly packed. Required for blobs with
         /// `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE`; it is read during sampling, so it must
-        /// outlive the decompressor.
+        /// outlive the decompressor. Give its length in `bind_pose_len` too: without a length the
+        /// library trusts the array to hold 10 floats for every joint of the blob, which a blob of
+        /// more joints than the caller expects (a hostile one) would read past.
         /// </summary>
         public float* bind_pose;
         /// <summary>
+        /// Length of `bind_pose` in floats. 0 (the default, and what callers written before this
+        /// field get from zeroed reserved space): unknown, the library reads 10 floats per joint of
+        /// the blob, as before. Non-zero: the blob's joint count is checked against it before
+        /// anything is read: fewer than 10 floats per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
+        /// Non-zero with a NULL `bind_pose` gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+        /// </summary>
+        public ulong bind_pose_len;
+        /// <summary>
         /// Must be zero.
         /// </summary>
-        public fixed ulong reserved[2];
+        public fixed ulong reserved[1];
     }
 
     /// <summary>
@@ -898,7 +908,9 @@ namespace AnimComp.Native
         /// <summary>
         /// Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
         /// `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
-        /// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`).
+        /// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). A bind pose
+        /// shorter than the blob needs, by `options-&gt;bind_pose_len`, gives
+        /// `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (nothing read or written; as for `animcomp_blob_open`).
         /// This is `animcomp_blob_open` followed by `animcomp_decompressor_bind`: to bind many contexts to
         /// one blob, open it once and bind each context (constant time).
         ///
@@ -913,7 +925,10 @@ namespace AnimComp.Native
         /// `options` turns it off, every offset, count and stored value, and the bind pose of `options`
         /// when the blob's defaults are the bind pose), in time linear in its size, and fills `*handle`.
         /// `options` may be NULL (defaults). Bind any number of contexts to the handle with
-        /// `animcomp_decompressor_bind`. On failure `*handle` is left unopened (binding it then gives
+        /// `animcomp_decompressor_bind`. When the blob's defaults are the bind pose and
+        /// `options-&gt;bind_pose_len` is not 0, a bind pose shorter than 10 floats per joint of the blob
+        /// gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` before any of it is read (nothing is written; see
+        /// `AnimcompDecompressOptions::bind_pose_len`). On failure `*handle` is left unopened (binding it then gives
         /// `ANIMCOMP_STATUS_NOT_INITIALIZED`). The blob and bind pose must outlive the handle and every
         /// context bound from it. No memory is allocated.
         /// </summary>
@@ -946,8 +961,8 @@ namespace AnimComp.Native
         /// Samples every joint at the current position into `out`: 10 floats per joint
         /// (`qx qy qz qw tx ty tz sx sy sz`), joint `j` starting at `out[j * stride_floats]`.
         /// `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must be at least
-        /// `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`. Floats between joints are
-        /// not written. Does not allocate; many threads may sample one context at once.
+        /// `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (and nothing is written).
+        /// Floats between joints are not written. Does not allocate; many threads may sample one context at once.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_sample_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern AnimcompStatus animcomp_sample_pose(AnimcompDecompressor* ctx, float* @out, UIntPtr out_len_floats, UIntPtr stride_floats);

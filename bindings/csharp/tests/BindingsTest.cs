@@ -104,6 +104,38 @@ static unsafe class BindingsTest
                     buffer.Dispose();
                     Check(d.SamplePose(new float[5]) == AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL, "short buffer status");
                 }
+                OpenOnceBindMany(blob, joints, expectedPoses);
+            }
+        }
+    }
+
+    // Open once, bind many: every context bound from one OpenedBlob (whose AnimcompBlob handle
+    // lives in aligned native memory owned by the safe layer) samples the C API's poses.
+    static void OpenOnceBindMany(Blob blob, int joints, float[] expectedPoses)
+    {
+        for (int round = 0; round < 20; ++round)
+        {
+            using (var opened = new OpenedBlob(blob))
+            {
+                Check(((long)opened.Handle & 15) == 0, "opened handle is 16-byte aligned");
+                var contexts = new Decompressor[3];
+                for (int k = 0; k < contexts.Length; ++k) contexts[k] = opened.Bind();
+                var pose = new float[joints * 10];
+                for (int t = 0; t < Times.Length; ++t)
+                {
+                    var d = contexts[t % contexts.Length];
+                    Check(((long)d.Context & 15) == 0, "bound context is 16-byte aligned");
+                    Check(d.Seek(Times[t], AnimcompLooping.ANIMCOMP_LOOPING_WRAP) == AnimcompStatus.ANIMCOMP_STATUS_OK, "bound seek");
+                    Check(d.SamplePose(pose) == AnimcompStatus.ANIMCOMP_STATUS_OK, "bound sample");
+                    bool same = true;
+                    for (int i = 0; i < pose.Length; ++i)
+                        same &= BitConverter.ToInt32(BitConverter.GetBytes(pose[i]), 0) ==
+                                BitConverter.ToInt32(BitConverter.GetBytes(expectedPoses[t * pose.Length + i]), 0);
+                    if (round == 0) Check(same, "bound pose at " + Times[t] + " equals the C API's bit for bit");
+                    else if (!same) Check(false, "bound pose differs in round " + round);
+                }
+                Check(contexts[0].SampleCurves(new float[0]) == AnimcompStatus.ANIMCOMP_STATUS_OK, "no curves: nothing to write");
+                foreach (var d in contexts) d.Dispose();
             }
         }
     }

@@ -53,6 +53,7 @@ int main(void) {
     printf("offset AnimcompDecompressOptions.verify_checksum %zu\n", offsetof(AnimcompDecompressOptions, verify_checksum));
     printf("offset AnimcompDecompressOptions.reserved0 %zu\n", offsetof(AnimcompDecompressOptions, reserved0));
     printf("offset AnimcompDecompressOptions.bind_pose %zu\n", offsetof(AnimcompDecompressOptions, bind_pose));
+    printf("offset AnimcompDecompressOptions.bind_pose_len %zu\n", offsetof(AnimcompDecompressOptions, bind_pose_len));
     printf("offset AnimcompDecompressOptions.reserved %zu\n", offsetof(AnimcompDecompressOptions, reserved));
     printf("size AnimcompBlob %zu\n", sizeof(AnimcompBlob));
     printf("offset AnimcompBlob.opaque %zu\n", offsetof(AnimcompBlob, opaque));

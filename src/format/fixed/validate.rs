@@ -63,7 +63,17 @@ fn check_range(r: &mut ByteReader, limit: f32) -> Result<()> {
 }
 
 /// Checks every count, offset, size, format id, kind and stored float of a `fixed` body.
-pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
+pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
+    validate_counting(h, body, &mut 0)
+}
+
+/// [`validate`], adding to `work` one unit per loop iteration it runs (also when it fails). Every
+/// loop runs over a count the body's bytes pay for: the kind loops over the kind bytes (one per
+/// joint), the constant and range checks over stored floats, and the frame check over the stored
+/// raw floats of the animated float channels only (`samples x channels`, each 12 or 16 bytes per
+/// frame): a blob whose frames are 0 bytes, whatever its sample count, checks no frame. So `work`
+/// stays within the body size in bytes (`tests/robust/linear_validation.rs`).
+pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()> {
     let mut r = ByteReader::new(body);
     let head = r.take(CODEC_HEADER_SIZE)?;
     check(
@@ -121,6 +131,7 @@ pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
     let kinds = &body[l.kinds_offset..l.kinds_offset + l.num_joints];
     let mut total = Cursor::default();
     for &k in kinds {
+        *work += 1;
         check(
             k & 0xC0 == 0 && (0..3).all(|c| (k >> (2 * c)) & 3 != 3),
             "invalid sub-track kind",
@@ -152,6 +163,7 @@ pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
     let mut cr = ByteReader::at(body, l.constants_offset)?;
     let mut rr = ByteReader::at(body, l.ranges_offset)?;
     for &k in kinds {
+        *work += 1;
         let [kr, kt, ks] = kinds_of(k);
         match kr {
             Kind::Default => {}
@@ -187,62 +199,69 @@ pub(crate) fn validate(h: &Header, body: &[u8]) -> Result<()> {
         }
     }
 
-    // Frames holding raw floats: every stored float finite and in range.
+    // Frames holding raw floats: every stored float finite and in range. Joint by joint, and
+    // for each animated float channel sample by sample: joints without one cost one step (paid by
+    // their kind byte), each float channel checked costs one step per frame and is paid by its
+    // 12 or 16 bytes in every frame (a loop over samples x joints would not be: a body with 0-byte
+    // frames may declare 2^24 samples).
     let float_rot = matches!(
         l.rotation,
         RotationFormat::Float128 | RotationFormat::Float96NoW
     );
     let float_t = l.translation == VectorFormat::Float96;
     let float_s = l.scale == VectorFormat::Float96;
-    if float_rot || float_t || float_s {
-        for i in 0..l.num_samples {
-            let frame =
-                &body[l.frames_offset + i * l.frame_size..l.frames_offset + (i + 1) * l.frame_size];
-            let f = |bit: usize| {
-                let o = bit / 8;
-                f32::from_le_bytes([frame[o], frame[o + 1], frame[o + 2], frame[o + 3]])
-            };
-            let mut bit = 0usize;
-            for &k in kinds {
-                let [kr, kt, ks] = kinds_of(k);
-                if kr == Kind::Animated {
-                    if float_rot {
-                        let mut a = [0.0f32, 0.0, 0.0, 1.0];
-                        for (c, x) in a.iter_mut().enumerate().take(
-                            if l.rotation == RotationFormat::Float128 {
-                                4
-                            } else {
-                                3
-                            },
-                        ) {
-                            *x = f(bit + 32 * c);
-                        }
-                        check(
-                            a.iter().all(|&c| bounded(c, ROTATION_LIMIT)),
-                            "stored rotation out of range",
-                        )?;
-                        if l.rotation == RotationFormat::Float128 {
-                            check_quat(a)?;
-                        }
+    if !(float_rot || float_t || float_s) || l.frame_bits == 0 {
+        return Ok(());
+    }
+    let frames = &body[l.frames_offset..l.frames_offset + l.num_samples * l.frame_size];
+    let f = |i: usize, bit: usize| {
+        let o = i * l.frame_size + bit / 8;
+        f32::from_le_bytes([frames[o], frames[o + 1], frames[o + 2], frames[o + 3]])
+    };
+    let mut bit = 0usize;
+    for &k in kinds {
+        *work += 1;
+        let [kr, kt, ks] = kinds_of(k);
+        if kr == Kind::Animated {
+            if float_rot {
+                let comps = if l.rotation == RotationFormat::Float128 {
+                    4
+                } else {
+                    3
+                };
+                for i in 0..l.num_samples {
+                    *work += 1;
+                    let mut a = [0.0f32, 0.0, 0.0, 1.0];
+                    for (c, x) in a.iter_mut().enumerate().take(comps) {
+                        *x = f(i, bit + 32 * c);
                     }
-                    bit += l.rotation.bits_per_sample() as usize;
-                }
-                for (kind, format, is_float) in
-                    [(kt, l.translation, float_t), (ks, l.scale, float_s)]
-                {
-                    if kind == Kind::Animated {
-                        if is_float {
-                            for c in 0..3 {
-                                check(
-                                    bounded(f(bit + 32 * c), VECTOR_LIMIT),
-                                    "stored vector out of range",
-                                )?;
-                            }
-                        }
-                        bit += format.bits_per_sample() as usize;
+                    check(
+                        a.iter().all(|&c| bounded(c, ROTATION_LIMIT)),
+                        "stored rotation out of range",
+                    )?;
+                    if comps == 4 {
+                        check_quat(a)?;
                     }
                 }
             }
+            bit += l.rotation.bits_per_sample() as usize;
+        }
+        for (kind, format, is_float) in [(kt, l.translation, float_t), (ks, l.scale, float_s)] {
+            if kind != Kind::Animated {
+                continue;
+            }
+            if is_float {
+                for i in 0..l.num_samples {
+                    *work += 1;
+                    for c in 0..3 {
+                        check(
+                            bounded(f(i, bit + 32 * c), VECTOR_LIMIT),
+                            "stored vector out of range",
+                        )?;
+                    }
+                }
+            }
+            bit += format.bits_per_sample() as usize;
         }
     }
     Ok(())

@@ -284,6 +284,17 @@ pub fn jc(joint: usize, channel: usize) -> u16 {
 /// Checks every count, offset, index, joint, channel and key time of a body against its length
 /// and the header, so the samplers may index freely.
 pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
+    validate_counting(h, body, &mut 0)
+}
+
+/// [`validate`], adding to `work` one unit per loop iteration it runs (also when it fails). Each
+/// loop runs over a count the body's bytes pay for: pool floats (4 bytes each), slots (12 bytes),
+/// key indices and stream entries (10 bytes per key: the running key total is checked against the
+/// stream length slot by slot, not only at the end) and pool ranges, which lie in slot order
+/// without overlap (the writer's order), so no pool float is checked twice however many slots
+/// name it. `work` stays within a small multiple of the body size
+/// (`tests/robust/linear_validation.rs`).
+pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()> {
     let mut r = ByteReader::new(body);
     if r.take(4)? != TAG {
         return Err(Error::CorruptBlob("keys body: bad tag"));
@@ -309,13 +320,18 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if h.num_samples > 65_536 {
         return Err(Error::CorruptBlob("keys body: more than 65536 samples"));
     }
+    *work += pool_len;
     for i in 0..pool_len {
         if !lay.pool_f32(body, i).is_finite() {
             return Err(Error::CorruptBlob("keys body: non-finite value in pool"));
         }
     }
     let mut total = 0usize;
+    // End of the pool floats the slots before used: the next slot's pool range starts here or
+    // later (slots that use no pool floats are not placed).
+    let mut pool_free = 0usize;
     for s in 0..slots {
+        *work += 1;
         let o = BODY_HEADER + s * SLOT_SIZE;
         let w0 = read_u32(body, o);
         if w0 & 3 == 3 {
@@ -329,6 +345,15 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         let need = pool_need(&slot, channel, h.num_samples as usize);
         if slot.pool.checked_add(need).is_none_or(|e| e > pool_len) {
             return Err(Error::CorruptBlob("keys body: pool offset out of range"));
+        }
+        if need > 0 {
+            if slot.pool < pool_free {
+                return Err(Error::CorruptBlob(
+                    "keys body: pool ranges out of slot order or overlapping",
+                ));
+            }
+            pool_free = slot.pool + need;
+            *work += need;
         }
         check_pool_values(&lay, body, &slot, channel, need)?;
         if slot.kind != Kind::Animated {
@@ -354,6 +379,12 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             ));
         }
         total += slot.count;
+        if total > keys {
+            return Err(Error::CorruptBlob(
+                "keys body: key counts add up to more than the stream length",
+            ));
+        }
+        *work += slot.count;
         let want = jc(joint, channel);
         let mut prev_pos = None;
         let mut prev_time = None;
@@ -386,6 +417,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             "keys body: key counts do not add up to the stream length",
         ));
     }
+    *work += keys;
     check_playback_order(&lay, body, nch)
 }
 

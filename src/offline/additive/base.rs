@@ -28,6 +28,11 @@ pub struct BasePoses {
     per_sample: bool,
 }
 
+/// Checks one base transform by the rules of clip input (`offline::clip::validate`): a
+/// rotation that is not finite gives [`Error::NonFiniteValue`], one too far from unit length
+/// [`Error::NonUnitQuaternion`]; translations and scales must be finite and within the input
+/// limit [`crate::format::limits::MAX_ABS_VALUE`] ([`Error::NonFiniteValue`]). Returns the
+/// transform with its rotation normalised.
 fn check_transform(t: &Transform, joint: usize, sample: usize) -> Result<Transform> {
     let bad = |channel| Error::NonFiniteValue {
         joint,
@@ -35,13 +40,23 @@ fn check_transform(t: &Transform, joint: usize, sample: usize) -> Result<Transfo
         channel,
     };
     let len = t.rotation.length();
-    if !len.is_finite() || (len - 1.0).abs() > crate::offline::clip::QUAT_LENGTH_TOLERANCE {
+    if !len.is_finite() || !t.rotation.is_finite() {
         return Err(bad("base rotation"));
     }
-    if !t.translation.is_finite() {
+    if (len - 1.0).abs() > crate::offline::clip::QUAT_LENGTH_TOLERANCE {
+        return Err(Error::NonUnitQuaternion {
+            joint,
+            sample,
+            length: len,
+        });
+    }
+    let within = |v: crate::math::Vec3| {
+        v.is_finite() && v.abs().max_element() <= crate::format::limits::MAX_ABS_VALUE
+    };
+    if !within(t.translation) {
         return Err(bad("base translation"));
     }
-    if !t.scale.is_finite() {
+    if !within(t.scale) {
         return Err(bad("base scale"));
     }
     Ok(Transform {
@@ -52,7 +67,9 @@ fn check_transform(t: &Transform, joint: usize, sample: usize) -> Result<Transfo
 
 impl BasePoses {
     /// Expands `base` for an additive clip of `num_joints` joints and `num_samples` samples.
-    /// Checks the joint counts and every value (finite, unit rotations; rotations normalised).
+    /// Checks the joint counts, and the base as clip input is checked (a base clip in full, with
+    /// its parents, by [`RawClip::check`]; every base value within the input limit, rotations of
+    /// unit length, with a clip's statuses; rotations normalised).
     pub fn new(base: &AdditiveBase, num_joints: usize, num_samples: usize) -> Result<Self> {
         match base {
             AdditiveBase::Pose(p) => {
@@ -83,6 +100,9 @@ impl BasePoses {
                         "base clip tracks must hold num_samples values each",
                     ));
                 }
+                // The same rules and statuses as a clip: counts, sample rate, parents, error
+                // settings, every value (input limit, unit rotations).
+                c.check()?;
                 let mut poses = Vec::with_capacity(num_samples * num_joints);
                 for i in 0..num_samples {
                     let pos = if num_samples > 1 {
