@@ -429,3 +429,106 @@ fn fbx_shared_every_stack_within_precision() {
     }
     println!("{} files, {stacks} stacks", files.len());
 }
+
+/// Object-space joint positions of every sample, by joint name (a repeated name gets "1"
+/// appended on its second occurrence: the BVH names Spine, Spine, Neck, Neck where Blender wrote
+/// Spine, Spine1, Neck, Neck1).
+fn world_positions(clip: &RawClip) -> Vec<(String, Vec<Vec3>)> {
+    let mut out: Vec<(String, Vec<Vec3>)> = Vec::new();
+    for j in &clip.skeleton.joints {
+        let mut name = j.name.clone();
+        if out.iter().any(|(n, _)| *n == name) {
+            name.push('1');
+        }
+        out.push((name, Vec::with_capacity(clip.num_samples)));
+    }
+    for i in 0..clip.num_samples {
+        for (j, w) in world(clip, i).iter().enumerate() {
+            out[j].1.push(w.translation);
+        }
+    }
+    out
+}
+
+/// `isaacgymenvs-cmu/01_01_cmu.fbx` is Blender's conversion of `highrate/cmu_01_01.bvh` (same
+/// take, skeleton and names). Blender read the BVH numbers as metres and wrote centimetres, and
+/// its armature's -90° X rotation turns its Z-up into the FBX's Y-up: so the FBX imported in
+/// centimetres, Y-up, must put every joint at 100 x its BVH position (BVH is Y-up too).
+///
+/// Compared over samples 1.. (sample 0 is the BVH's calibration pose, which the FBX's first key
+/// does not hold for the limbs: up to 108 cm apart at the toes while the hips agree to 0.0003 cm;
+/// printed, not asserted). Units: these centimetres are BVH units x 100, and a CMU BVH unit is
+/// about 5.6 real cm, so 1 cm here is about 0.06 real cm. Two figures, two tolerances:
+/// - joint positions relative to the hips (the pose, set by the rotation curves). Blender's
+///   exporter thinned the rotation curves (linear keys, 2412–2747 of 2752 frames kept) and wrote
+///   degrees as float32, so the pose matches to a fraction of a degree, not to float precision:
+///   measured max 9.2 cm at a toe 1600 cm down a 6-joint chain from the hips (0.33°), mean 0.4 cm.
+///   Tolerances: max 15 cm (0.5° at that reach) and mean 1 cm. A wrong rotation order, a missed
+///   pre-rotation, a wrong axis conversion or a one-frame offset each give tens of centimetres
+///   (the frame-to-frame motion of the hips alone is ~0.5 cm, and a one-frame shift of a walking
+///   foot several cm, on every sample, which the mean catches).
+/// - the hips' own position: its translation curves were thinned far more (733 of 2752 keys on
+///   x), so it wanders up to 8.6 cm from the BVH; tolerance 10 cm (0.2 % of the 4500 cm walked).
+#[test]
+fn fbx_cmu_01_01_matches_its_bvh() {
+    let fbx_path = data_dir().join("fbx/isaacgymenvs-cmu/01_01_cmu.fbx");
+    let bvh_path = data_dir().join("highrate/cmu_01_01.bvh");
+    if !fbx_path.is_file() || !bvh_path.is_file() {
+        println!(
+            "SKIP: {} or {} not found",
+            fbx_path.display(),
+            bvh_path.display()
+        );
+        return;
+    }
+    let f = load(&fbx_path, &ImportOptions::default()).unwrap();
+    let b = load(&bvh_path, &ImportOptions::default()).unwrap();
+    let (f, b) = (&f[0].clip, &b[0].clip);
+    assert_eq!(f.sample_rate, 120.0);
+    assert_eq!(f.num_samples, b.num_samples, "same frames");
+    let fw = world_positions(f);
+    let bw = world_positions(b);
+    let get =
+        |w: &[(String, Vec<Vec3>)], n: &str| w.iter().find(|(m, _)| m == n).map(|x| x.1.clone());
+    let (fh, bh) = (get(&fw, "Hips").unwrap(), get(&bw, "Hips").unwrap());
+    let mut matched = Vec::new();
+    let (mut worst_rel, mut worst_joint, mut worst_hips, mut worst0) =
+        (0.0f32, String::new(), 0.0f32, 0.0f32);
+    let mut all = Vec::new();
+    for (name, bp) in &bw {
+        let Some(fp) = get(&fw, name) else {
+            println!("not in the FBX: {name}");
+            continue;
+        };
+        matched.push(name.clone());
+        worst0 = worst0.max((fp[0] - bp[0] * 100.0).length());
+        for i in 1..fp.len() {
+            let d = ((fp[i] - fh[i]) - (bp[i] - bh[i]) * 100.0).length();
+            all.push(d);
+            if d > worst_rel {
+                worst_rel = d;
+                worst_joint = name.clone();
+            }
+        }
+    }
+    for i in 1..fh.len() {
+        worst_hips = worst_hips.max((fh[i] - bh[i] * 100.0).length());
+    }
+    all.sort_by(f32::total_cmp);
+    let p99 = all[(all.len() - 1) * 99 / 100];
+    let mean = all.iter().map(|&d| d as f64).sum::<f64>() / all.len() as f64;
+    println!(
+        "CMU 01_01 FBX vs BVH x 100: {} joints x {} samples; relative to the hips max {worst_rel:.3} cm \
+         ({worst_joint}), mean {mean:.3} cm, p99 {p99:.3} cm; hips max {worst_hips:.3} cm; \
+         sample 0 max {worst0:.1} cm",
+        matched.len(),
+        f.num_samples - 1,
+    );
+    assert_eq!(matched.len(), 29, "joints matched by name: {matched:?}");
+    assert!(
+        worst_rel <= 15.0,
+        "pose differs by {worst_rel} cm at {worst_joint}"
+    );
+    assert!(mean <= 1.0, "pose differs by {mean} cm on average");
+    assert!(worst_hips <= 10.0, "hips differ by {worst_hips} cm");
+}
