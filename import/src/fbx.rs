@@ -125,6 +125,9 @@ pub struct FbxOptions {
     pub units: FbxUnits,
     /// Only this stack (index in file order); `None`: every stack.
     pub stack: Option<usize>,
+    /// Refuse stacks of more samples than this (checked before anything is evaluated or
+    /// allocated); `None`: the library's limits (`MAX_SAMPLES`, [`crate::MAX_JOINT_SAMPLES`]).
+    pub max_samples: Option<usize>,
 }
 
 /// The items of a ufbx list. ufbx leaves an empty list's pointer null, and the crate's `Deref`
@@ -230,6 +233,7 @@ pub fn load_bytes(bytes: &[u8], opts: &FbxOptions) -> Result<FbxFile, ParseError
             &skeleton,
             &unscale,
             &curve_meta,
+            opts.max_samples,
         )?);
     }
     if let Some(k) = opts.stack {
@@ -557,6 +561,7 @@ fn bake_stack(
     skeleton: &Skeleton,
     unscale: &[f32],
     curve_meta: &[(String, f32, f32)],
+    max_samples: Option<usize>,
 ) -> Result<FbxTake, ParseError> {
     let name = stack.element.name.to_string();
     let mut notes = Vec::new();
@@ -598,6 +603,7 @@ fn bake_stack(
     let nj = joints.len().max(1);
     if !(frames.is_finite() && frames >= 0.0)
         || frames + 1.0 > MAX_SAMPLES as f64
+        || max_samples.is_some_and(|m| frames + 1.0 > m as f64)
         || (frames + 1.0) * nj as f64 > crate::MAX_JOINT_SAMPLES as f64
     {
         return Err(err(format!(

@@ -231,6 +231,7 @@ pub fn fbx_options(opts: &ImportOptions) -> fbx::FbxOptions {
         sample_rate: opts.sample_rate,
         units: opts.fbx_units,
         stack: opts.fbx_stack,
+        max_samples: None,
     }
 }
 

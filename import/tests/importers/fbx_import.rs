@@ -13,13 +13,13 @@ use glam::Vec3;
 use std::path::{Path, PathBuf};
 
 /// One second in FBX ticks.
-const SEC: i64 = 46_186_158_000;
+pub(crate) const SEC: i64 = 46_186_158_000;
 
 /// A three-joint LimbNode chain hip → knee → foot, 30 fps, cm. The knee has a 30° pre-rotation
 /// about Z and a keyed Z rotation 0° → 90° (linear) from key time 0 to `key_end` ticks; the stack
 /// runs from `start` to `stop` ticks. `anim` false drops the stack; `limb` false makes the nodes
 /// plain Nulls without bone attributes.
-fn fixture(start: i64, stop: i64, key_end: i64, anim: bool, limb: bool) -> String {
+pub(crate) fn fixture(start: i64, stop: i64, key_end: i64, anim: bool, limb: bool) -> String {
     let kind = if limb { "LimbNode" } else { "Null" };
     let attrs = if limb {
         r#"	NodeAttribute: 10, "NodeAttribute::", "LimbNode" {
