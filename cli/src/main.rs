@@ -11,6 +11,7 @@ mod curves;
 mod curves_baseline;
 mod inspect;
 mod measure;
+mod output;
 mod peers;
 mod report;
 mod runtime_bench;
@@ -63,8 +64,28 @@ fn quiet_broken_pipe() {
     }
 }
 
+/// Rust's `println!` panics when standard output cannot be written (`> /dev/full`): turn that
+/// into the one-line error every other failure gives, exit status 1, no backtrace.
+fn stdout_errors_are_errors() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(rest) = msg.strip_prefix("failed printing to stdout: ") {
+            eprintln!("animcomp: error: cannot write to standard output: {rest}");
+            std::process::exit(1);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
     quiet_broken_pipe();
+    stdout_errors_are_errors();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compress(a) => compress::run(&a),

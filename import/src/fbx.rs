@@ -177,12 +177,15 @@ pub fn load_bytes(bytes: &[u8], opts: &FbxOptions) -> Result<FbxFile, ParseError
             s.metadata.creator.as_ref() as &str
         ),
         format!(
-            "file unit {} (UnitScaleFactor {}), up axis {:?}, {} fps; positions converted to {}, \
-             axes to right-handed Y-up",
+            "file unit {} (UnitScaleFactor {}){}, {} fps; positions converted to {}, axes to \
+             right-handed Y-up",
             unit_name(file_unit),
             file_unit / 0.01,
-            s.settings.original_axis_up,
-            fps,
+            match s.settings.original_axis_up {
+                ufbx::CoordinateAxis::Unknown => String::new(),
+                a => format!(", up axis {a:?}"),
+            },
+            (fps * 1000.0).round() / 1000.0,
             opts.units.label(file_unit)
         ),
     ];
