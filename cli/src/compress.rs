@@ -82,7 +82,7 @@ pub fn load_one(
 
 /// The blend-shape curves of an FBX take that has joints too, prepared with the curve options,
 /// when their samples line up with the prepared clip's (not after `--decimate`).
-fn fbx_curves(
+pub fn fbx_curves(
     input: &Path,
     clip: &animcomp::RawClip,
     settings: &SettingsArgs,

@@ -9,6 +9,7 @@ mod bench_output;
 mod compress;
 mod curves;
 mod curves_baseline;
+mod export;
 mod inspect;
 mod measure;
 mod output;
@@ -43,6 +44,8 @@ enum Command {
     Bench(bench::Args),
     /// Draw an SVG of a clip's error over time and its joints' error ranking.
     Report(report::Args),
+    /// Compress, decode and write a glTF (.glb) of the skeleton and the decoded animation.
+    Export(export::Args),
 }
 
 /// What a command failed with: one line, printed after `animcomp: error: `.
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Sample(a) => sample::run(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Report(a) => report::run(&a),
+        Command::Export(a) => export::run(&a),
     };
     match result {
         Ok(code) => code,
