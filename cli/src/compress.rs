@@ -155,13 +155,18 @@ fn refuse_joint_options_on_curves(a: &Args) -> Result<(), CliError> {
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let default_name = format!("{}.acmp", measure::file_stem(&a.input));
+    if a.input.is_dir() {
+        return Err(CliError(format!(
+            "{}: is a directory (give one clip file; `animcomp bench` takes folders)",
+            a.input.display()
+        )));
+    }
     let out = match &a.output {
-        Some(o) => crate::output::check(o, &default_name, &[&a.input], a.force, "blob")?,
+        Some(o) => crate::output::check(o, &default_name, &[&a.input], "blob")?,
         None => crate::output::check(
             &default_output(&a.input),
             &default_name,
             &[&a.input],
-            a.force,
             "blob",
         )?,
     };
@@ -169,6 +174,9 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let loaded = load_one(&a.input, a.clip_index, &a.settings);
     let curves_only = loaded.is_err()
         && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
+    if loaded.is_ok() || curves_only {
+        crate::output::refuse_existing(&out, a.force)?;
+    }
     if curves_only {
         refuse_joint_options_on_curves(a)?;
         return crate::curves::compress_file(

@@ -57,8 +57,9 @@ pub struct Args {
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let default_name = format!("{}.preview.glb", measure::file_stem(&a.input));
-    let out = crate::output::check(&a.output, &default_name, &[&a.input], a.force, "glTF")?;
+    let out = crate::output::check(&a.output, &default_name, &[&a.input], "glTF")?;
     let clip = load_one(&a.input, a.clip_index, &a.settings)?;
+    crate::output::refuse_existing(&out, a.force)?;
     let curve_set = crate::compress::fbx_curves(&a.input, &clip, &a.settings, &a.curves);
     let curves: Vec<Curve> = curve_set.map(|s| s.curves).unwrap_or_default();
     let (poses, weights, what) = if a.raw {

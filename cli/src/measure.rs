@@ -464,6 +464,8 @@ mod tests {
             resample: None,
             decimate: None,
             unit_scale: 1.0,
+            units: animcomp_import::fbx::FbxUnits::Centimetres,
+            stack: None,
         };
         let s = a.settings(CodecChoice::Fixed);
         let d = CompressSettings::default();

@@ -8,14 +8,23 @@ use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
 /// Resolves and checks an output path. `default_name` is the file name used when `out` is a
-/// directory; `inputs` are the command's input files; `what` names the output in messages.
+/// directory; `inputs` are the command's input files (each must exist); `what` names the output
+/// in messages. Whether an existing output may be replaced is [`refuse_existing`]'s question,
+/// asked after the input has been read (so a broken input is reported first).
 pub fn check(
     out: &Path,
     default_name: &str,
     inputs: &[&Path],
-    force: bool,
     what: &str,
 ) -> Result<PathBuf, CliError> {
+    for inp in inputs {
+        if !inp.exists() {
+            return Err(CliError(format!(
+                "{}: no such file or directory",
+                inp.display()
+            )));
+        }
+    }
     if out.as_os_str() == "-" {
         return Err(CliError(format!(
             "-o -: the {what} cannot be written to standard output; give a file name"
@@ -37,15 +46,19 @@ pub fn check(
             )));
         }
     }
-    let existed = out.exists();
-    if existed && !force {
+    probe_writable(&out, out.exists())?;
+    Ok(out)
+}
+
+/// Refuses an existing output without `--force`.
+pub fn refuse_existing(out: &Path, force: bool) -> Result<(), CliError> {
+    if out.exists() && !force {
         return Err(CliError(format!(
             "{}: already exists (pass --force to overwrite it)",
             out.display()
         )));
     }
-    probe_writable(&out, existed)?;
-    Ok(out)
+    Ok(())
 }
 
 /// Checks that `path` can be written (for `--json` files, which overwrite like text outputs).

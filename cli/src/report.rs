@@ -17,9 +17,13 @@ pub struct Args {
     /// as is; give the same --error, --shell and --resample it was compressed with).
     #[arg(required = true, num_args = 1..=2, value_name = "CLIP [BLOB]")]
     pub inputs: Vec<PathBuf>,
-    /// Where to write the SVG [default: `<clip stem>.report.svg` in the current folder].
+    /// Where to write the SVG [default: `<clip stem>.report.svg` in the current folder]; a
+    /// folder receives that name inside it.
     #[arg(short, long, value_name = "OUT.svg")]
     pub output: Option<PathBuf>,
+    /// Overwrite the SVG if it exists.
+    #[arg(long)]
+    pub force: bool,
     /// Codec when compressing here [default: the library's default codec].
     #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
     pub codec: Option<CodecChoice>,
@@ -94,7 +98,16 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         },
         _ => unreachable!("clap enforces 1..=2 inputs"),
     };
+    let default_name = format!("{}.report.svg", measure::file_stem(clip_path));
+    let inputs: Vec<&Path> = a.inputs.iter().map(PathBuf::as_path).collect();
+    let out = crate::output::check(
+        a.output.as_deref().unwrap_or(Path::new(&default_name)),
+        &default_name,
+        &inputs,
+        "SVG",
+    )?;
     let clip = load_one(clip_path, a.clip_index, &a.settings)?;
+    crate::output::refuse_existing(&out, a.force)?;
     let (blob, codec_name): (AlignedBlob, String) = match blob_path {
         Some(bp) => {
             let (blob, h) = read_blob(bp)?;
@@ -145,10 +158,6 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             a.settings.shell
         ),
     };
-    let out = a
-        .output
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.report.svg", measure::file_stem(clip_path))));
     std::fs::write(&out, render(&data, a.top, a.bars))
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     println!("wrote {}", out.display());
