@@ -239,7 +239,7 @@ fn compress_all(
             .map(|inp| {
                 let r = a
                     .additive
-                    .compress_timed(&inp.clip, &settings)
+                    .compress_timed(&inp.clip, &settings, &a.settings)
                     .map_err(|e| {
                         format!(
                             "{}: clip '{}': {} codec: {e}",
@@ -249,12 +249,15 @@ fn compress_all(
                         )
                     })
                     .and_then(|(blob, t)| {
-                        let m = a.additive.measure_blob(&inp.clip, &blob).map_err(|e| {
-                            format!(
-                                "{}: clip '{}': decompressing the new blob failed: {e}",
-                                inp.path, inp.name
-                            )
-                        })?;
+                        let m = a
+                            .additive
+                            .measure_blob(&inp.clip, &blob, &a.settings)
+                            .map_err(|e| {
+                                format!(
+                                    "{}: clip '{}': decompressing the new blob failed: {e}",
+                                    inp.path, inp.name
+                                )
+                            })?;
                         Ok((blob, t.as_secs_f64(), m))
                     });
                 pb.inc(1);

@@ -34,6 +34,8 @@ pub struct Args {
     pub settings: SettingsArgs,
     #[command(flatten)]
     pub curves: crate::curves::CurveArgs,
+    #[command(flatten)]
+    pub additive: crate::additive::AdditiveArgs,
 }
 
 /// The blob path used when `-o` is not given: next to the input, `<stem>.acmp`.
@@ -190,25 +192,41 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let clip = loaded?;
     let codec = a.codec.unwrap_or_else(measure::default_codec);
     let settings = a.settings.settings(codec);
-    let curve_set = fbx_curves(&a.input, &clip, &a.settings, &a.curves);
+    let mut curve_set = fbx_curves(&a.input, &clip, &a.settings, &a.curves);
+    if a.additive.additive.is_some() && curve_set.is_some() {
+        eprintln!(
+            "animcomp: warning: {}: additive blobs hold joints only; the blend-shape curves are \
+             left out",
+            a.input.display()
+        );
+        curve_set = None;
+    }
     let curves: &[animcomp::Curve] = curve_set.as_ref().map_or(&[], |s| &s.curves);
-    let t0 = std::time::Instant::now();
-    let blob = animcomp::compress_with_curves(&clip, curves, &settings)
-        .map(|b| animcomp::AlignedBlob::from_bytes(&b))
+    let fail = |e: animcomp::Error| {
+        CliError(format!(
+            "{}: {} codec: {e}",
+            a.input.display(),
+            codec.name()
+        ))
+    };
+    let (blob, elapsed) = if a.additive.additive.is_some() {
+        a.additive
+            .compress_timed(&clip, &settings, &a.settings)
+            .map_err(fail)?
+    } else {
+        let t0 = std::time::Instant::now();
+        let b = animcomp::compress_with_curves(&clip, curves, &settings).map_err(fail)?;
+        (animcomp::AlignedBlob::from_bytes(&b), t0.elapsed())
+    };
+    let m = a
+        .additive
+        .measure_blob(&clip, &blob, &a.settings)
         .map_err(|e| {
             CliError(format!(
-                "{}: {} codec: {e}",
-                a.input.display(),
-                codec.name()
+                "{}: decompressing the new blob failed: {e}",
+                a.input.display()
             ))
         })?;
-    let elapsed = t0.elapsed();
-    let m = measure::measure_blob(&clip, &blob).map_err(|e| {
-        CliError(format!(
-            "{}: decompressing the new blob failed: {e}",
-            a.input.display()
-        ))
-    })?;
     std::fs::write(&out, blob.as_bytes())
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     let raw = clip.raw_size_bytes() + curves.len() * clip.num_samples * 4;
@@ -228,6 +246,17 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         "codec {chosen}, precision {}, shell {}",
         a.settings.error, a.settings.shell
     );
+    if let Some(f) = a.additive.additive {
+        println!(
+            "additive {} relative to {}; error of base ⊕ decoded against base ⊕ raw additive",
+            f.name(),
+            match &a.additive.base {
+                crate::additive::BaseChoice::FirstSample => "the first sample".to_string(),
+                crate::additive::BaseChoice::Bind => "the bind pose".to_string(),
+                crate::additive::BaseChoice::File(p) => p.display().to_string(),
+            }
+        );
+    }
     println!(
         "size {} bytes (raw {} bytes), ratio {:.2} : 1, compressed in {:.3} s",
         blob.len(),

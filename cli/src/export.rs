@@ -52,6 +52,8 @@ pub struct Args {
     pub settings: SettingsArgs,
     #[command(flatten)]
     pub curves: crate::curves::CurveArgs,
+    #[command(flatten)]
+    pub additive: crate::additive::AdditiveArgs,
 }
 
 /// Runs the command.
@@ -76,16 +78,35 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         (poses, weights, "raw clip".to_string())
     } else {
         let codec = a.codec.unwrap_or_else(measure::default_codec);
-        let bytes = animcomp::compress_with_curves(&clip, &curves, &a.settings.settings(codec))
-            .map_err(|e| {
-                CliError(format!(
-                    "{}: {} codec: {e}",
-                    a.input.display(),
-                    codec.name()
-                ))
-            })?;
-        let blob = AlignedBlob::from_bytes(&bytes);
-        let (poses, weights) = decode(&clip, curves.len(), &blob)?;
+        let fail = |e: animcomp::Error| {
+            CliError(format!(
+                "{}: {} codec: {e}",
+                a.input.display(),
+                codec.name()
+            ))
+        };
+        let settings = a.settings.settings(codec);
+        let (blob, ncurves) = if a.additive.additive.is_some() {
+            // Additive blobs hold joints only; the curves go out raw.
+            let (b, _) = a
+                .additive
+                .compress_timed(&clip, &settings, &a.settings)
+                .map_err(fail)?;
+            (b, 0)
+        } else {
+            let b = animcomp::compress_with_curves(&clip, &curves, &settings).map_err(fail)?;
+            (AlignedBlob::from_bytes(&b), curves.len())
+        };
+        let (mut poses, mut weights) = decode(&clip, ncurves, &blob)?;
+        if ncurves < curves.len() {
+            weights = (0..clip.num_samples)
+                .map(|i| curves.iter().map(|c| c.values[i]).collect())
+                .collect();
+        }
+        // An additive blob decodes to additive poses: the base is applied, as a player would.
+        a.additive
+            .applied_poses(&clip, &a.settings, &mut poses)
+            .map_err(fail)?;
         let chosen = measure::blob_codec(&blob);
         (
             poses,

@@ -80,6 +80,18 @@ pub struct SettingsArgs {
     pub stack: Option<String>,
 }
 
+/// The settings with every option at its default (as if none were given).
+#[cfg(test)]
+pub fn default_settings() -> SettingsArgs {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct W {
+        #[command(flatten)]
+        s: SettingsArgs,
+    }
+    W::parse_from(["animcomp"]).s
+}
+
 fn fbx_units(s: &str) -> Result<animcomp_import::fbx::FbxUnits, String> {
     animcomp_import::fbx::FbxUnits::parse(s)
         .ok_or_else(|| format!("unknown unit '{s}' (expected cm, m or file)"))

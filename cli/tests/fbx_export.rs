@@ -385,16 +385,7 @@ fn ignored_options_are_warned_or_refused() {
         .stderr(predicate::str::contains("too many samples"));
     assert!(t0.elapsed().as_secs() < 20);
     // Curve-only input: joint options are refused.
-    let csv = dir.path().join("face.csv");
-    let mut text = String::from("Timecode,BlendShapeCount,EyeBlinkLeft,JawOpen\n");
-    for i in 0..30 {
-        text.push_str(&format!(
-            "00:00:00:{i:02}.0,2,{},{}\n",
-            i as f32 / 30.0,
-            0.5
-        ));
-    }
-    std::fs::write(&csv, text).unwrap();
+    let csv = face_csv(dir.path());
     for extra in [&["--codec", "fixed"][..], &["--error", "0.5"]] {
         animcomp()
             .args([
@@ -409,4 +400,146 @@ fn ignored_options_are_warned_or_refused() {
             .failure()
             .stderr(predicate::str::contains("holds curves only"));
     }
+}
+
+/// A Live Link Face take of 2 curves and 30 rows (what the curve commands read).
+fn face_csv(dir: &Path) -> PathBuf {
+    let csv = dir.join("face.csv");
+    let mut text = String::from("Timecode,BlendShapeCount,EyeBlinkLeft,JawOpen\n");
+    for i in 0..30 {
+        text.push_str(&format!(
+            "00:00:00:{i:02}.0,2,{},{}\n",
+            i as f32 / 30.0,
+            0.5
+        ));
+    }
+    std::fs::write(&csv, text).unwrap();
+    csv
+}
+
+#[test]
+fn curve_blobs_show_their_curves_in_inspect_sample_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = face_csv(dir.path());
+    let blob = dir.path().join("face.acmp");
+    animcomp()
+        .args(["compress", s(&csv), "-o", s(&blob)])
+        .assert()
+        .success();
+    animcomp()
+        .args(["inspect", s(&blob)])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("curves         2 (ids 0 1)"))
+        .stdout(predicate::str::contains("raw 240 bytes"));
+    // JawOpen is 0.5 throughout; EyeBlinkLeft is i / 30 at sample i.
+    animcomp()
+        .args(["sample", s(&blob), "--time", "0.5"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("curve 1 0.50"))
+        .stdout(
+            predicate::str::contains("curve 0 0.49").or(predicate::str::contains("curve 0 0.50")),
+        );
+    let svg = dir.path().join("face.svg");
+    animcomp()
+        .args(["report", s(&csv), "-o", s(&svg)])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("curve 0 EyeBlinkLeft 0.001"))
+        .stdout(predicate::str::contains("curve 1 JawOpen 0.001"));
+    assert!(std::fs::read_to_string(&svg)
+        .unwrap()
+        .contains("EyeBlinkLeft"));
+    // The help lists the curve inputs.
+    animcomp()
+        .args(["compress", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(".csv").and(predicate::str::contains(".npy")));
+}
+
+#[test]
+fn additive_compress_bench_and_export_with_each_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let fbx = fixture(dir.path());
+    let blob = dir.path().join("add.acmp");
+    for base in ["first-sample", "bind", s(&fbx)] {
+        let out = animcomp()
+            .args(["compress", s(&fbx), "-o", s(&blob), "--force"])
+            .args(["--additive", "additive1", "--base", base])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("additive additive1 relative to"))
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        let err: f32 = text
+            .split("max error ")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(err <= 0.01, "--base {base}: {err}");
+        let h = animcomp::format::Header::parse(&std::fs::read(&blob).unwrap()).unwrap();
+        assert_eq!(
+            h.additive,
+            animcomp::AdditiveFormat::Additive1 as u8,
+            "{base}"
+        );
+    }
+    animcomp()
+        .args([
+            "bench",
+            s(&fbx),
+            "--timing-ms",
+            "1",
+            "--additive",
+            "relative",
+            "--base",
+            "bind",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("relative to its bind pose"));
+    // Exported with the base applied: the same poses as the source, within the precision.
+    let glb = dir.path().join("add.glb");
+    animcomp()
+        .args([
+            "export",
+            s(&fbx),
+            "-o",
+            s(&glb),
+            "--additive",
+            "relative",
+            "--base",
+            "bind",
+        ])
+        .assert()
+        .success();
+    let source = load(&fbx, &ImportOptions::default())
+        .unwrap()
+        .remove(0)
+        .clip;
+    let back = load(
+        &glb,
+        &ImportOptions {
+            sample_rate: Some(30.0),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .remove(0)
+    .clip;
+    let d = max_distance(&source, &back);
+    assert!(d <= 0.01, "{d}");
+    // A base with other joints is refused.
+    let csv = face_csv(dir.path());
+    animcomp()
+        .args(["compress", s(&fbx), "-o", s(&blob), "--force"])
+        .args(["--additive", "relative", "--base", s(&csv)])
+        .assert()
+        .failure();
 }
