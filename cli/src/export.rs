@@ -119,9 +119,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             ),
         )
     };
-    let glb = out
-        .extension()
-        .is_none_or(|e| !e.eq_ignore_ascii_case("gltf"));
+    let glb = !matches!(out.extension(), Some(e) if e.eq_ignore_ascii_case("gltf"));
     let bytes = write_gltf(&clip, &poses, &curves, &weights, glb)?;
     std::fs::write(&out, bytes)
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
@@ -137,12 +135,17 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One local pose per sample.
+pub type Poses = Vec<Vec<Transform>>;
+/// One set of curve values per sample.
+pub type Weights = Vec<Vec<f32>>;
+
 /// Every sample's local pose and curve values through the runtime decompressor.
 pub fn decode(
     clip: &RawClip,
     num_curves: usize,
     blob: &AlignedBlob,
-) -> Result<(Vec<Vec<Transform>>, Vec<Vec<f32>>), CliError> {
+) -> Result<(Poses, Weights), CliError> {
     let bind: Option<Vec<f32>> = clip.skeleton.bind_pose.as_ref().map(|b| {
         let mut v = vec![0.0; b.len() * FLOATS_PER_JOINT];
         for (j, t) in b.iter().enumerate() {
@@ -194,7 +197,7 @@ struct Bin {
 
 impl Bin {
     fn push(&mut self, floats: &[f32]) -> (u64, u64) {
-        while self.bytes.len() % 4 != 0 {
+        while self.bytes.len() & 3 != 0 {
             self.bytes.push(0);
         }
         let offset = self.bytes.len() as u64;
@@ -486,7 +489,7 @@ pub fn write_gltf(
             samplers,
         });
     }
-    while bin.bytes.len() % 4 != 0 {
+    while bin.bytes.len() & 3 != 0 {
         bin.bytes.push(0);
     }
     let uri = (!glb).then(|| {
@@ -508,7 +511,7 @@ pub fn write_gltf(
         return Ok(text.into_bytes());
     }
     let mut js = text.into_bytes();
-    while js.len() % 4 != 0 {
+    while js.len() & 3 != 0 {
         js.push(b' ');
     }
     let total = 12 + 8 + js.len() + 8 + bin.bytes.len();

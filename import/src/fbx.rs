@@ -223,21 +223,18 @@ pub fn load_bytes(bytes: &[u8], opts: &FbxOptions) -> Result<FbxFile, ParseError
         .zip(&channels)
         .map(|(name, c)| (name, magnitude(c) as f32, c.weight as f32))
         .collect();
+    let rig = Rig {
+        joints: &joints,
+        skeleton: &skeleton,
+        unscale: &unscale,
+        curve_meta: &curve_meta,
+    };
     let mut takes = Vec::new();
     for (si, stack) in refs(&s.anim_stacks).iter().enumerate() {
         if opts.stack.is_some_and(|k| k != si) {
             continue;
         }
-        takes.push(bake_stack(
-            s,
-            stack,
-            rate,
-            &joints,
-            &skeleton,
-            &unscale,
-            &curve_meta,
-            opts.max_samples,
-        )?);
+        takes.push(bake_stack(s, stack, rate, &rig, opts.max_samples)?);
     }
     if let Some(k) = opts.stack {
         if takes.is_empty() {
@@ -556,16 +553,28 @@ fn key_range(stack: &ufbx::AnimStack) -> Option<(f64, f64)> {
     (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
 }
 
+/// What every stack of a file shares: the joints (node indices), their skeleton, the scale
+/// taken out of each joint, and the curves' (name, magnitude, default).
+struct Rig<'a> {
+    joints: &'a [usize],
+    skeleton: &'a Skeleton,
+    unscale: &'a [f32],
+    curve_meta: &'a [(String, f32, f32)],
+}
+
 fn bake_stack(
     s: &ufbx::Scene,
     stack: &ufbx::AnimStack,
     rate: f64,
-    joints: &[usize],
-    skeleton: &Skeleton,
-    unscale: &[f32],
-    curve_meta: &[(String, f32, f32)],
+    rig: &Rig,
     max_samples: Option<usize>,
 ) -> Result<FbxTake, ParseError> {
+    let Rig {
+        joints,
+        skeleton,
+        unscale,
+        curve_meta,
+    } = *rig;
     let name = stack.element.name.to_string();
     let mut notes = Vec::new();
     let keys = key_range(stack);
