@@ -3,7 +3,9 @@
 //! and writes a glTF 2.0 file (`.glb`, or `.gltf` with the buffer embedded) holding the source
 //! skeleton (joint names, hierarchy, bind pose as the nodes' rest transforms, a skin whose inverse
 //! bind matrices come from that pose) and one animation with the decoded poses (LINEAR
-//! translation / rotation / scale channels per joint, one key per sample). Blend-shape curves (FBX
+//! translation / rotation / scale channels per joint, one key per sample). When the source is a
+//! glTF/GLB, its document is kept instead (mesh, skin, materials, scene; every buffer merged into
+//! one) and only its animations are replaced by the decoded one. Blend-shape curves (FBX
 //! channels) go out as the morph weights of a placeholder mesh: one triangle whose targets are
 //! empty and named after the curves (`extras.targetNames`), so a viewer shows the weight curves.
 //!
@@ -120,7 +122,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         )
     };
     let glb = !matches!(out.extension(), Some(e) if e.eq_ignore_ascii_case("gltf"));
-    let bytes = write_gltf(&clip, &poses, &curves, &weights, glb)?;
+    let source = gltf_source(&a.input, &clip)?;
+    let bytes = write_gltf(&clip, &poses, &curves, &weights, source, glb)?;
     std::fs::write(&out, bytes)
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     println!("wrote {}", out.display());
@@ -264,145 +267,86 @@ fn accessor(
     })
 }
 
+/// A glTF source to write the animation over: its document (animations and buffers removed,
+/// every buffer view moved into one buffer), that buffer's bytes, and the node of each joint.
+pub struct Source {
+    root: json::Root,
+    bin: Vec<u8>,
+    nodes: Vec<usize>,
+}
+
+/// The source document when `path` is a glTF/GLB whose skeleton matches `clip` (the mesh, skin,
+/// materials and scene are kept; its animations are replaced by the decoded one).
+pub fn gltf_source(path: &std::path::Path, clip: &RawClip) -> Result<Option<Source>, CliError> {
+    let lower = path.to_string_lossy().to_ascii_lowercase();
+    if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError(format!("{}: cannot read file: {e}", path.display())))?;
+    let (nodes, buffers) =
+        animcomp_import::gltf_import::joint_nodes_and_buffers(&bytes, path.parent())
+            .map_err(|e| e.in_file(path))?;
+    if nodes.len() != clip.num_joints() {
+        return Ok(None);
+    }
+    let text = if bytes.starts_with(b"glTF") && bytes.len() >= 20 {
+        let len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+        bytes.get(20..20 + len).unwrap_or_default()
+    } else {
+        &bytes[..]
+    };
+    let mut root =
+        json::Root::from_slice(text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let mut bin = Vec::new();
+    let mut base = Vec::new();
+    for b in &buffers {
+        while bin.len() & 3 != 0 {
+            bin.push(0);
+        }
+        base.push(bin.len() as u64);
+        bin.extend_from_slice(b);
+    }
+    for v in &mut root.buffer_views {
+        let b = base.get(v.buffer.value()).copied().unwrap_or(0);
+        v.byte_offset = Some(USize64(b + v.byte_offset.map_or(0, |o| o.0)));
+        v.buffer = json::Index::new(0);
+    }
+    root.buffers.clear();
+    root.animations.clear();
+    root.asset.generator = Some(format!("animcomp {}", env!("CARGO_PKG_VERSION")));
+    Ok(Some(Source { root, bin, nodes }))
+}
+
 /// The glTF (GLB bytes when `glb`, else JSON text with the buffer as a data URI) of a clip's
-/// skeleton and `poses` / `weights` (one per sample).
+/// skeleton and `poses` / `weights` (one per sample), or of `source` with its animations
+/// replaced by `poses`.
 pub fn write_gltf(
     clip: &RawClip,
     poses: &[Vec<Transform>],
     curves: &[Curve],
     weights: &[Vec<f32>],
+    source: Option<Source>,
     glb: bool,
 ) -> Result<Vec<u8>, CliError> {
     let nj = clip.num_joints();
     let ns = poses.len();
-    let mut root = json::Root {
-        asset: json::Asset {
-            generator: Some(format!("animcomp {}", env!("CARGO_PKG_VERSION"))),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let mut bin = Bin { bytes: Vec::new() };
-    let rest: Vec<Transform> = match &clip.skeleton.bind_pose {
-        Some(b) if b.len() == nj => b.clone(),
-        _ => poses.first().cloned().unwrap_or_default(),
-    };
-    let mut children: Vec<Vec<json::Index<json::Node>>> = vec![Vec::new(); nj];
-    for j in 0..nj {
-        if let Some(p) = clip.skeleton.parent(j) {
-            children[p].push(json::Index::new(j as u32));
-        }
-    }
-    for j in 0..nj {
-        let t = rest[j];
-        root.push(json::Node {
-            name: Some(clip.skeleton.joints[j].name.clone()),
-            translation: Some(t.translation.to_array()),
-            rotation: Some(json::scene::UnitQuaternion(
-                t.rotation.normalize().to_array(),
-            )),
-            scale: Some(t.scale.to_array()),
-            children: (!children[j].is_empty()).then(|| children[j].clone()),
-            camera: None,
-            extensions: None,
-            extras: Default::default(),
-            matrix: None,
-            mesh: None,
-            skin: None,
-            weights: None,
-        });
-    }
-    let mut scene_nodes: Vec<json::Index<json::Node>> = (0..nj)
-        .filter(|&j| clip.skeleton.parent(j).is_none())
-        .map(|j| json::Index::new(j as u32))
-        .collect();
-    if nj > 0 {
-        // Inverse bind matrices from the rest pose's object-space transforms.
-        let mut world: Vec<Transform> = Vec::with_capacity(nj);
-        let mut ibm = Vec::with_capacity(nj * 16);
-        for (j, l) in rest.iter().enumerate() {
-            let w = match clip.skeleton.parent(j) {
-                Some(p) => Transform::mul(&world[p], l),
-                None => *l,
+    let (mut root, mut bin, node_of) = match source {
+        Some(src) => (src.root, Bin { bytes: src.bin }, src.nodes),
+        None => {
+            let mut root = json::Root {
+                asset: json::Asset {
+                    generator: Some(format!("animcomp {}", env!("CARGO_PKG_VERSION"))),
+                    ..Default::default()
+                },
+                ..Default::default()
             };
-            let m = Mat4::from_scale_rotation_translation(w.scale, w.rotation, w.translation);
-            ibm.extend_from_slice(&m.inverse().to_cols_array());
-            world.push(w);
+            let mut bin = Bin { bytes: Vec::new() };
+            skeleton(&mut root, &mut bin, clip, poses, curves)?;
+            (root, bin, (0..nj).collect())
         }
-        let ibm = accessor(&mut root, &mut bin, &ibm, json::accessor::Type::Mat4, false);
-        root.push(json::Skin {
-            extensions: None,
-            extras: Default::default(),
-            inverse_bind_matrices: Some(ibm),
-            joints: (0..nj).map(|j| json::Index::new(j as u32)).collect(),
-            name: Some(clip.name.clone()),
-            skeleton: None,
-        });
-    }
-    // Curves: a placeholder mesh with one empty morph target per curve.
-    let mut weights_node = None;
-    if !curves.is_empty() {
-        let tri = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
-        let pos = accessor(&mut root, &mut bin, &tri, json::accessor::Type::Vec3, true);
-        let zero = [0.0f32; 9];
-        let mut targets = Vec::new();
-        for _ in curves {
-            let d = accessor(&mut root, &mut bin, &zero, json::accessor::Type::Vec3, true);
-            targets.push(json::mesh::MorphTarget {
-                positions: Some(d),
-                normals: None,
-                tangents: None,
-            });
-        }
-        let mut attributes = std::collections::BTreeMap::new();
-        attributes.insert(Checked::Valid(json::mesh::Semantic::Positions), pos);
-        let names: Vec<&str> = curves.iter().map(|c| c.name.as_str()).collect();
-        let extras = serde_json::value::to_raw_value(&serde_json::json!({ "targetNames": names }))
-            .map_err(|e| CliError(e.to_string()))?;
-        let mesh = root.push(json::Mesh {
-            extensions: None,
-            extras: Some(extras),
-            name: Some("curves".into()),
-            primitives: vec![json::mesh::Primitive {
-                attributes,
-                extensions: None,
-                extras: Default::default(),
-                indices: None,
-                material: None,
-                mode: Checked::Valid(json::mesh::Mode::Triangles),
-                targets: Some(targets),
-            }],
-            weights: Some(
-                curves
-                    .iter()
-                    .map(|c| c.default_value.unwrap_or(0.0))
-                    .collect(),
-            ),
-        });
-        let node = root.push(json::Node {
-            name: Some("curves".into()),
-            mesh: Some(mesh),
-            camera: None,
-            children: None,
-            extensions: None,
-            extras: Default::default(),
-            matrix: None,
-            rotation: None,
-            scale: None,
-            translation: None,
-            skin: None,
-            weights: None,
-        });
-        scene_nodes.push(node);
-        weights_node = Some(node);
-    }
-    let scene = root.push(json::Scene {
-        extensions: None,
-        extras: Default::default(),
-        name: Some(clip.name.clone()),
-        nodes: scene_nodes,
-    });
-    root.scene = Some(scene);
+    };
+    let weights_node = (!curves.is_empty()).then(|| json::Index::new(nj as u32));
     if ns > 0 {
         let times: Vec<f32> = (0..ns).map(|i| i as f32 / clip.sample_rate).collect();
         let input = accessor(
@@ -438,7 +382,7 @@ pub fn write_gltf(
             });
         };
         for j in 0..nj {
-            let node = json::Index::new(j as u32);
+            let node = json::Index::new(node_of[j] as u32);
             let t: Vec<f32> = poses
                 .iter()
                 .flat_map(|p| p[j].translation.to_array())
@@ -526,4 +470,135 @@ pub fn write_gltf(
     out.extend_from_slice(b"BIN\0");
     out.extend_from_slice(&bin.bytes);
     Ok(out)
+}
+
+/// The skeleton's nodes (rest pose = bind pose, else the first pose), a skin, the curves'
+/// placeholder mesh node (index = joints) and the scene.
+fn skeleton(
+    root: &mut json::Root,
+    bin: &mut Bin,
+    clip: &RawClip,
+    poses: &[Vec<Transform>],
+    curves: &[Curve],
+) -> Result<(), CliError> {
+    let nj = clip.num_joints();
+    let rest: Vec<Transform> = match &clip.skeleton.bind_pose {
+        Some(b) if b.len() == nj => b.clone(),
+        _ => poses.first().cloned().unwrap_or_default(),
+    };
+    let mut children: Vec<Vec<json::Index<json::Node>>> = vec![Vec::new(); nj];
+    for j in 0..nj {
+        if let Some(p) = clip.skeleton.parent(j) {
+            children[p].push(json::Index::new(j as u32));
+        }
+    }
+    for j in 0..nj {
+        let t = rest[j];
+        root.push(json::Node {
+            name: Some(clip.skeleton.joints[j].name.clone()),
+            translation: Some(t.translation.to_array()),
+            rotation: Some(json::scene::UnitQuaternion(
+                t.rotation.normalize().to_array(),
+            )),
+            scale: Some(t.scale.to_array()),
+            children: (!children[j].is_empty()).then(|| children[j].clone()),
+            camera: None,
+            extensions: None,
+            extras: Default::default(),
+            matrix: None,
+            mesh: None,
+            skin: None,
+            weights: None,
+        });
+    }
+    let mut scene_nodes: Vec<json::Index<json::Node>> = (0..nj)
+        .filter(|&j| clip.skeleton.parent(j).is_none())
+        .map(|j| json::Index::new(j as u32))
+        .collect();
+    if nj > 0 {
+        // Inverse bind matrices from the rest pose's object-space transforms.
+        let mut world: Vec<Transform> = Vec::with_capacity(nj);
+        let mut ibm = Vec::with_capacity(nj * 16);
+        for (j, l) in rest.iter().enumerate() {
+            let w = match clip.skeleton.parent(j) {
+                Some(p) => Transform::mul(&world[p], l),
+                None => *l,
+            };
+            let m = Mat4::from_scale_rotation_translation(w.scale, w.rotation, w.translation);
+            ibm.extend_from_slice(&m.inverse().to_cols_array());
+            world.push(w);
+        }
+        let ibm = accessor(root, bin, &ibm, json::accessor::Type::Mat4, false);
+        root.push(json::Skin {
+            extensions: None,
+            extras: Default::default(),
+            inverse_bind_matrices: Some(ibm),
+            joints: (0..nj).map(|j| json::Index::new(j as u32)).collect(),
+            name: Some(clip.name.clone()),
+            skeleton: None,
+        });
+    }
+    // Curves: a placeholder mesh with one empty morph target per curve.
+    if !curves.is_empty() {
+        let tri = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        let pos = accessor(root, bin, &tri, json::accessor::Type::Vec3, true);
+        let zero = [0.0f32; 9];
+        let mut targets = Vec::new();
+        for _ in curves {
+            let d = accessor(root, bin, &zero, json::accessor::Type::Vec3, true);
+            targets.push(json::mesh::MorphTarget {
+                positions: Some(d),
+                normals: None,
+                tangents: None,
+            });
+        }
+        let mut attributes = std::collections::BTreeMap::new();
+        attributes.insert(Checked::Valid(json::mesh::Semantic::Positions), pos);
+        let names: Vec<&str> = curves.iter().map(|c| c.name.as_str()).collect();
+        let extras = serde_json::value::to_raw_value(&serde_json::json!({ "targetNames": names }))
+            .map_err(|e| CliError(e.to_string()))?;
+        let mesh = root.push(json::Mesh {
+            extensions: None,
+            extras: Some(extras),
+            name: Some("curves".into()),
+            primitives: vec![json::mesh::Primitive {
+                attributes,
+                extensions: None,
+                extras: Default::default(),
+                indices: None,
+                material: None,
+                mode: Checked::Valid(json::mesh::Mode::Triangles),
+                targets: Some(targets),
+            }],
+            weights: Some(
+                curves
+                    .iter()
+                    .map(|c| c.default_value.unwrap_or(0.0))
+                    .collect(),
+            ),
+        });
+        let node = root.push(json::Node {
+            name: Some("curves".into()),
+            mesh: Some(mesh),
+            camera: None,
+            children: None,
+            extensions: None,
+            extras: Default::default(),
+            matrix: None,
+            rotation: None,
+            scale: None,
+            translation: None,
+            skin: None,
+            weights: None,
+        });
+        scene_nodes.push(node);
+    }
+    let scene = root.push(json::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(clip.name.clone()),
+        nodes: scene_nodes,
+    });
+    root.scene = Some(scene);
+    Ok(())
 }

@@ -543,3 +543,34 @@ fn additive_compress_bench_and_export_with_each_base() {
         .assert()
         .failure();
 }
+
+#[test]
+fn export_of_a_gltf_keeps_its_mesh_and_skin() {
+    let Some(src) = shared("gltf/CesiumMan.glb") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cesium.glb");
+    animcomp()
+        .args(["export", s(&src), "-o", s(&out)])
+        .assert()
+        .success();
+    let bytes = std::fs::read(&out).unwrap();
+    let doc = gltf::Gltf::from_slice(&bytes).unwrap();
+    assert_eq!(doc.meshes().count(), 1, "the source's mesh");
+    assert_eq!(doc.skins().count(), 1, "the source's skin");
+    assert_eq!(doc.animations().count(), 1, "the decoded animation only");
+    // Every accessor (the source's mesh data and the new animation) reads from the one buffer.
+    assert_eq!(doc.buffers().count(), 1);
+    assert!(doc.blob.is_some(), "GLB binary chunk");
+    let source = load(&src, &ImportOptions::default())
+        .unwrap()
+        .remove(0)
+        .clip;
+    let back = load(&out, &ImportOptions::default())
+        .unwrap()
+        .remove(0)
+        .clip;
+    let d = max_distance(&source, &back);
+    assert!(d <= 0.01, "{d}");
+}
