@@ -81,6 +81,9 @@ pub struct Args {
     pub curves: crate::curves::CurveArgs,
 }
 
+/// Most `--jobs` (each is a thread with its own stack).
+const MAX_JOBS: usize = 1024;
+
 /// A clip ready to compress.
 pub struct Input {
     /// Display name (file stem, `stem/animation` for multi-clip files).
@@ -406,6 +409,12 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let pool = {
         let mut b = rayon::ThreadPoolBuilder::new();
         if let Some(j) = a.jobs {
+            // A thread per job: checked before any is started.
+            if j > MAX_JOBS {
+                return Err(CliError(format!(
+                    "--jobs {j}: at most {MAX_JOBS} parallel jobs"
+                )));
+            }
             b = b.num_threads(j.max(1));
         }
         b.build()

@@ -384,6 +384,12 @@ fn ignored_options_are_warned_or_refused() {
         .failure()
         .stderr(predicate::str::contains("too many samples"));
     assert!(t0.elapsed().as_secs() < 20);
+    // A thread per job: refused before any is started.
+    animcomp()
+        .args(["bench", s(&fbx), "--jobs", "100000000"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("at most 1024"));
     // Curve-only input: joint options are refused.
     let csv = face_csv(dir.path());
     for extra in [&["--codec", "fixed"][..], &["--error", "0.5"]] {
