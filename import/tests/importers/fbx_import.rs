@@ -382,8 +382,8 @@ fn fbx_shared_every_stack_within_precision() {
     assert!(files.len() >= 10, "{} FBX files", files.len());
     let mut stacks = 0;
     println!(
-        "{:<50} {:<34} {:>6} {:>6} {:>7} {:>7} {:>9}",
-        "file", "stack", "joints", "curves", "samples", "ratio", "max err"
+        "{:<50} {:<34} {:>6} {:>6} {:>7} {:>7} {:>9} {:>10}",
+        "file", "stack", "joints", "curves", "samples", "ratio", "max err", "curve err"
     );
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
@@ -403,14 +403,15 @@ fn fbx_shared_every_stack_within_precision() {
             let (size, raw, rel, abs, rel_curve) = measure(&clip, &curves);
             let rel_name = f.strip_prefix(data_dir().join("fbx")).unwrap();
             println!(
-                "{:<50} {:<34} {:>6} {:>6} {:>7} {:>7.2} {:>9.5}",
+                "{:<50} {:<34} {:>6} {:>6} {:>7} {:>7.2} {:>9.5} {:>9.3}x",
                 rel_name.display(),
                 clip.name,
                 clip.num_joints(),
                 curves.len(),
                 clip.num_samples,
                 raw as f64 / size as f64,
-                abs
+                abs,
+                rel_curve
             );
             assert!(
                 rel <= 1.0 + 1e-3,
