@@ -62,9 +62,19 @@ pub struct Args {
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let default_name = format!("{}.preview.glb", measure::file_stem(&a.input));
     let out = crate::output::check(&a.output, &default_name, &[&a.input], "glTF")?;
-    let clip = load_one(&a.input, a.clip_index, &a.settings)?;
+    let loaded = load_one(&a.input, a.clip_index, &a.settings);
+    let curves_only = loaded.is_err()
+        && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
+    let (clip, curve_set) = if curves_only {
+        // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
+        let set = curve_set_only(a)?;
+        (set.face_clip(), Some(set))
+    } else {
+        let clip = loaded?;
+        let set = crate::compress::fbx_curves(&a.input, &clip, &a.settings, &a.curves);
+        (clip, set)
+    };
     crate::output::refuse_existing(&out, a.force)?;
-    let curve_set = crate::compress::fbx_curves(&a.input, &clip, &a.settings, &a.curves);
     let curves: Vec<Curve> = curve_set.map(|s| s.curves).unwrap_or_default();
     let (poses, weights, what) = if a.raw {
         let poses = (0..clip.num_samples)
@@ -136,6 +146,30 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         clip.sample_rate
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The curve set an input without joints holds (picked by `--stack` or `--clip-index`), prepared
+/// with the curve options.
+fn curve_set_only(a: &Args) -> Result<animcomp_import::curves::CurveSet, CliError> {
+    let mut sets = animcomp_import::curves::load_curves(&a.input, a.settings.resample)?;
+    let index = match &a.settings.stack {
+        Some(want) => {
+            let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
+            measure::pick_stack(&names, want)
+                .map_err(|e| CliError(format!("{}: {e}", a.input.display())))?
+        }
+        None => a.clip_index,
+    };
+    if index >= sets.len() {
+        return Err(CliError(format!(
+            "{}: --clip-index {index} out of range (the file holds {} curve sets)",
+            a.input.display(),
+            sets.len()
+        )));
+    }
+    let mut set = sets.swap_remove(index);
+    crate::curves::prepare(&mut set, &a.curves);
+    Ok(set)
 }
 
 /// One local pose per sample.

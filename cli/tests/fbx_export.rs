@@ -580,3 +580,25 @@ fn export_of_a_gltf_keeps_its_mesh_and_skin() {
     let d = max_distance(&source, &back);
     assert!(d <= 0.01, "{d}");
 }
+
+#[test]
+fn export_of_curves_without_a_skeleton_writes_morph_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = face_csv(dir.path());
+    let out = dir.path().join("face.glb");
+    animcomp()
+        .args(["export", s(&csv), "-o", s(&out)])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 joints, 2 curves"));
+    let doc = gltf::Gltf::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(doc.meshes().count(), 1);
+    let back = animcomp_import::curves::load_curves(&out, Some(30.0)).unwrap();
+    let src = animcomp_import::curves::load_curves(&csv, None).unwrap();
+    assert_eq!(back[0].curves.len(), 2);
+    for (a, b) in src[0].curves.iter().zip(&back[0].curves) {
+        for (x, y) in a.values.iter().zip(&b.values) {
+            assert!((x - y).abs() <= 0.001 + 1e-6, "{}: {x} vs {y}", a.name);
+        }
+    }
+}
