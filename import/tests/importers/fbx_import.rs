@@ -533,3 +533,98 @@ fn fbx_cmu_01_01_matches_its_bvh() {
     assert!(mean <= 1.0, "pose differs by {mean} cm on average");
     assert!(worst_hips <= 10.0, "hips differ by {worst_hips} cm");
 }
+
+/// The local tracks reproduce ufbx's own world-space evaluation of every joint: for every stack
+/// of every shared file, at its first, middle and last sample, each joint's position composed
+/// from the clip's local tracks equals `node_to_world` of the node of that name in the scene
+/// ufbx evaluates at that time (same units and axes). This is where pre/post rotations, pivots,
+/// rotation orders and the scale-inheritance modes of the files (Maya's segment scale
+/// compensate in the IMVU rig, Blender's armature scale) are checked. Tolerance: 1e-5 of the
+/// figure's size plus 1e-4 cm (f32 rounding through up to 16 levels).
+#[test]
+fn fbx_shared_local_tracks_reproduce_ufbx_world_positions() {
+    let Some(files) = fbx_files() else { return };
+    let mut checked = 0usize;
+    let mut worst = (0.0f32, String::new());
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let file = fbx::load_bytes(&bytes, &FbxOptions::default()).unwrap();
+        let opts = ufbx::LoadOpts {
+            file_format: ufbx::FileFormat::Fbx,
+            target_axes: ufbx::CoordinateAxes::right_handed_y_up(),
+            target_unit_meters: 0.01,
+            space_conversion: ufbx::SpaceConversion::TransformRoot,
+            ..Default::default()
+        };
+        let scene = ufbx::load_memory(&bytes, opts).unwrap();
+        for (si, take) in file.takes.iter().enumerate() {
+            let clip = &take.clip;
+            if clip.num_joints() == 0 {
+                continue;
+            }
+            let stack = &scene.anim_stacks[si];
+            let n = clip.num_samples;
+            for i in [0, n / 2, n - 1] {
+                // The time the importer sampled (its notes give the range).
+                let t0 = if stack.time_end > stack.time_begin {
+                    stack.time_begin
+                } else {
+                    take.notes
+                        .iter()
+                        .find_map(|l| l.split("from ").nth(1))
+                        .and_then(|x| x.split(' ').next())
+                        .and_then(|x| x.parse().ok())
+                        .unwrap_or(0.0)
+                };
+                let t = t0 + i as f64 / clip.sample_rate as f64;
+                let ev = ufbx::evaluate_scene(&scene, &stack.anim, t, Default::default()).unwrap();
+                let w = world(clip, i);
+                let size = crate::fbx_import::extent(&w);
+                for (j, joint) in clip.skeleton.joints.iter().enumerate() {
+                    let mut same = ev
+                        .nodes
+                        .iter()
+                        .filter(|nd| nd.element.name.to_string() == joint.name);
+                    let (Some(node), None) = (same.next(), same.next()) else {
+                        continue; // a name several nodes share (renamed in the clip)
+                    };
+                    let m = &node.node_to_world;
+                    let want = Vec3::new(m.m03 as f32, m.m13 as f32, m.m23 as f32);
+                    let d = (w[j].translation - want).length();
+                    assert!(
+                        d <= 1e-5 * size + 1e-4,
+                        "{}: {}: sample {i}: {} at {:?}, ufbx {:?}",
+                        f.display(),
+                        clip.name,
+                        joint.name,
+                        w[j].translation,
+                        want
+                    );
+                    if d / size.max(1e-6) > worst.0 {
+                        worst = (
+                            d / size.max(1e-6),
+                            format!("{}: {}", f.display(), joint.name),
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    println!(
+        "{checked} joint positions match ufbx's world evaluation; worst {:.2e} of the figure's size ({})",
+        worst.0, worst.1
+    );
+    assert!(checked > 1000);
+}
+
+/// Diagonal of the bounding box of a pose's joint positions.
+pub(crate) fn extent(w: &[Transform]) -> f32 {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for t in w {
+        lo = lo.min(t.translation);
+        hi = hi.max(t.translation);
+    }
+    (hi - lo).length()
+}
