@@ -5,9 +5,10 @@
 //! bind matrices come from that pose) and one animation with the decoded poses (LINEAR
 //! translation / rotation / scale channels per joint, one key per sample). When the source is a
 //! glTF/GLB, its document is kept instead (mesh, skin, materials, scene; every buffer merged into
-//! one) and only its animations are replaced by the decoded one. Blend-shape curves (FBX
-//! channels) go out as the morph weights of a placeholder mesh: one triangle whose targets are
-//! empty and named after the curves (`extras.targetNames`), so a viewer shows the weight curves.
+//! one) and only its animations are replaced by the decoded one. Curves go out as morph weights:
+//! an FBX source's blend-shape meshes are written with their targets (unindexed triangles at
+//! rest, not skinned; targets named after the curves in `extras.targetNames`); curves without
+//! meshes (face takes) drive a placeholder triangle with empty targets named after them.
 //!
 //! The JSON side is built with `gltf-json` (the `gltf` crate family); the GLB container is
 //! written here (a 12-byte header, the JSON chunk, the binary chunk).
@@ -133,7 +134,20 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     let glb = !matches!(out.extension(), Some(e) if e.eq_ignore_ascii_case("gltf"));
     let source = gltf_source(&a.input, &clip)?;
-    let bytes = write_gltf(&clip, &poses, &curves, &weights, source, glb)?;
+    let morph = if !curves.is_empty()
+        && a.input
+            .to_string_lossy()
+            .to_ascii_lowercase()
+            .ends_with(".fbx")
+    {
+        let bytes = std::fs::read(&a.input)
+            .map_err(|e| CliError(format!("{}: cannot read file: {e}", a.input.display())))?;
+        animcomp_import::fbx::morph_meshes(&bytes, a.settings.units)
+            .map_err(|e| e.in_file(&a.input))?
+    } else {
+        Vec::new()
+    };
+    let bytes = write_gltf(&clip, &poses, &curves, &weights, &morph, source, glb)?;
     std::fs::write(&out, bytes)
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     println!("wrote {}", out.display());
@@ -171,6 +185,9 @@ fn curve_set_only(a: &Args) -> Result<animcomp_import::curves::CurveSet, CliErro
     crate::curves::prepare(&mut set, &a.curves);
     Ok(set)
 }
+
+/// The nodes whose morph weights the animation drives, with the curves of their targets.
+type WeightNodes = Vec<(json::Index<json::Node>, Vec<usize>)>;
 
 /// One local pose per sample.
 pub type Poses = Vec<Vec<Transform>>;
@@ -360,13 +377,14 @@ pub fn write_gltf(
     poses: &[Vec<Transform>],
     curves: &[Curve],
     weights: &[Vec<f32>],
+    morph: &[animcomp_import::fbx::FbxMorphMesh],
     source: Option<Source>,
     glb: bool,
 ) -> Result<Vec<u8>, CliError> {
     let nj = clip.num_joints();
     let ns = poses.len();
-    let (mut root, mut bin, node_of) = match source {
-        Some(src) => (src.root, Bin { bytes: src.bin }, src.nodes),
+    let (mut root, mut bin, node_of, weight_nodes) = match source {
+        Some(src) => (src.root, Bin { bytes: src.bin }, src.nodes, Vec::new()),
         None => {
             let mut root = json::Root {
                 asset: json::Asset {
@@ -376,11 +394,10 @@ pub fn write_gltf(
                 ..Default::default()
             };
             let mut bin = Bin { bytes: Vec::new() };
-            skeleton(&mut root, &mut bin, clip, poses, curves)?;
-            (root, bin, (0..nj).collect())
+            let w = skeleton(&mut root, &mut bin, clip, poses, curves, morph)?;
+            (root, bin, (0..nj).collect(), w)
         }
     };
-    let weights_node = (!curves.is_empty()).then(|| json::Index::new(nj as u32));
     if ns > 0 {
         let times: Vec<f32> = (0..ns).map(|i| i as f32 / clip.sample_rate).collect();
         let input = accessor(
@@ -449,8 +466,12 @@ pub fn write_gltf(
                 channel(&mut samplers, sa, node, json::animation::Property::Scale);
             }
         }
-        if let Some(node) = weights_node {
-            let w: Vec<f32> = weights.iter().flatten().copied().collect();
+        for (node, used) in &weight_nodes {
+            let node = *node;
+            let w: Vec<f32> = weights
+                .iter()
+                .flat_map(|ws| used.iter().map(move |&c| ws[c]))
+                .collect();
             let wa = accessor(&mut root, &mut bin, &w, json::accessor::Type::Scalar, false);
             channel(
                 &mut samplers,
@@ -514,7 +535,8 @@ fn skeleton(
     clip: &RawClip,
     poses: &[Vec<Transform>],
     curves: &[Curve],
-) -> Result<(), CliError> {
+    morph: &[animcomp_import::fbx::FbxMorphMesh],
+) -> Result<WeightNodes, CliError> {
     let nj = clip.num_joints();
     let rest: Vec<Transform> = match &clip.skeleton.bind_pose {
         Some(b) if b.len() == nj => b.clone(),
@@ -572,60 +594,80 @@ fn skeleton(
             skeleton: None,
         });
     }
-    // Curves: a placeholder mesh with one empty morph target per curve.
+    // Curves: the source's blend-shape meshes (FBX) with their targets, else a placeholder
+    // triangle with one empty target per curve, so the weights have something to drive.
+    let mut weight_nodes = Vec::new();
     if !curves.is_empty() {
-        let tri = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
-        let pos = accessor(root, bin, &tri, json::accessor::Type::Vec3, true);
-        let zero = [0.0f32; 9];
-        let mut targets = Vec::new();
-        for _ in curves {
-            let d = accessor(root, bin, &zero, json::accessor::Type::Vec3, true);
-            targets.push(json::mesh::MorphTarget {
-                positions: Some(d),
-                normals: None,
-                tangents: None,
+        let meshes: Vec<animcomp_import::fbx::FbxMorphMesh> = if morph.is_empty() {
+            vec![animcomp_import::fbx::FbxMorphMesh {
+                name: "curves".into(),
+                positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+                targets: (0..curves.len()).map(|c| (c, vec![[0.0; 3]; 3])).collect(),
+            }]
+        } else {
+            morph.to_vec()
+        };
+        for mm in &meshes {
+            let flat = |v: &[[f32; 3]]| v.iter().flatten().copied().collect::<Vec<f32>>();
+            let pos = accessor(
+                root,
+                bin,
+                &flat(&mm.positions),
+                json::accessor::Type::Vec3,
+                true,
+            );
+            let mut targets = Vec::new();
+            for (_, d) in &mm.targets {
+                let d = accessor(root, bin, &flat(d), json::accessor::Type::Vec3, true);
+                targets.push(json::mesh::MorphTarget {
+                    positions: Some(d),
+                    normals: None,
+                    tangents: None,
+                });
+            }
+            let used: Vec<usize> = mm.targets.iter().map(|(c, _)| *c).collect();
+            let mut attributes = std::collections::BTreeMap::new();
+            attributes.insert(Checked::Valid(json::mesh::Semantic::Positions), pos);
+            let names: Vec<&str> = used.iter().map(|&c| curves[c].name.as_str()).collect();
+            let extras =
+                serde_json::value::to_raw_value(&serde_json::json!({ "targetNames": names }))
+                    .map_err(|e| CliError(e.to_string()))?;
+            let mesh = root.push(json::Mesh {
+                extensions: None,
+                extras: Some(extras),
+                name: Some(mm.name.clone()),
+                primitives: vec![json::mesh::Primitive {
+                    attributes,
+                    extensions: None,
+                    extras: Default::default(),
+                    indices: None,
+                    material: None,
+                    mode: Checked::Valid(json::mesh::Mode::Triangles),
+                    targets: Some(targets),
+                }],
+                weights: Some(
+                    used.iter()
+                        .map(|&c| curves[c].default_value.unwrap_or(0.0))
+                        .collect(),
+                ),
             });
-        }
-        let mut attributes = std::collections::BTreeMap::new();
-        attributes.insert(Checked::Valid(json::mesh::Semantic::Positions), pos);
-        let names: Vec<&str> = curves.iter().map(|c| c.name.as_str()).collect();
-        let extras = serde_json::value::to_raw_value(&serde_json::json!({ "targetNames": names }))
-            .map_err(|e| CliError(e.to_string()))?;
-        let mesh = root.push(json::Mesh {
-            extensions: None,
-            extras: Some(extras),
-            name: Some("curves".into()),
-            primitives: vec![json::mesh::Primitive {
-                attributes,
+            let node = root.push(json::Node {
+                name: Some(mm.name.clone()),
+                mesh: Some(mesh),
+                camera: None,
+                children: None,
                 extensions: None,
                 extras: Default::default(),
-                indices: None,
-                material: None,
-                mode: Checked::Valid(json::mesh::Mode::Triangles),
-                targets: Some(targets),
-            }],
-            weights: Some(
-                curves
-                    .iter()
-                    .map(|c| c.default_value.unwrap_or(0.0))
-                    .collect(),
-            ),
-        });
-        let node = root.push(json::Node {
-            name: Some("curves".into()),
-            mesh: Some(mesh),
-            camera: None,
-            children: None,
-            extensions: None,
-            extras: Default::default(),
-            matrix: None,
-            rotation: None,
-            scale: None,
-            translation: None,
-            skin: None,
-            weights: None,
-        });
-        scene_nodes.push(node);
+                matrix: None,
+                rotation: None,
+                scale: None,
+                translation: None,
+                skin: None,
+                weights: None,
+            });
+            scene_nodes.push(node);
+            weight_nodes.push((node, used));
+        }
     }
     let scene = root.push(json::Scene {
         extensions: None,
@@ -634,5 +676,5 @@ fn skeleton(
         nodes: scene_nodes,
     });
     root.scene = Some(scene);
-    Ok(())
+    Ok(weight_nodes)
 }

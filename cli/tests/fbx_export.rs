@@ -211,6 +211,16 @@ fn export_of_shared_fbx_with_blend_shapes_keeps_skeleton_and_weights() {
     let src_curves = animcomp_import::curves::load_curves(&fbx, None).unwrap();
     let back_curves = animcomp_import::curves::load_curves(&out, Some(source.sample_rate)).unwrap();
     assert_eq!(back_curves[0].curves.len(), 3);
+    // The blend-shape meshes went out with their targets: the glTF's largest displacement per
+    // target is the FBX channel's magnitude (in centimetres: the file is in metres).
+    for (a, b) in src_curves[0].curves.iter().zip(&back_curves[0].curves) {
+        let (ma, mb) = (a.magnitude.unwrap(), b.magnitude.unwrap());
+        assert!(
+            ma > 1.0 && (ma - mb).abs() <= 1e-4 * ma,
+            "{}: {ma} vs {mb}",
+            a.name
+        );
+    }
     for (a, b) in src_curves[0].curves.iter().zip(&back_curves[0].curves) {
         for (x, y) in a.values.iter().zip(&b.values) {
             assert!((x - y).abs() <= 1e-5, "{}: {x} vs {y}", a.name);

@@ -218,10 +218,18 @@ pub fn load_bytes(bytes: &[u8], opts: &FbxOptions) -> Result<FbxFile, ParseError
         ));
     }
     let skeleton = skeleton_of(s, &joints, &unscale);
+    let mags = magnitudes(s);
     let curve_meta: Vec<(String, f32, f32)> = curve_names(&channels)
         .into_iter()
         .zip(&channels)
-        .map(|(name, c)| (name, magnitude(c) as f32, c.weight as f32))
+        .map(|(name, c)| {
+            let m = mags
+                .get(c.element.typed_id as usize)
+                .copied()
+                .flatten()
+                .unwrap_or_else(|| magnitude(c, None));
+            (name, m as f32, c.weight as f32)
+        })
         .collect();
     let rig = Rig {
         joints: &joints,
@@ -527,13 +535,42 @@ fn curve_names(channels: &[&ufbx::BlendChannel]) -> Vec<String> {
     out
 }
 
-/// Largest vertex offset over the channel's target shapes.
-fn magnitude(c: &ufbx::BlendChannel) -> f64 {
+/// Largest vertex offset over the channel's target shapes, through `m` (a mesh instance's
+/// geometry-to-world matrix, which holds the unit conversion) when given.
+fn magnitude(c: &ufbx::BlendChannel, m: Option<&ufbx::Matrix>) -> f64 {
     items(&c.keyframes)
         .iter()
         .flat_map(|k| items(&k.shape.position_offsets).iter())
-        .map(|v| (v.x * v.x + v.y * v.y + v.z * v.z).sqrt())
+        .map(|&v| {
+            let v = match m {
+                Some(m) => ufbx::transform_direction(m, v),
+                None => v,
+            };
+            (v.x * v.x + v.y * v.y + v.z * v.z).sqrt()
+        })
         .fold(0.0, f64::max)
+}
+
+/// Per blend channel (by its index in the scene), its magnitude in the converted unit: the
+/// largest displacement of its targets as placed by the first node instancing a mesh it deforms.
+fn magnitudes(s: &ufbx::Scene) -> Vec<Option<f64>> {
+    let mut out = vec![None; refs(&s.blend_channels).len()];
+    for mesh in refs(&s.meshes).iter() {
+        let Some(node) = refs(&mesh.element.instances).first() else {
+            continue;
+        };
+        for d in refs(&mesh.blend_deformers) {
+            for ch in refs(&d.channels) {
+                let i = ch.element.typed_id as usize;
+                if let Some(slot) = out.get_mut(i) {
+                    if slot.is_none() {
+                        *slot = Some(magnitude(ch, Some(&node.geometry_to_world)));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// First and last key time of the stack's curves.
@@ -704,4 +741,103 @@ pub fn curve_sets(file: &FbxFile, stem: &str) -> Vec<CurveSet> {
             notes: t.notes.clone(),
         })
         .collect()
+}
+
+/// A mesh with blend shapes, for showing curves as morph weights (`animcomp export`): triangle
+/// corners (not indexed) in object space at rest, in the converted unit, and for each blend
+/// channel driving it, the per-corner displacement of its target shape.
+#[derive(Debug, Clone)]
+pub struct FbxMorphMesh {
+    /// The mesh node's name.
+    pub name: String,
+    /// Three corners per triangle.
+    pub positions: Vec<[f32; 3]>,
+    /// (curve index in [`FbxTake::curves`], one displacement per corner).
+    pub targets: Vec<(usize, Vec<[f32; 3]>)>,
+}
+
+/// Largest number of triangle corners [`morph_meshes`] writes (12 Mi), against hostile files.
+const MAX_MORPH_CORNERS: usize = 12 << 20;
+
+/// The meshes with blend shapes of an FBX file (see [`FbxMorphMesh`]); files without give none.
+pub fn morph_meshes(bytes: &[u8], units: FbxUnits) -> Result<Vec<FbxMorphMesh>, ParseError> {
+    let scene = load_scene(bytes, units)?;
+    let s = &*scene;
+    let mut out = Vec::new();
+    let mut corners_total = 0usize;
+    for mesh in refs(&s.meshes).iter() {
+        let deformers = refs(&mesh.blend_deformers);
+        if deformers.is_empty() {
+            continue;
+        }
+        let Some(node) = refs(&mesh.element.instances).first() else {
+            continue;
+        };
+        let m = &node.geometry_to_world;
+        let verts = items(&mesh.vertices);
+        let vidx = items(&mesh.vertex_indices);
+        let mut corners: Vec<u32> = Vec::new();
+        let mut tri = vec![0u32; mesh.max_face_triangles.clamp(1, 1 << 16) * 3];
+        for &face in items(&mesh.faces) {
+            if face.num_indices < 3 || (face.num_indices as usize) > tri.len() / 3 + 2 {
+                continue;
+            }
+            let n = ufbx::triangulate_face(&mut tri, mesh, face) as usize;
+            corners.extend_from_slice(&tri[..(n * 3).min(tri.len())]);
+            if corners_total + corners.len() > MAX_MORPH_CORNERS {
+                return Err(err("blend-shape meshes too large to export"));
+            }
+        }
+        let vertex_of = |c: u32| vidx.get(c as usize).map(|&v| v as usize);
+        let positions: Vec<[f32; 3]> = corners
+            .iter()
+            .map(|&c| {
+                let p = vertex_of(c)
+                    .and_then(|v| verts.get(v))
+                    .copied()
+                    .unwrap_or_default();
+                let w = ufbx::transform_position(m, p);
+                [w.x as f32, w.y as f32, w.z as f32]
+            })
+            .collect();
+        let mut targets = Vec::new();
+        for d in deformers {
+            for ch in refs(&d.channels) {
+                let ci = ch.element.typed_id as usize;
+                let shape = ch
+                    .target_shape
+                    .as_deref()
+                    .or_else(|| items(&ch.keyframes).last().map(|k| &*k.shape));
+                let Some(shape) = shape else { continue };
+                let mut delta = vec![ufbx::Vec3::default(); verts.len()];
+                for (&v, &o) in items(&shape.offset_vertices)
+                    .iter()
+                    .zip(items(&shape.position_offsets))
+                {
+                    if let Some(slot) = delta.get_mut(v as usize) {
+                        *slot = o;
+                    }
+                }
+                let per_corner = corners
+                    .iter()
+                    .map(|&c| {
+                        let o = vertex_of(c)
+                            .and_then(|v| delta.get(v))
+                            .copied()
+                            .unwrap_or_default();
+                        let w = ufbx::transform_direction(m, o);
+                        [w.x as f32, w.y as f32, w.z as f32]
+                    })
+                    .collect();
+                targets.push((ci, per_corner));
+            }
+        }
+        corners_total += corners.len();
+        out.push(FbxMorphMesh {
+            name: node.element.name.to_string(),
+            positions,
+            targets,
+        });
+    }
+    Ok(out)
 }
