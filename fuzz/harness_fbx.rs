@@ -21,6 +21,15 @@ pub fn import_fbx(data: &[u8]) {
         max_samples: Some(256),
         ..Default::default()
     };
+    // The blend-shape meshes `export` writes: an error or meshes whose targets match them.
+    if let Ok(meshes) = animcomp_import::fbx::morph_meshes(data, Default::default()) {
+        for m in &meshes {
+            assert_eq!(m.positions.len() % 3, 0, "whole triangles");
+            for (_, t) in &m.targets {
+                assert_eq!(t.len(), m.positions.len(), "a displacement per corner");
+            }
+        }
+    }
     let Ok(file) = load_bytes(data, &opts) else {
         return;
     };

@@ -761,6 +761,12 @@ const MAX_MORPH_CORNERS: usize = 12 << 20;
 
 /// The meshes with blend shapes of an FBX file (see [`FbxMorphMesh`]); files without give none.
 pub fn morph_meshes(bytes: &[u8], units: FbxUnits) -> Result<Vec<FbxMorphMesh>, ParseError> {
+    // ufbx's Rust triangulation panics when the C side reports a broken face: an error here.
+    std::panic::catch_unwind(|| morph_meshes_inner(bytes, units))
+        .unwrap_or_else(|_| Err(err("malformed mesh (ufbx could not triangulate it)")))
+}
+
+fn morph_meshes_inner(bytes: &[u8], units: FbxUnits) -> Result<Vec<FbxMorphMesh>, ParseError> {
     let scene = load_scene(bytes, units)?;
     let s = &*scene;
     let mut out = Vec::new();
