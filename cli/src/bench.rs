@@ -47,7 +47,8 @@ be loaded, or a codec failed on every clip.
 JSON (--json): {\"codec\", \"precision\", \"shell\", \"clips\": [...], \"failed\": [...], \"totals\": {...}}; \
 with several codecs the top level is the first codec's run and \"runs\" lists every codec's run.")]
 pub struct Args {
-    /// Clip files and folders (searched recursively for .bvh, .gltf, .glb, .acl.sjson).
+    /// Clip files and folders (searched recursively for .bvh, .gltf, .glb, .fbx, .acl.sjson,
+    /// and curve files .csv / .npy). An FBX file gives one row per animation stack.
     /// Without any, the built-in procedurally generated clip set is used.
     pub paths: Vec<PathBuf>,
     /// Codec(s), comma-separated (auto, fixed, vbr, keys): one table per codec and a summary
@@ -79,6 +80,9 @@ pub struct Args {
     #[command(flatten)]
     pub curves: crate::curves::CurveArgs,
 }
+
+/// Most `--jobs` (each is a thread with its own stack).
+const MAX_JOBS: usize = 1024;
 
 /// A clip ready to compress.
 pub struct Input {
@@ -198,7 +202,8 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
     let files = animcomp_import::collect_files(&a.paths);
     if files.is_empty() {
         return Err(CliError(
-            "no supported clip files (.bvh, .gltf, .glb, .acl.sjson) in the given paths".into(),
+            "no supported clip files (.bvh, .gltf, .glb, .fbx, .acl.sjson) in the given paths"
+                .into(),
         ));
     }
     let pb = progress(files.len(), "loading");
@@ -237,7 +242,7 @@ fn compress_all(
             .map(|inp| {
                 let r = a
                     .additive
-                    .compress_timed(&inp.clip, &settings)
+                    .compress_timed(&inp.clip, &settings, &a.settings)
                     .map_err(|e| {
                         format!(
                             "{}: clip '{}': {} codec: {e}",
@@ -247,12 +252,15 @@ fn compress_all(
                         )
                     })
                     .and_then(|(blob, t)| {
-                        let m = a.additive.measure_blob(&inp.clip, &blob).map_err(|e| {
-                            format!(
-                                "{}: clip '{}': decompressing the new blob failed: {e}",
-                                inp.path, inp.name
-                            )
-                        })?;
+                        let m = a
+                            .additive
+                            .measure_blob(&inp.clip, &blob, &a.settings)
+                            .map_err(|e| {
+                                format!(
+                                    "{}: clip '{}': decompressing the new blob failed: {e}",
+                                    inp.path, inp.name
+                                )
+                            })?;
                         Ok((blob, t.as_secs_f64(), m))
                     });
                 pb.inc(1);
@@ -393,10 +401,20 @@ fn warn_above_precision(runs: &[Run], precision: f32) {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
+    if let Some(j) = &a.json {
+        let inputs: Vec<&Path> = a.paths.iter().map(PathBuf::as_path).collect();
+        crate::output::check_writable(j, &inputs)?;
+    }
     let peers = a.peers.as_deref().map(peers::read).transpose()?;
     let pool = {
         let mut b = rayon::ThreadPoolBuilder::new();
         if let Some(j) = a.jobs {
+            // A thread per job: checked before any is started.
+            if j > MAX_JOBS {
+                return Err(CliError(format!(
+                    "--jobs {j}: at most {MAX_JOBS} parallel jobs"
+                )));
+            }
             b = b.num_threads(j.max(1));
         }
         b.build()
@@ -412,6 +430,13 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         Err(_) if has_curves => (Vec::new(), Vec::new()),
         Err(e) => return Err(e),
     };
+    if inputs.is_empty() && !load_failed.is_empty() && !has_curves {
+        // Nothing to tabulate: the failures alone, not an empty table and a TOTAL(0) row.
+        print!("{}", bench_output::render_failures(&load_failed, &[]));
+        return Err(CliError(
+            "no clip could be loaded (see the failures above)".into(),
+        ));
+    }
     if inputs.is_empty() && load_failed.is_empty() && has_curves {
         return crate::curves::finish_curves_only(
             &curve_report,

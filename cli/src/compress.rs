@@ -9,9 +9,11 @@ use std::process::ExitCode;
 /// Arguments of `animcomp compress`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The clip file (.bvh, .gltf, .glb, .acl.sjson).
+    /// The clip file: .bvh, .gltf/.glb, .fbx, .acl.sjson, or curves (.csv Live Link Face,
+    /// .npy frames x curves).
     pub input: PathBuf,
-    /// Where to write the blob [default: the input's name with the extension .acmp].
+    /// Where to write the blob [default: the input's name with the extension .acmp]; a folder
+    /// receives `<input stem>.acmp`. Never the input itself; `-` is refused.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Codec: auto, fixed, vbr or keys [default: the library's default codec].
@@ -32,6 +34,8 @@ pub struct Args {
     pub settings: SettingsArgs,
     #[command(flatten)]
     pub curves: crate::curves::CurveArgs,
+    #[command(flatten)]
+    pub additive: crate::additive::AdditiveArgs,
 }
 
 /// The blob path used when `-o` is not given: next to the input, `<stem>.acmp`.
@@ -68,46 +72,164 @@ pub fn load_one(
             names.join(", ")
         );
     }
-    let clip = clips.swap_remove(index).clip;
+    let imported = clips.swap_remove(index);
+    for n in &imported.notes {
+        eprintln!("{}: {n}", path.display());
+    }
+    let clip = imported.clip;
     let name = clip.name.clone();
     measure::prepare_clip(clip, args)
         .map_err(|e| CliError(format!("{}: clip '{name}': {e}", path.display())))
 }
 
+/// The blend-shape curves of an FBX take that has joints too, prepared with the curve options,
+/// when their samples line up with the prepared clip's (not after `--decimate`).
+pub fn fbx_curves(
+    input: &Path,
+    clip: &animcomp::RawClip,
+    settings: &SettingsArgs,
+    args: &crate::curves::CurveArgs,
+) -> Option<animcomp_import::curves::CurveSet> {
+    if !input
+        .to_string_lossy()
+        .to_ascii_lowercase()
+        .ends_with(".fbx")
+    {
+        return None;
+    }
+    let sets = animcomp_import::curves::load_curves(input, settings.resample).ok()?;
+    let mut set = sets
+        .into_iter()
+        .find(|s| s.name.ends_with(&format!(":{}", clip.name)))?;
+    if set.num_samples != clip.num_samples {
+        eprintln!(
+            "animcomp: warning: {}: the blend-shape curves are not compressed with the joints \
+             ({} curve samples, {} joint samples after --decimate)",
+            input.display(),
+            set.num_samples,
+            clip.num_samples
+        );
+        return None;
+    }
+    crate::curves::prepare(&mut set, args);
+    Some(set)
+}
+
+/// Warns about options that have no effect with the chosen codec.
+fn warn_ignored(a: &Args) {
+    let fixed = matches!(a.codec, Some(CodecChoice::Fixed));
+    let s = &a.settings;
+    for (set, name) in [
+        (s.rotation_format.is_some(), "--rotation-format"),
+        (s.translation_format.is_some(), "--translation-format"),
+        (s.scale_format.is_some(), "--scale-format"),
+    ] {
+        if set && !fixed {
+            eprintln!("animcomp: warning: {name} only applies to --codec fixed; ignored");
+        }
+    }
+}
+
+/// Joint options that mean nothing for a curve-only input are refused rather than ignored.
+fn refuse_joint_options_on_curves(a: &Args) -> Result<(), CliError> {
+    let s = &a.settings;
+    let mut given = Vec::new();
+    if a.codec.is_some() {
+        given.push("--codec");
+    }
+    if s.error != 0.01 {
+        given.push("--error");
+    }
+    if s.rotation_format.is_some() || s.translation_format.is_some() || s.scale_format.is_some() {
+        given.push("--rotation-format/--translation-format/--scale-format");
+    }
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(CliError(format!(
+        "{}: holds curves only; {} apply to joints (use --curve-precision or \
+         --morph-position-precision)",
+        a.input.display(),
+        given.join(", ")
+    )))
+}
+
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
-    let loaded = load_one(&a.input, a.clip_index, &a.settings);
-    let out = a.output.clone().unwrap_or_else(|| default_output(&a.input));
-    let curves_only = loaded.is_err()
-        && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
-    if (loaded.is_ok() || curves_only) && out.exists() && !a.force {
+    let default_name = format!("{}.acmp", measure::file_stem(&a.input));
+    if a.input.is_dir() {
         return Err(CliError(format!(
-            "{}: already exists (pass --force to overwrite it)",
-            out.display()
+            "{}: is a directory (give one clip file; `animcomp bench` takes folders)",
+            a.input.display()
         )));
     }
+    let out = match &a.output {
+        Some(o) => crate::output::check(o, &default_name, &[&a.input], "blob")?,
+        None => crate::output::check(
+            &default_output(&a.input),
+            &default_name,
+            &[&a.input],
+            "blob",
+        )?,
+    };
+    warn_ignored(a);
+    let loaded = load_one(&a.input, a.clip_index, &a.settings);
+    let curves_only = loaded.is_err()
+        && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
+    if loaded.is_ok() || curves_only {
+        crate::output::refuse_existing(&out, a.force)?;
+    }
     if curves_only {
-        return crate::curves::compress_file(&a.input, a.clip_index, &out, &a.curves);
+        refuse_joint_options_on_curves(a)?;
+        return crate::curves::compress_file(
+            &a.input,
+            a.clip_index,
+            a.settings.stack.as_deref(),
+            &out,
+            &a.curves,
+        );
     }
     let clip = loaded?;
     let codec = a.codec.unwrap_or_else(measure::default_codec);
     let settings = a.settings.settings(codec);
-    let (blob, elapsed) = measure::compress_timed(&clip, &settings).map_err(|e| {
+    let mut curve_set = fbx_curves(&a.input, &clip, &a.settings, &a.curves);
+    if a.additive.additive.is_some() && curve_set.is_some() {
+        eprintln!(
+            "animcomp: warning: {}: additive blobs hold joints only; the blend-shape curves are \
+             left out",
+            a.input.display()
+        );
+        curve_set = None;
+    }
+    let curves: &[animcomp::Curve] = curve_set.as_ref().map_or(&[], |s| &s.curves);
+    let fail = |e: animcomp::Error| {
         CliError(format!(
             "{}: {} codec: {e}",
             a.input.display(),
             codec.name()
         ))
-    })?;
-    let m = measure::measure_blob(&clip, &blob).map_err(|e| {
-        CliError(format!(
-            "{}: decompressing the new blob failed: {e}",
-            a.input.display()
-        ))
-    })?;
+    };
+    let (blob, elapsed) = if a.additive.additive.is_some() {
+        a.additive
+            .compress_timed(&clip, &settings, &a.settings)
+            .map_err(fail)?
+    } else {
+        let t0 = std::time::Instant::now();
+        let b = animcomp::compress_with_curves(&clip, curves, &settings).map_err(fail)?;
+        (animcomp::AlignedBlob::from_bytes(&b), t0.elapsed())
+    };
+    let m = a
+        .additive
+        .measure_blob(&clip, &blob, &a.settings)
+        .map_err(|e| {
+            CliError(format!(
+                "{}: decompressing the new blob failed: {e}",
+                a.input.display()
+            ))
+        })?;
     std::fs::write(&out, blob.as_bytes())
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
-    let raw = clip.raw_size_bytes();
+    let raw = clip.raw_size_bytes() + curves.len() * clip.num_samples * 4;
     println!("wrote {}", out.display());
     println!(
         "clip {}: {} joints, {} samples at {} Hz",
@@ -124,6 +246,17 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         "codec {chosen}, precision {}, shell {}",
         a.settings.error, a.settings.shell
     );
+    if let Some(f) = a.additive.additive {
+        println!(
+            "additive {} relative to {}; error of base ⊕ decoded against base ⊕ raw additive",
+            f.name(),
+            match &a.additive.base {
+                crate::additive::BaseChoice::FirstSample => "the first sample".to_string(),
+                crate::additive::BaseChoice::Bind => "the bind pose".to_string(),
+                crate::additive::BaseChoice::File(p) => p.display().to_string(),
+            }
+        );
+    }
     println!(
         "size {} bytes (raw {} bytes), ratio {:.2} : 1, compressed in {:.3} s",
         blob.len(),
@@ -138,6 +271,28 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         m.worst_sample,
         m.p99_error
     );
+    if let Some(set) = &curve_set {
+        let errs = crate::curves::errors(set, &blob)?;
+        let nc = set.curves.len();
+        let names: Vec<&str> = set.curves.iter().map(|c| c.name.as_str()).collect();
+        println!(
+            "curves {nc} ({}), ids 0..{}",
+            names.join(", "),
+            nc.saturating_sub(1)
+        );
+        let mut worst = (0.0f32, 0usize);
+        for (k, e) in errs.iter().enumerate() {
+            let c = k % nc;
+            let rel = e / set.curves[c].precision;
+            if rel > worst.0 {
+                worst = (rel, c);
+            }
+        }
+        println!(
+            "curve max error {:.3} x its precision (curve {})",
+            worst.0, set.curves[worst.1].name
+        );
+    }
     if m.max_error > a.settings.error {
         eprintln!(
             "animcomp: warning: max error {:.5} is above the requested precision {} \

@@ -126,7 +126,11 @@ fn walk(p: &Path, out: &mut Vec<PathBuf>) {
         entries.iter().for_each(|e| walk(e, out));
     } else {
         let lower = p.to_string_lossy().to_ascii_lowercase();
-        if is_curve_file(p) || lower.ends_with(".gltf") || lower.ends_with(".glb") {
+        if is_curve_file(p)
+            || lower.ends_with(".gltf")
+            || lower.ends_with(".glb")
+            || lower.ends_with(".fbx")
+        {
             out.push(p.to_path_buf());
         }
     }
@@ -439,11 +443,17 @@ pub fn finish_curves_only(
 /// of curve set `index` and prints its curve figures.
 pub fn compress_file(
     input: &Path,
-    index: usize,
+    mut index: usize,
+    stack: Option<&str>,
     out: &Path,
     a: &CurveArgs,
 ) -> Result<std::process::ExitCode, CliError> {
     let mut sets = load_curves(input, None)?;
+    if let Some(want) = stack {
+        let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
+        index = crate::measure::pick_stack(&names, want)
+            .map_err(|e| CliError(format!("{}: {e}", input.display())))?;
+    }
     let count = sets.len();
     if index >= count {
         return Err(CliError(format!(

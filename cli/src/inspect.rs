@@ -106,7 +106,20 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let (_, body) = validate_blob(blob.as_bytes(), false)?;
     let desc = animcomp::offline::describe(&h, body)
         .map_err(|e| CliError(format!("{}: {e}", a.blob.display())))?;
-    let raw = 40u64 * h.num_joints as u64 * h.num_samples as u64;
+    // Curves (morph weights, face curves) beside the joints: count and ids from the blob (names
+    // are the tools' and are not stored).
+    let d = animcomp::decompress::Decompressor::new(
+        blob.as_bytes(),
+        &animcomp::decompress::DecompressOptions::default(),
+    )
+    .map_err(|e| CliError(format!("{}: {e}", a.blob.display())))?;
+    let cs = d.curves();
+    let nc = cs.num_curves();
+    let ids: Vec<String> = (0..nc)
+        .filter_map(|c| cs.id(c).ok().map(|i| i.to_string()))
+        .collect();
+    let raw =
+        40u64 * h.num_joints as u64 * h.num_samples as u64 + 4 * nc as u64 * h.num_samples as u64;
     println!("file           {}", a.blob.display());
     println!("format version {}", h.version);
     println!("codec          {}", h.codec.name());
@@ -119,6 +132,11 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     println!("checksum       {:#010x} (verified)", h.checksum);
     println!("flags          {:#x} ({})", h.flags, flag_names(h.flags));
     println!("joints         {}", h.num_joints);
+    if nc > 0 {
+        println!("curves         {nc} (ids {})", ids.join(" "));
+    } else {
+        println!("curves         0");
+    }
     println!("samples        {}", h.num_samples);
     println!("sample rate    {} Hz", h.sample_rate);
     println!(

@@ -9,8 +9,10 @@ mod bench_output;
 mod compress;
 mod curves;
 mod curves_baseline;
+mod export;
 mod inspect;
 mod measure;
+mod output;
 mod peers;
 mod report;
 mod runtime_bench;
@@ -42,6 +44,8 @@ enum Command {
     Bench(bench::Args),
     /// Draw an SVG of a clip's error over time and its joints' error ranking.
     Report(report::Args),
+    /// Compress, decode and write a glTF (.glb) of the skeleton and the decoded animation.
+    Export(export::Args),
 }
 
 /// What a command failed with: one line, printed after `animcomp: error: `.
@@ -63,8 +67,28 @@ fn quiet_broken_pipe() {
     }
 }
 
+/// Rust's `println!` panics when standard output cannot be written (`> /dev/full`): turn that
+/// into the one-line error every other failure gives, exit status 1, no backtrace.
+fn stdout_errors_are_errors() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(rest) = msg.strip_prefix("failed printing to stdout: ") {
+            eprintln!("animcomp: error: cannot write to standard output: {rest}");
+            std::process::exit(1);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
     quiet_broken_pipe();
+    stdout_errors_are_errors();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compress(a) => compress::run(&a),
@@ -72,6 +96,7 @@ fn main() -> ExitCode {
         Command::Sample(a) => sample::run(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Report(a) => report::run(&a),
+        Command::Export(a) => export::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -70,6 +70,31 @@ pub struct SettingsArgs {
     /// Multiply every imported position by this factor (e.g. 100 for metres to centimetres).
     #[arg(allow_negative_numbers = true, long, default_value_t = 1.0, value_parser = positive_f32, value_name = "F")]
     pub unit_scale: f32,
+    /// FBX: the unit positions are converted to: cm, m, or file (the file's own unit, its
+    /// UnitScaleFactor). Applied before --unit-scale.
+    #[arg(long, default_value = "cm", value_parser = fbx_units, value_name = "U")]
+    pub units: animcomp_import::fbx::FbxUnits,
+    /// Only this clip of a file holding several: an FBX animation stack or glTF animation, by
+    /// name or by index from 0.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub stack: Option<String>,
+}
+
+/// The settings with every option at its default (as if none were given).
+#[cfg(test)]
+pub fn default_settings() -> SettingsArgs {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct W {
+        #[command(flatten)]
+        s: SettingsArgs,
+    }
+    W::parse_from(["animcomp"]).s
+}
+
+fn fbx_units(s: &str) -> Result<animcomp_import::fbx::FbxUnits, String> {
+    animcomp_import::fbx::FbxUnits::parse(s)
+        .ok_or_else(|| format!("unknown unit '{s}' (expected cm, m or file)"))
 }
 
 impl SettingsArgs {
@@ -91,6 +116,8 @@ impl SettingsArgs {
         ImportOptions {
             sample_rate: self.resample,
             unit_scale: self.unit_scale,
+            fbx_units: self.units,
+            fbx_stack: None,
         }
     }
 }
@@ -156,7 +183,15 @@ pub fn file_stem(path: &Path) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let lower = name.to_ascii_lowercase();
-    for ext in [".acl.sjson", ".sjson", ".bvh", ".gltf", ".glb", ".acmp"] {
+    for ext in [
+        ".acl.sjson",
+        ".sjson",
+        ".bvh",
+        ".gltf",
+        ".glb",
+        ".fbx",
+        ".acmp",
+    ] {
         if lower.ends_with(ext) {
             return name[..name.len() - ext.len()].to_string();
         }
@@ -172,7 +207,44 @@ pub fn load_file(path: &Path, args: &SettingsArgs) -> Result<Vec<ImportedClip>, 
             path.display()
         )));
     }
-    Ok(animcomp_import::load(path, &args.import_options())?)
+    let clips = animcomp_import::load(path, &args.import_options())?;
+    match &args.stack {
+        None => Ok(clips),
+        Some(want) => {
+            let names: Vec<String> = clips.iter().map(|c| c.clip.name.clone()).collect();
+            let k = pick_stack(&names, want)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            Ok(clips.into_iter().skip(k).take(1).collect())
+        }
+    }
+}
+
+/// The index `--stack` names among `names`: an exact name, a name ending in `:NAME`, `/NAME`
+/// (glTF clips are `file:animation`) or `|NAME` (Blender's FBX stacks are `Armature|Action`),
+/// or an index.
+pub fn pick_stack(names: &[String], want: &str) -> Result<usize, String> {
+    let by_name = names.iter().position(|n| {
+        n == want
+            || n.ends_with(&format!(":{want}"))
+            || n.ends_with(&format!("/{want}"))
+            || n.ends_with(&format!("|{want}"))
+    });
+    if let Some(k) = by_name {
+        return Ok(k);
+    }
+    match want.parse::<usize>() {
+        Ok(k) if k < names.len() => Ok(k),
+        _ => Err(format!(
+            "--stack {want}: no such stack (the file holds {}: {})",
+            names.len(),
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| format!("{i} \"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
 }
 
 /// Applies the command's error settings (every joint), resamples if asked, and validates.
@@ -181,11 +253,28 @@ pub fn prepare_clip(mut clip: RawClip, args: &SettingsArgs) -> animcomp::Result<
     clip.validate()?;
     if let Some(hz) = args.resample {
         if hz != clip.sample_rate {
+            // Checked before allocating: the clip's duration at the new rate, against the
+            // library's limits (a typo such as --resample 100000000 would otherwise ask for
+            // gigabytes before the library refused it).
+            let samples = (clip.duration() as f64 * hz as f64).ceil() + 1.0;
+            let total = samples * clip.num_joints().max(1) as f64;
+            if samples > animcomp::format::limits::MAX_SAMPLES as f64
+                || total > animcomp_import::MAX_JOINT_SAMPLES as f64
+            {
+                return Err(animcomp::Error::InvalidArgument(
+                    "--resample: the clip would have too many samples at this rate",
+                ));
+            }
             clip = clip.resample(hz)?;
             clip.validate()?;
         }
     }
     if let Some(k) = args.decimate {
+        if k as usize >= clip.num_samples && clip.num_samples > 1 {
+            return Err(animcomp::Error::InvalidArgument(
+                "--decimate: N is not smaller than the clip's sample count (it would keep one sample)",
+            ));
+        }
         clip = decimate(&clip, k as usize);
     }
     Ok(clip)
@@ -387,6 +476,8 @@ mod tests {
             resample: None,
             decimate: None,
             unit_scale: 1.0,
+            units: animcomp_import::fbx::FbxUnits::Centimetres,
+            stack: None,
         };
         let s = a.settings(CodecChoice::Fixed);
         let d = CompressSettings::default();

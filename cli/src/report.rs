@@ -17,9 +17,13 @@ pub struct Args {
     /// as is; give the same --error, --shell and --resample it was compressed with).
     #[arg(required = true, num_args = 1..=2, value_name = "CLIP [BLOB]")]
     pub inputs: Vec<PathBuf>,
-    /// Where to write the SVG [default: `<clip stem>.report.svg` in the current folder].
+    /// Where to write the SVG [default: `<clip stem>.report.svg` in the current folder]; a
+    /// folder receives that name inside it.
     #[arg(short, long, value_name = "OUT.svg")]
     pub output: Option<PathBuf>,
+    /// Overwrite the SVG if it exists.
+    #[arg(long)]
+    pub force: bool,
     /// Codec when compressing here [default: the library's default codec].
     #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
     pub codec: Option<CodecChoice>,
@@ -49,6 +53,8 @@ pub struct Args {
     pub bars: usize,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub curves: crate::curves::CurveArgs,
 }
 
 const PALETTE: [&str; 10] = [
@@ -94,7 +100,24 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         },
         _ => unreachable!("clap enforces 1..=2 inputs"),
     };
-    let clip = load_one(clip_path, a.clip_index, &a.settings)?;
+    let default_name = format!("{}.report.svg", measure::file_stem(clip_path));
+    let inputs: Vec<&Path> = a.inputs.iter().map(PathBuf::as_path).collect();
+    let out = crate::output::check(
+        a.output.as_deref().unwrap_or(Path::new(&default_name)),
+        &default_name,
+        &inputs,
+        "SVG",
+    )?;
+    let loaded = load_one(clip_path, a.clip_index, &a.settings);
+    if loaded.is_err()
+        && blob_path.is_none()
+        && (crate::curves::is_curve_only(clip_path) || crate::curves::has_weights(clip_path))
+    {
+        crate::output::refuse_existing(&out, a.force)?;
+        return curves_report(a, clip_path, &out);
+    }
+    let clip = loaded?;
+    crate::output::refuse_existing(&out, a.force)?;
     let (blob, codec_name): (AlignedBlob, String) = match blob_path {
         Some(bp) => {
             let (blob, h) = read_blob(bp)?;
@@ -145,11 +168,107 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             a.settings.shell
         ),
     };
-    let out = a
-        .output
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.report.svg", measure::file_stem(clip_path))));
     std::fs::write(&out, render(&data, a.top, a.bars))
+        .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
+    println!("wrote {}", out.display());
+    println!("{}", data.subtitle);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report` on curves (Live Link Face `.csv`, `.npy`, glTF weights, FBX blend shapes without a
+/// skeleton): compresses the curve set, prints each curve's id, name, precision and max error,
+/// and draws the same two charts with curves in place of joints (errors relative to each
+/// curve's precision, so the threshold line is 1).
+fn curves_report(a: &Args, path: &Path, out: &Path) -> Result<ExitCode, CliError> {
+    let mut sets = animcomp_import::curves::load_curves(path, a.settings.resample)?;
+    let index = match &a.settings.stack {
+        Some(want) => {
+            let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
+            measure::pick_stack(&names, want)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?
+        }
+        None => a.clip_index,
+    };
+    if index >= sets.len() {
+        return Err(CliError(format!(
+            "{}: --clip-index {index} out of range (the file holds {} curve sets)",
+            path.display(),
+            sets.len()
+        )));
+    }
+    let mut set = sets.swap_remove(index);
+    crate::curves::prepare(&mut set, &a.curves);
+    let settings = animcomp::CompressSettings::default();
+    let blob = crate::curves::compress_set(&set, &settings)?;
+    let errs = crate::curves::errors(&set, &blob)?;
+    let nc = set.curves.len();
+    let rel: Vec<f32> = errs
+        .iter()
+        .enumerate()
+        .map(|(k, e)| e / set.curves[k % nc].precision)
+        .collect();
+    let mut per_curve = vec![0.0f32; nc];
+    for (k, e) in errs.iter().enumerate() {
+        per_curve[k % nc] = per_curve[k % nc].max(*e);
+    }
+    println!("# curve id name precision max-error");
+    for (c, curve) in set.curves.iter().enumerate() {
+        println!(
+            "curve {} {} {} {:.6}",
+            curve.id, curve.name, curve.precision, per_curve[c]
+        );
+    }
+    // The curves as "joints" of a clip without tracks: what the charts read (names, samples,
+    // rate).
+    let clip = RawClip {
+        name: set.name.clone(),
+        skeleton: animcomp::clip::Skeleton {
+            joints: set
+                .curves
+                .iter()
+                .map(|c| animcomp::clip::Joint::new(c.name.clone(), None))
+                .collect(),
+            bind_pose: None,
+        },
+        sample_rate: set.sample_rate,
+        num_samples: set.num_samples,
+        tracks: vec![],
+    };
+    let mut worst = (0.0f32, 0usize, 0usize);
+    for (k, r) in rel.iter().enumerate() {
+        if *r > worst.0 {
+            worst = (*r, k % nc, k / nc);
+        }
+    }
+    let mut sorted = rel.clone();
+    let m = Measured {
+        max_error: worst.0,
+        worst_joint: worst.1,
+        worst_sample: worst.2,
+        p99_error: animcomp::metric::percentile(&mut sorted, 0.99),
+        per_joint_max: (0..nc)
+            .map(|c| per_curve[c] / set.curves[c].precision)
+            .collect(),
+        errors: rel,
+    };
+    let raw = set.raw_bytes();
+    let data = ReportData {
+        clip: &clip,
+        measured: &m,
+        precision: 1.0,
+        title: format!("{} — curves (error / precision)", set.name),
+        subtitle: format!(
+            "{nc} curves, {} samples at {} Hz | {} bytes (raw {raw}), ratio {:.2} | max error {:.3} x precision ({}), p99 {:.3}",
+            set.num_samples,
+            set.sample_rate,
+            blob.len(),
+            raw as f64 / blob.len() as f64,
+            m.max_error,
+            set.curves[worst.1].name,
+            m.p99_error
+        ),
+    };
+    std::fs::write(out, render(&data, a.top, a.bars))
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     println!("wrote {}", out.display());
     println!("{}", data.subtitle);

@@ -99,5 +99,15 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             }
         }
     }
+    let nc = d.curves().num_curves() as usize;
+    if nc > 0 && a.joint.is_none() {
+        let mut v = vec![0.0f32; nc];
+        d.sample_curves(&mut v).map_err(at)?;
+        println!("# curve id value");
+        for (c, x) in v.iter().enumerate() {
+            let id = d.curves().id(c as u32).map_err(at)?;
+            println!("curve {id} {x:.6}");
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

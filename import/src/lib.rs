@@ -1,5 +1,5 @@
 //! Importers that turn animation files into [`animcomp::RawClip`]s: BVH, ACL's `.acl.sjson` clip
-//! format and glTF 2.0 / GLB.
+//! format, glTF 2.0 / GLB and FBX ([`fbx`], through ufbx).
 //!
 //! Use [`load`] for one file (dispatch by extension) and [`collect_files`] to expand folders.
 //! The clips are returned as read: call [`animcomp::RawClip::validate`] before compressing (a clip
@@ -10,6 +10,7 @@ pub mod acl;
 pub mod bvh;
 pub mod curves;
 mod error;
+pub mod fbx;
 pub mod gltf_import;
 pub mod sjson;
 mod units;
@@ -32,6 +33,10 @@ pub struct ImportOptions {
     pub sample_rate: Option<f32>,
     /// Every position / translation (tracks and bind pose) is multiplied by this. Default 1.
     pub unit_scale: f32,
+    /// The unit FBX positions are converted to (centimetres by default), before `unit_scale`.
+    pub fbx_units: fbx::FbxUnits,
+    /// FBX only: import just this animation stack (index in file order); `None`: all stacks.
+    pub fbx_stack: Option<usize>,
 }
 
 impl Default for ImportOptions {
@@ -39,6 +44,8 @@ impl Default for ImportOptions {
         ImportOptions {
             sample_rate: None,
             unit_scale: 1.0,
+            fbx_units: fbx::FbxUnits::Centimetres,
+            fbx_stack: None,
         }
     }
 }
@@ -55,6 +62,8 @@ pub struct ImportedClip {
     pub source: PathBuf,
     /// The error threshold the file asks for (ACL clips), in clip units.
     pub error_threshold: Option<f32>,
+    /// What the importer did beyond reading (FBX: units, range sampled, keys ignored).
+    pub notes: Vec<String>,
 }
 
 /// File kinds this crate reads.
@@ -63,6 +72,7 @@ enum Kind {
     Bvh,
     Acl,
     Gltf,
+    Fbx,
 }
 
 fn kind_of(path: &Path) -> Option<Kind> {
@@ -73,12 +83,14 @@ fn kind_of(path: &Path) -> Option<Kind> {
         Some(Kind::Acl)
     } else if name.ends_with(".gltf") || name.ends_with(".glb") {
         Some(Kind::Gltf)
+    } else if name.ends_with(".fbx") {
+        Some(Kind::Fbx)
     } else {
         None
     }
 }
 
-/// True when [`load`] knows the file's extension (`.bvh`, `.gltf`, `.glb`, `.sjson`).
+/// True when [`load`] knows the file's extension (`.bvh`, `.gltf`, `.glb`, `.sjson`, `.fbx`).
 pub fn is_supported(path: &Path) -> bool {
     kind_of(path).is_some()
 }
@@ -90,7 +102,7 @@ fn clip_name(path: &Path) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let lower = name.to_ascii_lowercase();
-    for ext in [".acl.sjson", ".sjson", ".bvh", ".gltf", ".glb"] {
+    for ext in [".acl.sjson", ".sjson", ".bvh", ".gltf", ".glb", ".fbx"] {
         if lower.ends_with(ext) {
             return name[..name.len() - ext.len()].to_string();
         }
@@ -129,6 +141,7 @@ pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, Impo
                 clip,
                 source: path.to_path_buf(),
                 error_threshold: None,
+                notes: vec![],
             }]
         }
         Kind::Acl => {
@@ -139,6 +152,7 @@ pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, Impo
                 clip,
                 source: path.to_path_buf(),
                 error_threshold,
+                notes: vec![],
             }]
         }
         Kind::Gltf => {
@@ -163,6 +177,38 @@ pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, Impo
                         clip,
                         source: path.to_path_buf(),
                         error_threshold: None,
+                        notes: vec![],
+                    }
+                })
+                .collect()
+        }
+        Kind::Fbx => {
+            let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            let file = fbx::load_bytes(&bytes, &fbx_options(opts)).map_err(|e| e.in_file(path))?;
+            if file.takes.iter().all(|t| t.clip.num_joints() == 0) {
+                let curves = file.takes.first().map_or(0, |t| t.curves.len());
+                return Err(ParseError::general(format!(
+                    "no skeleton: the file has no bones (LimbNode/Root nodes or skin-cluster \
+                     bones); its {curves} blend-shape channel{} import as curves",
+                    if curves == 1 { "" } else { "s" }
+                ))
+                .in_file(path));
+            }
+            let units = file.units.clone();
+            file.takes
+                .into_iter()
+                .map(|t| {
+                    let mut notes = file.notes.clone();
+                    notes.extend(t.notes);
+                    ImportedClip {
+                        clip: t.clip,
+                        units: units.clone(),
+                        source: path.to_path_buf(),
+                        error_threshold: None,
+                        notes,
                     }
                 })
                 .collect()
@@ -177,6 +223,16 @@ pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, Impo
         }
     }
     Ok(out)
+}
+
+/// The FBX reader's options from the shared ones.
+pub fn fbx_options(opts: &ImportOptions) -> fbx::FbxOptions {
+    fbx::FbxOptions {
+        sample_rate: opts.sample_rate,
+        units: opts.fbx_units,
+        stack: opts.fbx_stack,
+        max_samples: None,
+    }
 }
 
 /// Expands `paths`: files are kept as given (even unsupported ones, so the caller can report

@@ -330,6 +330,23 @@ pub fn load_bytes(
     .unwrap_or_else(|_| Err(gerr("malformed glTF (the glTF reader rejected it)")))
 }
 
+/// For writing a glTF back over its source (`animcomp export`): the node index of each joint of
+/// the clips [`load_bytes`] gives (same order), and the document's buffers resolved (GLB binary
+/// chunk, data URIs, files relative to `base_dir`).
+pub fn joint_nodes_and_buffers(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+) -> Result<(Vec<usize>, Vec<Vec<u8>>), ParseError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let doc = gltf::Gltf::from_slice(bytes)
+            .map_err(|e| gerr(format!("not a valid glTF file: {e}")))?;
+        let buffers = load_buffers(&doc, base_dir)?;
+        let nodes = skeleton_nodes(&doc).into_iter().map(|(n, _)| n).collect();
+        Ok((nodes, buffers))
+    }))
+    .unwrap_or_else(|_| Err(gerr("malformed glTF (the glTF reader rejected it)")))
+}
+
 fn load_bytes_inner(
     bytes: &[u8],
     base_dir: Option<&Path>,

@@ -196,7 +196,7 @@ fn load_error_display_is_path_colon_line() {
     );
     let missing = load(&dir.join("nope.bvh"), &opts).unwrap_err();
     assert!(missing.to_string().contains("nope.bvh"));
-    let unsupported = load(&dir.join("x.fbx"), &opts).unwrap_err();
+    let unsupported = load(&dir.join("x.obj"), &opts).unwrap_err();
     assert!(unsupported.to_string().contains("unsupported"));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -10,6 +10,8 @@ mod additive_roundtrip;
 mod additive_shared_data;
 mod bvh_golden;
 mod error_bound_f64;
+mod fbx_fuzz_replay;
+mod fbx_import;
 mod gltf_golden;
 mod shared_data;
 mod vbr_shared_data;

@@ -1,0 +1,105 @@
+//! Output paths, checked before any work: `-` (standard output) is refused for binary and SVG
+//! outputs, a directory receives the default file name inside it, the input itself is never
+//! overwritten (not even with `--force`), an existing file needs `--force`, and the path must be
+//! writable (probed without truncating an existing file; a probe file is removed again).
+
+use crate::CliError;
+use std::fs::OpenOptions;
+use std::path::{Path, PathBuf};
+
+/// Resolves and checks an output path. `default_name` is the file name used when `out` is a
+/// directory; `inputs` are the command's input files (each must exist); `what` names the output
+/// in messages. Whether an existing output may be replaced is [`refuse_existing`]'s question,
+/// asked after the input has been read (so a broken input is reported first).
+pub fn check(
+    out: &Path,
+    default_name: &str,
+    inputs: &[&Path],
+    what: &str,
+) -> Result<PathBuf, CliError> {
+    for inp in inputs {
+        if !inp.exists() {
+            return Err(CliError(format!(
+                "{}: no such file or directory",
+                inp.display()
+            )));
+        }
+    }
+    if out.as_os_str() == "-" {
+        return Err(CliError(format!(
+            "-o -: the {what} cannot be written to standard output; give a file name"
+        )));
+    }
+    let out = if out.is_dir() {
+        out.join(default_name)
+    } else {
+        out.to_path_buf()
+    };
+    if out.is_dir() {
+        return Err(CliError(format!("{}: is a directory", out.display())));
+    }
+    for inp in inputs {
+        if same_file(inp, &out) {
+            return Err(CliError(format!(
+                "{}: is the input file; refusing to overwrite it (even with --force)",
+                out.display()
+            )));
+        }
+    }
+    probe_writable(&out, out.exists())?;
+    Ok(out)
+}
+
+/// Refuses an existing output without `--force`.
+pub fn refuse_existing(out: &Path, force: bool) -> Result<(), CliError> {
+    if out.exists() && !force {
+        return Err(CliError(format!(
+            "{}: already exists (pass --force to overwrite it)",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that `path` can be written (for `--json` files, which overwrite like text outputs).
+pub fn check_writable(path: &Path, inputs: &[&Path]) -> Result<(), CliError> {
+    if path.as_os_str() == "-" {
+        return Ok(());
+    }
+    if path.is_dir() {
+        return Err(CliError(format!("{}: is a directory", path.display())));
+    }
+    for inp in inputs {
+        if same_file(inp, path) {
+            return Err(CliError(format!(
+                "{}: is an input file; refusing to overwrite it",
+                path.display()
+            )));
+        }
+    }
+    probe_writable(path, path.exists())
+}
+
+fn probe_writable(path: &Path, existed: bool) -> Result<(), CliError> {
+    let r = OpenOptions::new()
+        .write(true)
+        .create(!existed)
+        .truncate(false)
+        .open(path);
+    match r {
+        Ok(_) => {
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(())
+        }
+        Err(e) => Err(CliError(format!("{}: cannot write: {e}", path.display()))),
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
