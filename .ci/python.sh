@@ -1,30 +1,35 @@
 #!/usr/bin/env bash
 # The Python package's tests (issue 22): a virtualenv under target/pyenv with maturin, numpy,
-# dask[distributed], fsspec and pytest from PyPI; builds and installs ./python (release build,
-# no debug info: the benchmark-grade library in about the time of a plain release build); runs
-# pytest on python/tests. Called by .ci/test.sh after the cargo tests (which build
-# target/debug/libanimcomp.so, the C library the bit-identity test loads with ctypes).
+# dask[distributed], fsspec and pytest from PyPI; builds the package from ./python with maturin
+# and installs the wheel; runs pytest on python/tests (the cluster tests start Dask processes on
+# 127.0.0.1 only). Called by .ci/test.sh after the cargo tests.
+#
+# The wheel is built with the release profile without debug info (what `pip install ./python`
+# builds; the root profile's debug = 1 only slows the build down). ANIMCOMP_PY_PROFILE picks
+# another cargo profile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY="${PYTHON:-python3}"
-VENV="${ANIMCOMP_PYENV:-target/pyenv}"
+VENV="${ANIMCOMP_PYENV:-$PWD/target/pyenv}"
+PROFILE="${ANIMCOMP_PY_PROFILE:-release}"
 if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
-# maturin's build backend runs `maturin` from PATH.
-export PATH="$PWD/$VENV/bin:$PATH"
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
-  "pip>=23" "maturin>=1.5,<2" numpy "dask[distributed]" fsspec pytest
+VENV="$(cd "$VENV" && pwd)"
+export PATH="$VENV/bin:$PATH"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+  "maturin>=1.5,<2" numpy "dask[distributed]" fsspec pytest
 
-# The extension module links no libpython (pyo3 abi3 + extension-module): one wheel for CPython
-# 3.9 and later. Release profile without debug info (the root profile's debug = 1 only slows
-# this build down).
-CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}" \
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-  --no-build-isolation --force-reinstall --no-deps ./python
+rm -rf target/pywheels
+CARGO_PROFILE_RELEASE_DEBUG="${CARGO_PROFILE_RELEASE_DEBUG:-0}" "$VENV/bin/maturin" build --quiet --manifest-path python/Cargo.toml --profile "$PROFILE" \
+  --interpreter "$VENV/bin/python" --out target/pywheels
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
+  --no-deps target/pywheels/animcomp-*.whl
 
-# pytest exits 5 when it collects no test: that is a failure of this script, not a pass.
+# The C library the bit-identity test loads with ctypes: cargo test built it
+# (target/debug/deps/libanimcomp.so).
+# pytest exits 5 when it collected no test: a failure here, not a pass.
 status=0
 "$VENV/bin/python" -m pytest -q python/tests "$@" || status=$?
 if [ "$status" -eq 5 ]; then

@@ -58,3 +58,8 @@ __all__ = [
     "LoadError",
     "InternalError",
 ]
+
+# Shown (and pickled) as animcomp.Error etc., where users import them from.
+for _cls in (Error, InputError, ClipError, BlobError, ArgumentError, LoadError, InternalError):
+    _cls.__module__ = "animcomp"
+del _cls

@@ -33,6 +33,7 @@ import os
 import re
 import sys
 import time
+import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
@@ -394,8 +395,10 @@ def compress_library(
         records: Dict[Tuple[str, int], Dict[str, Any]] = {}
         where: Dict[str, Tuple[str, int]] = {}
 
+        run = uuid.uuid4().hex[:8]  # task keys unique per run: a client may outlive a batch
+
         def submit(path: str, take: int):
-            key = "animcomp-" + output_name(path, take)[:-5]
+            key = f"animcomp-{run}-{output_name(path, take)[:-5]}"
             fut = client.submit(
                 compress_take,
                 path,

@@ -286,11 +286,21 @@ def test_help_reads_well():
 
 
 def _c_library():
-    for profile in ("debug", "release"):
-        p = REPO / "target" / profile / "libanimcomp.so"
-        if p.exists():
+    """The C library: ANIMCOMP_C_LIBRARY, else what `cargo test --workspace` built
+    (target/debug/deps/libanimcomp.so), else a `cargo build` of it."""
+    import os
+
+    env = os.environ.get("ANIMCOMP_C_LIBRARY")
+    candidates = [env] if env else []
+    candidates += [
+        REPO / "target" / "debug" / "deps" / "libanimcomp.so",
+        REPO / "target" / "debug" / "libanimcomp.so",
+        REPO / "target" / "release" / "libanimcomp.so",
+    ]
+    for p in candidates:
+        if p and os.path.exists(p):
             return ctypes.CDLL(str(p))
-    pytest.skip("target/{debug,release}/libanimcomp.so not built (cargo test --workspace builds it)")
+    pytest.skip("no libanimcomp.so under target/ (cargo test --workspace builds one)")
 
 
 def _aligned(nbytes: int) -> np.ndarray:
