@@ -382,12 +382,19 @@ fn positive(py: Python<'_>, name: &str, v: f64) -> PyResult<f32> {
     if v.is_finite() && v > 0.0 && (v as f32) > 0.0 {
         Ok(v as f32)
     } else {
-        Err(input_error(py, format!("{name} must be finite and > 0, got {v}")))
+        Err(input_error(
+            py,
+            format!("{name} must be finite and > 0, got {v}"),
+        ))
     }
 }
 
 /// A base pose as transforms from a (joints, 10) float32 array.
-fn pose_of(py: Python<'_>, pose: &PyReadonlyArray2<'_, f32>, joints: usize) -> PyResult<Vec<Transform>> {
+fn pose_of(
+    py: Python<'_>,
+    pose: &PyReadonlyArray2<'_, f32>,
+    joints: usize,
+) -> PyResult<Vec<Transform>> {
     if pose.shape() != [joints, FLOATS_PER_JOINT] {
         return Err(input_error(
             py,
@@ -480,7 +487,12 @@ fn compress<'py>(
         (Some(b), _) if !b.is_none() => {
             Some(Base::extract(py, b, raw.num_joints(), precision, shell)?)
         }
-        _ => return Err(input_error(py, "an additive clip needs base= (a Clip or a pose)")),
+        _ => {
+            return Err(input_error(
+                py,
+                "an additive clip needs base= (a Clip or a pose)",
+            ))
+        }
     };
     if base.is_some() && !curves.is_empty() {
         return Err(input_error(py, "an additive clip cannot carry curves"));

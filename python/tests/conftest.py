@@ -70,6 +70,19 @@ def write_bvh(path, joints: int = 12, frames: int = 90, seed: int = 0, rate: flo
     return pathlib.Path(path)
 
 
+@pytest.fixture(scope="session")
+def client():
+    """One LocalCluster (two single-threaded worker processes) for the batch and cache tests."""
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
 @pytest.fixture
 def bvh(tmp_path):
     return write_bvh(tmp_path / "gen.bvh")

@@ -21,17 +21,6 @@ from conftest import DATA, write_bvh
 pytest.importorskip("dask.distributed")
 
 
-@pytest.fixture(scope="module")
-def client():
-    from dask.distributed import Client, LocalCluster
-
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
-    c = Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
-
-
 def manifest_lines(out):
     return [json.loads(line) for line in (out / MANIFEST).read_text().splitlines()]
 

@@ -19,17 +19,6 @@ from conftest import generated_clip, write_bvh
 pytest.importorskip("fsspec")
 
 
-@pytest.fixture(scope="module")
-def client():
-    from dask.distributed import Client, LocalCluster
-
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
-    c = Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
-
-
 def entries(root):
     return sorted(p for p in root.rglob("*.acmp-entry"))
 
