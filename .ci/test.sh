@@ -39,6 +39,7 @@ ctest --test-dir build --output-on-failure
 # golden blobs decode, mutated blobs are refused or sample finite (debug build: cheap); run after
 # the CMake build, which reuses the workspace's test-profile library.
 cargo test -p animcomp --no-default-features
+bash .ci/python.sh  # the Python package (issue 22): virtualenv, maturin build, pytest
 
 # Second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input tests
 # under valgrind memcheck (issue 5).

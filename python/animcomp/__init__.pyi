@@ -1,0 +1,27 @@
+from ._core import (
+    ADDITIVE_FORMATS as ADDITIVE_FORMATS,
+    CODECS as CODECS,
+    LEVELS as LEVELS,
+    Blob as Blob,
+    Clip as Clip,
+    Measurement as Measurement,
+    compress as compress,
+    load as load,
+    load_all as load_all,
+    measure as measure,
+)
+from ._errors import (
+    ArgumentError as ArgumentError,
+    BlobError as BlobError,
+    ClipError as ClipError,
+    Error as Error,
+    InputError as InputError,
+    InternalError as InternalError,
+    LoadError as LoadError,
+)
+from . import batch as batch, cache as cache
+
+__version__: str
+BLOB_FORMAT_VERSION: int
+
+def is_supported(path: str) -> bool: ...
