@@ -3,6 +3,7 @@
 // one samples; the size and argument statuses.
 #include <cstdlib>
 
+#include "animcomp.hpp"
 #include "test_clip.hpp"
 
 using namespace animcomp_test;
@@ -71,4 +72,29 @@ TEST(PlaybackCache, AttachChecksItsArguments) {
     EXPECT_EQ(animcomp_decompressor_attach_cache(&ctx, nullptr, 0), ANIMCOMP_STATUS_OK);
     EXPECT_EQ(animcomp_decompressor_attach_cache(nullptr, mem.get(), bytes), ANIMCOMP_STATUS_NULL_POINTER);
     EXPECT_EQ(animcomp_decompressor_playback_cache_size(&ctx, nullptr), ANIMCOMP_STATUS_NULL_POINTER);
+}
+
+TEST(PlaybackCache, CppWrapperAttachesACache) {
+    Clip clip(16, 50);
+    Opened o;
+    open_vbr(clip, o);
+    AnimcompBlob handle = o.handle;
+    auto plain = animcomp::Decompressor::create(o.blob.get(), o.blob.size);
+    ASSERT_TRUE(plain.ok());
+    auto cached = *plain;
+    auto bytes = cached.playback_cache_size();
+    ASSERT_TRUE(bytes.ok());
+    ASSERT_GT(*bytes, 0u);
+    AlignedBuffer mem(*bytes);
+    ASSERT_TRUE(cached.attach_cache(mem.get(), *bytes).ok());
+    std::vector<float> a(16 * 10), b(16 * 10);
+    for (int f = 0; f < 120; ++f) {
+        float t = 0.05f + static_cast<float>(f) / 60.0f;
+        ASSERT_TRUE(plain->seek(t, ANIMCOMP_LOOPING_WRAP).ok());
+        ASSERT_TRUE(cached.seek(t, ANIMCOMP_LOOPING_WRAP).ok());
+        ASSERT_TRUE(plain->sample_pose(a).ok());
+        ASSERT_TRUE(cached.sample_pose(b).ok());
+        ASSERT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(float))) << "frame " << f;
+    }
+    (void)handle;
 }

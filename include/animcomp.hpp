@@ -354,6 +354,22 @@ public:
     return create(blob.data(), blob.size(), options);
   }
 
+  /** Bytes of playback cache this context can use (0: the blob's codec has none):
+   *  animcomp_decompressor_playback_cache_size. */
+  Result<std::size_t> playback_cache_size() const noexcept {
+    std::size_t n = 0;
+    Status s = animcomp_decompressor_playback_cache_size(&ctx_, &n);
+    if (!s.ok()) return s;
+    return n;
+  }
+  /** Attaches caller-owned memory (16-byte aligned, at least playback_cache_size() bytes, alive
+   *  while attached) as this context's playback cache; nullptr detaches:
+   *  animcomp_decompressor_attach_cache. With a cache the context is used by one thread at a time,
+   *  and a copy of it shares the cache (attach another one to the copy). */
+  Status attach_cache(void *cache, std::size_t bytes) noexcept {
+    return animcomp_decompressor_attach_cache(&ctx_, cache, bytes);
+  }
+
   /** Moves to a time in seconds: animcomp_seek. */
   Status seek(float time, uint32_t looping = ANIMCOMP_LOOPING_CLAMP,
               uint32_t rounding = ANIMCOMP_ROUNDING_NONE) noexcept {

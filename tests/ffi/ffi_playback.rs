@@ -47,13 +47,13 @@ fn new_ctx() -> AnimcompDecompressor {
 
 /// An opened handle and a context bound to it.
 fn open(blob: &AlignedBlob, bind: Option<&[f32]>) -> (AnimcompBlob, AnimcompDecompressor) {
-    let mut o = AnimcompDecompressOptions {
-        verify_checksum: 1,
-        reserved0: 0,
-        bind_pose: null(),
-        reserved: [0; 2],
-    };
-    unsafe { animcomp_decompress_options_default(&mut o) };
+    let mut o = std::mem::MaybeUninit::<AnimcompDecompressOptions>::zeroed();
+    assert_eq!(
+        unsafe { animcomp_decompress_options_default(o.as_mut_ptr()) },
+        Status::Ok
+    );
+    // SAFETY: filled by the call above (and zeroed before).
+    let mut o = unsafe { o.assume_init() };
     if let Some(b) = bind {
         o.bind_pose = b.as_ptr();
     }

@@ -962,7 +962,10 @@ namespace AnimComp.Native
         /// (`qx qy qz qw tx ty tz sx sy sz`), joint `j` starting at `out[j * stride_floats]`.
         /// `stride_floats` is 0 (= 10) or at least 10; `out_len_floats` must be at least
         /// `(joints - 1) * stride + 10`, else `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (and nothing is written).
-        /// Floats between joints are not written. Does not allocate; many threads may sample one context at once.
+        /// Floats between joints are not written. Does not allocate. Many threads may sample one context
+        /// at once, unless a playback cache is attached (`animcomp_decompressor_attach_cache`): then the
+        /// pose goes through the cache (bit for bit the same pose), and the context is used by one thread
+        /// at a time.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_sample_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern AnimcompStatus animcomp_sample_pose(AnimcompDecompressor* ctx, float* @out, UIntPtr out_len_floats, UIntPtr stride_floats);
@@ -1010,6 +1013,38 @@ namespace AnimComp.Native
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_decompressor_info", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern AnimcompStatus animcomp_decompressor_info(AnimcompDecompressor* ctx, AnimcompBlobInfo* @out);
+
+        /// <summary>
+        /// Writes into `*out_bytes` the bytes of playback cache a context bound to the opened blob
+        /// `handle` can use: 16-byte aligned memory of at least that size, attached with
+        /// `animcomp_decompressor_attach_cache`. 0 when the blob's codec has no cache (attaching is then
+        /// allowed and changes nothing). The size depends on the blob only (its joints and animated
+        /// tracks: about 48 bytes per animated track and 100 per joint).
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_blob_playback_cache_size", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_blob_playback_cache_size(AnimcompBlob* handle, UIntPtr* out_bytes);
+
+        /// <summary>
+        /// `animcomp_blob_playback_cache_size` for the blob an initialised context is bound to.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_decompressor_playback_cache_size", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_decompressor_playback_cache_size(AnimcompDecompressor* ctx, UIntPtr* out_bytes);
+
+        /// <summary>
+        /// Attaches `cache` (`cache_bytes` bytes, 16-byte aligned, at least the size
+        /// `animcomp_decompressor_playback_cache_size` gives, any contents) to an initialised context:
+        /// from then on `animcomp_sample_pose` keeps in it what makes the next pose of a playing clip
+        /// cheap, with poses bit for bit those without it. NULL detaches (`cache_bytes` is then ignored).
+        /// Too small: `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`; not aligned: `ANIMCOMP_STATUS_MISALIGNED`; on
+        /// failure the context keeps the cache it had.
+        ///
+        /// The cache belongs to this context: it must stay alive while attached, and a context with a
+        /// cache is used by one thread at a time. Binding or initialising the context again detaches it.
+        /// A copy of the context (`memcpy`) shares the cache: attach another one to the copy (or NULL)
+        /// before two threads use them.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_decompressor_attach_cache", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_decompressor_attach_cache(AnimcompDecompressor* ctx, void* cache, UIntPtr cache_bytes);
 
         /// <summary>
         /// A static, NUL-terminated English message for `status` (any integer). Never returns NULL;
