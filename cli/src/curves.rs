@@ -151,6 +151,33 @@ pub fn gather(paths: &[PathBuf]) -> (Vec<CurveSet>, Vec<String>) {
     (sets, failed)
 }
 
+/// Curve set `index` of `path` (or the one `stack` names: `--stack`), read at `rate` and
+/// prepared with the curve options (shared by `compress`, `report` and `export`).
+pub fn load_set(
+    path: &Path,
+    rate: Option<f32>,
+    mut index: usize,
+    stack: Option<&str>,
+    a: &CurveArgs,
+) -> Result<CurveSet, CliError> {
+    let mut sets = load_curves(path, rate)?;
+    if let Some(want) = stack {
+        let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
+        index = crate::measure::pick_stack(&names, want)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    }
+    if index >= sets.len() {
+        return Err(CliError(format!(
+            "{}: --clip-index {index} out of range (the file holds {} curve sets)",
+            path.display(),
+            sets.len()
+        )));
+    }
+    let mut set = sets.swap_remove(index);
+    prepare(&mut set, a);
+    Ok(set)
+}
+
 /// Applies the precision arguments to a set's curves.
 pub fn prepare(set: &mut CurveSet, a: &CurveArgs) {
     for c in &mut set.curves {
@@ -443,26 +470,12 @@ pub fn finish_curves_only(
 /// of curve set `index` and prints its curve figures.
 pub fn compress_file(
     input: &Path,
-    mut index: usize,
+    index: usize,
     stack: Option<&str>,
     out: &Path,
     a: &CurveArgs,
 ) -> Result<std::process::ExitCode, CliError> {
-    let mut sets = load_curves(input, None)?;
-    if let Some(want) = stack {
-        let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
-        index = crate::measure::pick_stack(&names, want)
-            .map_err(|e| CliError(format!("{}: {e}", input.display())))?;
-    }
-    let count = sets.len();
-    if index >= count {
-        return Err(CliError(format!(
-            "{}: --clip-index {index} out of range (the file holds {count} curve sets)",
-            input.display()
-        )));
-    }
-    let mut set = sets.swap_remove(index);
-    prepare(&mut set, a);
+    let set = load_set(input, None, index, stack, a)?;
     let (r, _) = measure_set(&set, &CompressSettings::default(), None)?;
     let blob = compress_set(&set, &CompressSettings::default())?;
     std::fs::write(out, blob.as_bytes())

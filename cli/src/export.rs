@@ -68,7 +68,13 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
     let (clip, curve_set) = if curves_only {
         // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
-        let set = curve_set_only(a)?;
+        let set = crate::curves::load_set(
+            &a.input,
+            a.settings.resample,
+            a.clip_index,
+            a.settings.stack.as_deref(),
+            &a.curves,
+        )?;
         (set.face_clip(), Some(set))
     } else {
         let clip = loaded?;
@@ -160,30 +166,6 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         clip.sample_rate
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// The curve set an input without joints holds (picked by `--stack` or `--clip-index`), prepared
-/// with the curve options.
-fn curve_set_only(a: &Args) -> Result<animcomp_import::curves::CurveSet, CliError> {
-    let mut sets = animcomp_import::curves::load_curves(&a.input, a.settings.resample)?;
-    let index = match &a.settings.stack {
-        Some(want) => {
-            let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
-            measure::pick_stack(&names, want)
-                .map_err(|e| CliError(format!("{}: {e}", a.input.display())))?
-        }
-        None => a.clip_index,
-    };
-    if index >= sets.len() {
-        return Err(CliError(format!(
-            "{}: --clip-index {index} out of range (the file holds {} curve sets)",
-            a.input.display(),
-            sets.len()
-        )));
-    }
-    let mut set = sets.swap_remove(index);
-    crate::curves::prepare(&mut set, &a.curves);
-    Ok(set)
 }
 
 /// The nodes whose morph weights the animation drives, with the curves of their targets.

@@ -180,24 +180,13 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
 /// and draws the same two charts with curves in place of joints (errors relative to each
 /// curve's precision, so the threshold line is 1).
 fn curves_report(a: &Args, path: &Path, out: &Path) -> Result<ExitCode, CliError> {
-    let mut sets = animcomp_import::curves::load_curves(path, a.settings.resample)?;
-    let index = match &a.settings.stack {
-        Some(want) => {
-            let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
-            measure::pick_stack(&names, want)
-                .map_err(|e| CliError(format!("{}: {e}", path.display())))?
-        }
-        None => a.clip_index,
-    };
-    if index >= sets.len() {
-        return Err(CliError(format!(
-            "{}: --clip-index {index} out of range (the file holds {} curve sets)",
-            path.display(),
-            sets.len()
-        )));
-    }
-    let mut set = sets.swap_remove(index);
-    crate::curves::prepare(&mut set, &a.curves);
+    let set = crate::curves::load_set(
+        path,
+        a.settings.resample,
+        a.clip_index,
+        a.settings.stack.as_deref(),
+        &a.curves,
+    )?;
     let settings = animcomp::CompressSettings::default();
     let blob = crate::curves::compress_set(&set, &settings)?;
     let errs = crate::curves::errors(&set, &blob)?;
