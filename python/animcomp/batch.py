@@ -115,29 +115,6 @@ def _join(root: str, name: str) -> str:
     return f"{root.rstrip('/')}/{name}"
 
 
-_MALLOC_TUNED = False
-
-
-def _tune_malloc() -> None:
-    """Undoes the small malloc trim threshold Dask's nanny gives workers (MALLOC_TRIM_THRESHOLD_
-    = 64 KiB, so that idle workers hand memory back): with it glibc trims the heap after most
-    frees of the compressor's buffers, and a task took 13-23 % longer (measured, docs/batch.md).
-    A 32 MiB threshold still returns memory between tasks. glibc only; once per process."""
-    global _MALLOC_TUNED
-    if _MALLOC_TUNED:
-        return
-    _MALLOC_TUNED = True
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-        libc.mallopt(ctypes.c_int(-1), ctypes.c_int(32 << 20))  # M_TRIM_THRESHOLD
-    except (OSError, AttributeError):
-        pass
-
-
 def compress_take(
     path: str,
     take: int,
@@ -152,7 +129,6 @@ def compress_take(
     """
     import fsspec
 
-    _tune_malloc()
     t0 = time.perf_counter()
     s = Settings(**settings)
     rec: Dict[str, Any] = {

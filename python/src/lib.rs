@@ -346,36 +346,42 @@ fn load<'py>(
 // ---------------------------------------------------------------------------------------------
 // Compression
 
-fn parse_level(py: Python<'_>, level: Option<&str>) -> PyResult<Level> {
-    Ok(match level {
-        None | Some("auto") => Level::Automatic,
-        Some("fast") => Level::Fast,
-        Some("default") => Level::Default,
-        Some("best") => Level::Best,
-        Some(other) => {
-            return Err(input_error(
+/// The value named `name` in `table` (`what` names the argument in the error message).
+fn pick<T: Copy>(py: Python<'_>, what: &str, name: &str, table: &[(&str, T)]) -> PyResult<T> {
+    table
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+            input_error(
                 py,
-                format!("unknown level '{other}' (expected auto, fast, default or best)"),
-            ))
-        }
-    })
+                format!(
+                    "unknown {what} '{name}' (expected one of: {})",
+                    names.join(", ")
+                ),
+            )
+        })
+}
+
+fn parse_level(py: Python<'_>, level: Option<&str>) -> PyResult<Level> {
+    let table = [
+        ("auto", Level::Automatic),
+        ("fast", Level::Fast),
+        ("default", Level::Default),
+        ("best", Level::Best),
+    ];
+    pick(py, "level", level.unwrap_or("auto"), &table)
 }
 
 fn parse_additive(py: Python<'_>, additive: Option<&str>) -> PyResult<AdditiveFormat> {
-    Ok(match additive {
-        None | Some("none") => AdditiveFormat::None,
-        Some("relative") => AdditiveFormat::Relative,
-        Some("additive0") => AdditiveFormat::Additive0,
-        Some("additive1") => AdditiveFormat::Additive1,
-        Some(other) => {
-            return Err(input_error(
-                py,
-                format!(
-                    "unknown additive format '{other}' (expected relative, additive0 or additive1)"
-                ),
-            ))
-        }
-    })
+    let table = [
+        ("none", AdditiveFormat::None),
+        ("relative", AdditiveFormat::Relative),
+        ("additive0", AdditiveFormat::Additive0),
+        ("additive1", AdditiveFormat::Additive1),
+    ];
+    pick(py, "additive format", additive.unwrap_or("none"), &table)
 }
 
 fn positive(py: Python<'_>, name: &str, v: f64) -> PyResult<f32> {
@@ -517,14 +523,8 @@ struct Handle {
 }
 
 fn parse_looping(py: Python<'_>, looping: &str) -> PyResult<Looping> {
-    match looping {
-        "clamp" => Ok(Looping::Clamp),
-        "wrap" => Ok(Looping::Wrap),
-        other => Err(input_error(
-            py,
-            format!("unknown looping '{other}' (expected clamp or wrap)"),
-        )),
-    }
+    let table = [("clamp", Looping::Clamp), ("wrap", Looping::Wrap)];
+    pick(py, "looping", looping, &table)
 }
 
 impl Handle {
