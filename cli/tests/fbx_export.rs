@@ -1,6 +1,6 @@
 //! The CLI on FBX input, `export` to glTF, and the output-path / ignored-option rules of
 //! issue 23. The FBX used everywhere is the hand-written ASCII fixture committed as the FBX fuzz
-//! seed (`fuzz/corpus/import_fbx/seed_chain.fbx`: hip → knee → foot, 1 s at 30 fps, stack
+//! fixture (`import/tests/importers/fbx_fixture.rs`: hip → knee → foot, 1 s at 30 fps, stack
 //! "walk"); shared-data checks skip with a message when `../shared/data` is absent.
 
 use animcomp::math::Transform;
@@ -14,11 +14,14 @@ fn animcomp() -> Command {
     Command::cargo_bin("animcomp").unwrap()
 }
 
+#[path = "../../import/tests/importers/fbx_fixture.rs"]
+mod fbx_fixture;
+
+/// The importer tests' hand-written FBX (hip → knee → foot, 1 s at 30 fps), written into `dir`.
 fn fixture(dir: &Path) -> PathBuf {
-    let src =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/import_fbx/seed_chain.fbx");
+    use fbx_fixture::{fixture, SEC};
     let p = dir.join("chain.fbx");
-    std::fs::copy(src, &p).unwrap();
+    std::fs::write(&p, fixture(0, SEC, SEC, true, true)).unwrap();
     p
 }
 
