@@ -284,6 +284,7 @@ fn load_takes(path: &Path, resample: Option<f32>) -> Result<Takes, String> {
     let opts = animcomp_import::ImportOptions {
         sample_rate: resample,
         unit_scale: 1.0,
+        ..Default::default()
     };
     let clips = animcomp_import::load(path, &opts).map_err(|e| e.to_string())?;
     // glTF files may carry morph weights as well: a weights animation of the same name and
