@@ -21,7 +21,7 @@ fn clip() -> RawClip {
     })
 }
 
-fn blob(clip: &RawClip, codec: CodecChoice, default_mode: DefaultMode) -> AlignedBlob {
+pub(crate) fn blob(clip: &RawClip, codec: CodecChoice, default_mode: DefaultMode) -> AlignedBlob {
     let settings = CompressSettings {
         codec,
         default_mode,
@@ -30,7 +30,7 @@ fn blob(clip: &RawClip, codec: CodecChoice, default_mode: DefaultMode) -> Aligne
     AlignedBlob::from_bytes(&compress(clip, &settings).expect("compress"))
 }
 
-fn bind_floats(clip: &RawClip) -> Vec<f32> {
+pub(crate) fn bind_floats(clip: &RawClip) -> Vec<f32> {
     let mut out = vec![0.0; clip.num_joints() * FLOATS_PER_JOINT];
     for (j, t) in clip.skeleton.bind_pose.as_ref().unwrap().iter().enumerate() {
         t.write_to(&mut out[j * FLOATS_PER_JOINT..]);
@@ -38,7 +38,7 @@ fn bind_floats(clip: &RawClip) -> Vec<f32> {
     out
 }
 
-fn options(bind: Option<&[f32]>) -> AnimcompDecompressOptions {
+pub(crate) fn options(bind: Option<&[f32]>) -> AnimcompDecompressOptions {
     let mut o = AnimcompDecompressOptions {
         verify_checksum: 0,
         reserved0: 0,
@@ -63,7 +63,7 @@ fn open(blob: &AlignedBlob, bind: Option<&[f32]>) -> (Status, AnimcompBlob) {
     (st, h)
 }
 
-fn new_ctx() -> AnimcompDecompressor {
+pub(crate) fn new_ctx() -> AnimcompDecompressor {
     AnimcompDecompressor {
         opaque: [0; ANIMCOMP_DECOMPRESSOR_WORDS],
     }

@@ -7,9 +7,10 @@ use std::ptr::{null, null_mut};
 
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
 use animcomp::ffi::*;
-use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::offline::DefaultMode;
-use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Status};
+use animcomp::{AlignedBlob, CodecChoice, Status};
+
+use super::ffi_bind::{bind_floats, blob, new_ctx, options};
 
 fn clip() -> RawClip {
     generate_clip(&GenerateOptions {
@@ -22,41 +23,10 @@ fn clip() -> RawClip {
     })
 }
 
-fn blob(clip: &RawClip, codec: CodecChoice, default_mode: DefaultMode) -> AlignedBlob {
-    let settings = CompressSettings {
-        codec,
-        default_mode,
-        ..Default::default()
-    };
-    AlignedBlob::from_bytes(&compress(clip, &settings).expect("compress"))
-}
-
-fn bind_floats(clip: &RawClip) -> Vec<f32> {
-    let mut out = vec![0.0; clip.num_joints() * FLOATS_PER_JOINT];
-    for (j, t) in clip.skeleton.bind_pose.as_ref().unwrap().iter().enumerate() {
-        t.write_to(&mut out[j * FLOATS_PER_JOINT..]);
-    }
-    out
-}
-
-fn new_ctx() -> AnimcompDecompressor {
-    AnimcompDecompressor {
-        opaque: [0; ANIMCOMP_DECOMPRESSOR_WORDS],
-    }
-}
-
 /// An opened handle and a context bound to it.
 fn open(blob: &AlignedBlob, bind: Option<&[f32]>) -> (AnimcompBlob, AnimcompDecompressor) {
-    let mut o = std::mem::MaybeUninit::<AnimcompDecompressOptions>::zeroed();
-    assert_eq!(
-        unsafe { animcomp_decompress_options_default(o.as_mut_ptr()) },
-        Status::Ok
-    );
-    // SAFETY: filled by the call above (and zeroed before).
-    let mut o = unsafe { o.assume_init() };
-    if let Some(b) = bind {
-        o.bind_pose = b.as_ptr();
-    }
+    let mut o = options(bind);
+    o.verify_checksum = 1;
     let mut h = AnimcompBlob {
         opaque: [0; ANIMCOMP_BLOB_WORDS],
     };
