@@ -251,6 +251,7 @@ fn decode_one(
         check_pose(&d, &h, &mut pose, FLOATS_PER_JOINT);
         outcome.poses += 1;
     }
+    check_playback_cache(&d, &h, duration);
     d.seek_sample(h.num_samples - 1);
     check_pose(&d, &h, &mut wide, WIDE_STRIDE);
     // Bad arguments are errors, not panics.
@@ -268,6 +269,56 @@ fn decode_one(
         Some(Error::JointOutOfRange(nj as u32))
     );
     true
+}
+
+/// Playback through a playback cache (forward at 60 fps from a third of the clip, wrapping, then
+/// every sample, then backward) gives bit for bit the poses sampled without one.
+fn check_playback_cache(d: &Decompressor, h: &Header, duration: f32) {
+    let nj = d.num_joints();
+    let mut cache = vec![0u128; d.playback_cache_size().div_ceil(16)];
+    // SAFETY: the words of `cache` viewed as bytes.
+    let cache = unsafe {
+        std::slice::from_raw_parts_mut(cache.as_mut_ptr().cast::<u8>(), cache.len() * 16)
+    };
+    let (mut plain, mut cached) = (vec![0f32; nj * 10], vec![0f32; nj * 10]);
+    let mut d = *d;
+    let start = if duration.is_finite() {
+        duration / 3.0
+    } else {
+        0.0
+    };
+    let mut check = |d: &Decompressor| {
+        d.sample_pose(&mut plain, 10).expect("sample_pose");
+        d.sample_pose_cached(cache, &mut cached, 10)
+            .expect("sample_pose_cached with a big enough cache");
+        let same = plain
+            .iter()
+            .zip(&cached)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(
+            same,
+            "a pose through the playback cache differs at {:?}",
+            d.key()
+        );
+    };
+    for k in 0..48 {
+        if d.seek(start + k as f32 / 60.0, Looping::Wrap, Rounding::None)
+            .is_ok()
+        {
+            check(&d);
+        }
+    }
+    for i in 0..h.num_samples.min(64) {
+        d.seek_sample(i);
+        check(&d);
+    }
+    for k in 0..24 {
+        if d.seek(start - k as f32 / 60.0, Looping::Clamp, Rounding::None)
+            .is_ok()
+        {
+            check(&d);
+        }
+    }
 }
 
 struct PoseLen;
