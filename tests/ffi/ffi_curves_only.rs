@@ -13,7 +13,7 @@ use animcomp::format::Header;
 use animcomp::Status;
 use animcomp::{compress_with_curves, AlignedBlob, CodecChoice, CompressSettings, Curve, RawClip};
 
-fn curves_only_blob(codec: CodecChoice) -> AlignedBlob {
+pub(crate) fn curves_only_blob(codec: CodecChoice) -> AlignedBlob {
     let samples = 70;
     let clip = RawClip {
         name: "face".into(),

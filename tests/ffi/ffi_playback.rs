@@ -232,3 +232,32 @@ fn a_cache_moved_between_blobs_is_refilled() {
     pose_bits(&x1, nj);
     assert!(mem.iter().all(|&w| w == u128::MAX));
 }
+
+/// A curves-only blob (no joints) has no cache: size 0, attaching is allowed, sampling works.
+#[test]
+fn curves_only_blobs_have_no_cache() {
+    for codec in [CodecChoice::Vbr, CodecChoice::Fixed, CodecChoice::Keys] {
+        let b = super::ffi_curves_only::curves_only_blob(codec);
+        let (h, mut ctx) = open(&b, None);
+        let mut n = usize::MAX;
+        assert_eq!(
+            unsafe { animcomp_blob_playback_cache_size(&h, &mut n) },
+            Status::Ok
+        );
+        assert_eq!(n, 0, "{codec:?}");
+        let mut mem = [0u128; 1];
+        unsafe {
+            assert_eq!(
+                animcomp_decompressor_attach_cache(&mut ctx, mem.as_mut_ptr().cast(), 0),
+                Status::Ok
+            );
+            assert_eq!(animcomp_seek(&mut ctx, 0.1, 1, 0), Status::Ok);
+            let mut out = [0f32; 10];
+            assert_eq!(
+                animcomp_sample_pose(&ctx, out.as_mut_ptr(), out.len(), 10),
+                Status::Ok
+            );
+        }
+        assert_eq!(mem[0], 0, "nothing written into a cache of size 0");
+    }
+}
