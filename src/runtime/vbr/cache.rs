@@ -64,6 +64,8 @@ const W_CONSTANT: usize = 16;
 const W_SLOT_LOAD: usize = 17;
 /// Segment loads since the cache was filled.
 const W_LOADS: usize = 19;
+/// Animated rotations: the slots before this one are rotations (counted once, by `fill`).
+const W_ROTATION_SLOTS: usize = 20;
 
 /// In a sub-track's `dest` word: constant over the loaded segment.
 const D_SEG_CONST: u32 = 1 << 31;
@@ -342,6 +344,7 @@ impl Parts<'_> {
         self.head[W_LAST] = NONE;
         self.head[W_LAST + 1] = NONE;
         self.head[W_LOADS] = 0;
+        self.head[W_ROTATION_SLOTS] = rotations as u32;
         self.head[W_SLOT_LOAD] = NONE;
         self.head[W_SLOT_LOAD + 1] = NONE;
     }
@@ -357,7 +360,7 @@ impl Parts<'_> {
         let mut cur = Cursor::at_segment(body, v, seg);
         let mut rg = v.ranges;
         let mut rel = 0u32;
-        let rotations = self.dest.iter().take_while(|&&d| d & 3 == 0).count();
+        let rotations = self.rotation_slots();
         let (mut r_slot, mut x_slot) = (0usize, rotations);
         let (mut varying_rot, mut constant) = (0usize, n);
         for_each_sub(table, has_scale, |_, ch, extra| {
@@ -450,6 +453,12 @@ impl Parts<'_> {
         self.head[W_VARYING] = (varying_rot + w - constant) as u32;
         self.head[W_CONSTANT] = w as u32;
     }
+    /// How many slots (the first ones) hold rotations, as `fill` counted them (at most the
+    /// slot count whatever the cache memory holds).
+    fn rotation_slots(&self) -> usize {
+        (self.head[W_ROTATION_SLOTS] as usize).min(self.dest.len())
+    }
+
     /// Decodes sample `s` into slot `k`, loading its segment's decode first when another one is
     /// loaded.
     fn decode(&mut self, body: Body, v: &View, h: &Header, s: u32, k: usize) {
@@ -510,7 +519,7 @@ impl Parts<'_> {
         let one = case == ONE;
         // In a pair, a rotation constant over the segment is not blended (the walk's shortcut).
         let no_blend = if case == PAIR { D_SEG_CONST } else { 0 };
-        let rotations = self.dest.iter().take_while(|&&d| d & 3 == 0).count();
+        let rotations = self.rotation_slots();
         let (dr, dv) = self.dest.split_at(rotations);
         for ((&d, &x), &y) in dr.iter().zip(sa.iter()).zip(sb.iter()) {
             let o = (d >> 2 & D_JOINT) as usize * stride;
