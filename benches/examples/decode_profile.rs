@@ -60,6 +60,7 @@ fn main() {
                 .collect();
             let mut seed = 0x2545_f491_4f6c_dd1du64;
             let (mut poses, mut ns) = (0usize, 0u128);
+            let mut cache_bytes = Vec::new();
             for b in &blobs {
                 let mut d = Decompressor::new(b.as_bytes(), &DecompressOptions::default()).unwrap();
                 let dur = d.header().duration();
@@ -68,6 +69,9 @@ fn main() {
                 let every: Vec<u32> = (0..d.num_joints() as u32).collect();
                 let first = vec![0u32];
                 let mut cache = vec![0u128; d.playback_cache_size().div_ceil(16)];
+                if mode.ends_with("cache") {
+                    cache_bytes.push(d.playback_cache_size());
+                }
                 // SAFETY: the words of `cache` viewed as bytes.
                 let cache = unsafe {
                     std::slice::from_raw_parts_mut(
@@ -111,6 +115,9 @@ fn main() {
                 }
                 ns += t0.elapsed().as_nanos();
                 poses += n;
+            }
+            if let (Some(lo), Some(hi)) = (cache_bytes.iter().min(), cache_bytes.iter().max()) {
+                println!("playback cache: {lo}-{hi} bytes per blob");
             }
             println!(
                 "{} blobs, {poses} poses, {:.0} ns/pose",
