@@ -1019,7 +1019,7 @@ namespace AnimComp.Native
         /// `handle` can use: 16-byte aligned memory of at least that size, attached with
         /// `animcomp_decompressor_attach_cache`. 0 when the blob's codec has no cache (attaching is then
         /// allowed and changes nothing). The size depends on the blob only (its joints and animated
-        /// tracks: about 48 bytes per animated track and 100 per joint).
+        /// tracks: about 100 bytes per animated track and 40 per joint, plus 128).
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_blob_playback_cache_size", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern AnimcompStatus animcomp_blob_playback_cache_size(AnimcompBlob* handle, UIntPtr* out_bytes);
