@@ -77,7 +77,22 @@ pub fn resolve(h: &Header, time: f32, looping: Looping, rounding: Rounding) -> R
         Looping::Clamp => t.clamp(0.0, clip_duration(h)) * rate,
         Looping::Wrap => {
             let period = n as f64 / rate;
-            t.rem_euclid(period) * rate
+            // `rem_euclid` without the library's `fmod` (a software loop on x86-64, called on
+            // every frame of looping playback) where the remainder is one exact step: a time
+            // in the first period is its own remainder; in the second, `t - period` is exact
+            // (Sterbenz: period <= t <= 2 period) and is what `fmod` returns; in the period
+            // before 0, `fmod` returns `t` and `rem_euclid` adds the period, as here. Bit for
+            // bit `rem_euclid` (test); other times pay for `fmod`.
+            let r = if (0.0..period).contains(&t) {
+                t
+            } else if (period..2.0 * period).contains(&t) {
+                t - period
+            } else if (-period..0.0).contains(&t) {
+                t + period
+            } else {
+                t.rem_euclid(period)
+            };
+            r * rate
         }
     };
     let wraps = loops || looping == Looping::Wrap;
@@ -167,6 +182,47 @@ mod tests {
         assert_eq!((k.i0, k.i1), (0, 1));
         let k = resolve(&h, -0.05, Looping::Wrap, Rounding::None).unwrap();
         assert_eq!((k.i0, k.i1), (9, 0));
+    }
+
+    #[test]
+    fn wrap_shortcuts_are_rem_euclid() {
+        // The shortcuts for times in [-period, 2 period) must give the keys `rem_euclid` gives.
+        for (n, rate) in [(10u32, 10.0f32), (97, 30.0), (1201, 60.0), (16, 24.0)] {
+            let h = header(n, rate, 0);
+            let period = n as f64 / rate as f64;
+            let mut x = 0x9E37_79B9_7F4A_7C15u64;
+            let p = period as f32;
+            let mut times: Vec<f32> = vec![-0.0, 0.0, p, -p, 2.0 * p, -2.0 * p];
+            for x in [p, 2.0 * p, -p] {
+                times.push(f32::from_bits(x.to_bits() - 1));
+                times.push(f32::from_bits(x.to_bits() + 1));
+            }
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                times.push(
+                    ((x >> 11) as f64 / (1u64 << 53) as f64 * 5.0 - 2.0) as f32 * period as f32,
+                );
+            }
+            for t in times {
+                let k = resolve(&h, t, Looping::Wrap, Rounding::None).unwrap();
+                let pos = (t as f64).rem_euclid(period) * rate as f64;
+                let i0 = (pos as u64).min(n as u64 - 1);
+                let alpha = (pos - i0 as f64).clamp(0.0, 1.0) as f32;
+                if alpha == 0.0 {
+                    assert_eq!((k.i0, k.alpha), (i0 as u32, 0.0), "{t}");
+                } else if alpha == 1.0 {
+                    assert_eq!(k.alpha, 0.0, "{t}");
+                } else {
+                    assert_eq!(
+                        (k.i0, k.alpha.to_bits()),
+                        (i0 as u32, alpha.to_bits()),
+                        "{t}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -10,8 +10,8 @@
 //! - per segment: each animated sub-track's decode (bit offset in a frame, widths, the
 //!   `q * mul + add` coefficients and dropped component), computed once when playback enters the
 //!   segment instead of on every pose;
-//! - per sample: two decoded samples (the two ends of the current interval), each joint's
-//!   rotation, translation and scale before blending.
+//! - per sample: two decoded samples (the two ends of the current interval), each animated
+//!   sub-track's value before blending.
 //!
 //! A pose whose samples are both held is a blend of the two (no body read); a pose that needs one
 //! new sample decodes only that one with the segment's coefficients. The arithmetic is the walk's
@@ -25,11 +25,11 @@
 //! first words name the body and defaults it was filled for; a cache moved to another context or
 //! blob is refilled, not trusted.
 
-use super::cursor::{sample_at, segment_frames, vector_ranges, Cursor, Params};
-use super::lanes::{self, from_stored};
+use super::blend::nlerp4;
+use super::cursor::{segment_frames, vector_ranges, Cursor};
+use super::lanes::from_stored;
+use super::records::{self, sort_rotations, Frame, Rec, Runs, R_SLOW, R_VECTOR};
 use super::walk::{case, clamp_value, read_quat, read_vec, ONE, PAIR};
-use crate::format::limits::MAX_ABS_VALUE;
-use crate::format::vbr::bitrate::rate_bits;
 use crate::format::vbr::layout::{
     constant_bytes, kind, range_bytes_of, View, BODY_HEADER, KIND_ANIMATED,
     KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT, VECTOR_RANGE_BYTES,
@@ -53,19 +53,27 @@ const W_TAG: usize = 0;
 const W_ID: usize = 1;
 const ID_WORDS: usize = 8;
 const W_SEG: usize = 9;
-const W_SLOT: usize = 10; // and 11
-const W_LAST: usize = 12; // and 13
+/// Words 10 and 11: the sample each slot holds.
+const W_SLOT: usize = 10;
+/// Words 13 and 14: the samples of the last key.
+const W_LAST: usize = 13;
 /// The loaded segment's records: varying rotations up to `W_ROTATIONS`, varying vectors up to
 /// `W_VARYING`, constants from `W_CONSTANT` on.
-const W_ROTATIONS: usize = 14;
-const W_VARYING: usize = 15;
-const W_CONSTANT: usize = 16;
-/// Per slot (and 18): the load (`W_LOADS`) whose constants it holds.
-const W_SLOT_LOAD: usize = 17;
+const W_ROTATIONS: usize = 15;
+const W_VARYING: usize = 16;
+const W_CONSTANT: usize = 17;
+/// Words 18 and 19, per slot: the load (`W_LOADS`) whose constants it holds.
+const W_SLOT_LOAD: usize = 18;
 /// Segment loads since the cache was filled.
-const W_LOADS: usize = 19;
+const W_LOADS: usize = 21;
 /// Animated rotations: the slots before this one are rotations (counted once, by `fill`).
-const W_ROTATION_SLOTS: usize = 20;
+const W_ROTATION_SLOTS: usize = 22;
+/// Words 23..27: the loaded segment's varying rotation records sorted by dropped component
+/// (ends of the four runs of fast records, component 0 first); the ones after the fourth up to
+/// `W_ROTATIONS` take the general path ([`R_SLOW`]).
+const W_DROP_RUNS: usize = 23;
+/// Decoded samples held: the two ends of the current interval.
+const SLOTS: usize = 2;
 
 /// In a sub-track's `dest` word: constant over the loaded segment.
 const D_SEG_CONST: u32 = 1 << 31;
@@ -73,34 +81,6 @@ const D_SEG_CONST: u32 = 1 << 31;
 const D_PER_SEGMENT: u32 = 1 << 30;
 /// Joint index bits of a `dest` word (after `>> 2`).
 const D_JOINT: u32 = 0x00FF_FFFF;
-/// In a record's `flags`: a component is stored raw, or the fields span more than 56 bits (read
-/// through the walk's general path).
-const R_SLOW: u32 = 1 << 31;
-/// In a record's `flags` while a segment loads: a varying translation or scale.
-const R_VECTOR: u32 = 1 << 30;
-
-/// One sub-track's decode in the loaded segment (64 bytes, one cache line): for a varying one the
-/// walk's coefficients and its fields' place and masks in a frame; for a constant one its value
-/// in `add` (a rotation rebuilt).
-#[derive(Clone, Copy)]
-#[repr(C)]
-struct Rec {
-    mul: Vec4,
-    add: Vec4,
-    /// The sub-track's slot.
-    slot: u32,
-    /// Bit offset in a frame.
-    rel: u32,
-    /// Field masks.
-    mask: [u32; 3],
-    /// Bit offsets of fields 1 and 2 (a byte each).
-    shifts: u32,
-    /// Rates (15 bits).
-    rates: u32,
-    /// Dropped component (bits 0..2), [`R_SLOW`].
-    flags: u32,
-}
-
 /// Bytes of cache for `body` (a validated `vbr` body of a blob with header `h`): a 128-byte header,
 /// the static pose (40 bytes per joint) and 100 bytes per animated sub-track (its record, its
 /// place and two decoded values). 0 when the body has no joints.
@@ -124,8 +104,8 @@ impl Layout {
     fn new(joints: usize, subs: usize) -> Layout {
         let stat = (joints * 10).div_ceil(4);
         let dest = subs.div_ceil(4);
-        // Records (4 units each), then two slots.
-        let units = HEAD / 4 + stat + dest + 4 * subs + 2 * subs;
+        // Records (4 units each), then the slots.
+        let units = HEAD / 4 + stat + dest + 4 * subs + SLOTS * subs;
         Layout {
             joints,
             subs,
@@ -146,9 +126,9 @@ struct Parts<'c> {
     dest: &'c mut [u32],
     /// The loaded segment's records (`W_ROTATIONS`, `W_VARYING`).
     recs: &'c mut [Rec],
-    /// The two decoded samples, one value per slot (a rotation rebuilt, a vector before the
+    /// The decoded samples, one value per sub-track (a rotation rebuilt, a vector before the
     /// clamp).
-    slots: [&'c mut [Vec4]; 2],
+    slots: [&'c mut [Vec4]; SLOTS],
 }
 
 /// `n` values of `T` from 16-byte unit `at` of the memory at `base`.
@@ -242,7 +222,7 @@ pub fn sample_pose(
     let case = case(v.seg_len, key);
     let s0 = key.i0;
     let s1 = if case == ONE { s0 } else { key.i1 };
-    let held = |c: &Parts, s: u32| (0..2).find(|&k| c.head[W_SLOT + k] == s);
+    let held = |c: &Parts, s: u32| (0..SLOTS).find(|&k| c.head[W_SLOT + k] == s);
     let (mut a, mut b) = (held(&c, s0), held(&c, s1));
     let last = [c.head[W_LAST], c.head[W_LAST + 1]];
     c.head[W_LAST] = s0;
@@ -339,14 +319,12 @@ impl Parts<'_> {
         self.head[W_TAG] = TAG;
         self.head[W_ID..W_ID + ID_WORDS].copy_from_slice(&id);
         self.head[W_SEG] = NONE;
-        self.head[W_SLOT] = NONE;
-        self.head[W_SLOT + 1] = NONE;
+        self.head[W_SLOT..W_SLOT + SLOTS].fill(NONE);
         self.head[W_LAST] = NONE;
         self.head[W_LAST + 1] = NONE;
         self.head[W_LOADS] = 0;
         self.head[W_ROTATION_SLOTS] = rotations as u32;
-        self.head[W_SLOT_LOAD] = NONE;
-        self.head[W_SLOT_LOAD + 1] = NONE;
+        self.head[W_SLOT_LOAD..W_SLOT_LOAD + SLOTS].fill(NONE);
     }
 
     /// Computes every sub-track's decode in segment `seg` (the walk's [`Cursor::params`]): the
@@ -447,6 +425,10 @@ impl Parts<'_> {
             }
         }
         self.recs.copy_within(constant..w, varying_rot);
+        let runs = sort_rotations(&mut self.recs[..varying_rot]);
+        for (c, end) in runs.into_iter().enumerate() {
+            self.head[W_DROP_RUNS + c] = end as u32;
+        }
         self.head[W_SEG] = seg;
         self.head[W_LOADS] = self.head[W_LOADS].wrapping_add(1);
         self.head[W_ROTATIONS] = varying_rot as u32;
@@ -469,36 +451,53 @@ impl Parts<'_> {
         // From the body, not the cache: the keyframe mask is validated there.
         let (mask, frame_bits, data) = segment_frames(body, v, seg);
         let (idx, t) = super::keyframe_position(mask, s - seg * v.seg_len);
-        let bit = data * 8 + idx as usize * frame_bits;
+        let f = Frame {
+            body,
+            bit: data * 8 + idx as usize * frame_bits,
+            frame_bits,
+            t,
+        };
         let n = self.recs.len();
         let r = (self.head[W_ROTATIONS] as usize).min(n);
         let x = (self.head[W_VARYING] as usize).clamp(r, n);
         let c = (self.head[W_CONSTANT] as usize).clamp(x, n);
-        let slot = &mut *self.slots[k];
-        let recs = &*self.recs;
-        let f = Frame {
-            body,
-            bit,
-            frame_bits,
-            t,
-        };
-        if t > 0.0 {
-            decode_records::<true, true>(&f, &recs[..r], slot);
-            decode_records::<false, true>(&f, &recs[r..x], slot);
-        } else {
-            decode_records::<true, false>(&f, &recs[..r], slot);
-            decode_records::<false, false>(&f, &recs[r..x], slot);
+        // The runs of rotations by dropped component, clamped in order: whatever the memory
+        // holds, they cut `..r` into slices.
+        let mut ends = [0usize; 4];
+        let mut lo = 0;
+        for (i, e) in ends.iter_mut().enumerate() {
+            *e = (self.head[W_DROP_RUNS + i] as usize).clamp(lo, r);
+            lo = *e;
         }
-        // The segment's constants, unless this slot has them from an earlier sample of it.
+        let runs = Runs {
+            ends,
+            rotations: r,
+            varying: x,
+        };
+        let k = k % SLOTS;
+        let slot = &mut *self.slots[k];
+        if t > 0.0 {
+            records::decode::<true>(&self.recs[..], &runs, &f, slot);
+        } else {
+            records::decode::<false>(&self.recs[..], &runs, &f, slot);
+        }
+        self.constants(c, k);
+        self.head[W_SLOT + k] = s;
+    }
+
+    /// Writes the loaded segment's constants (records from `c` on) into slot `k`, unless it has
+    /// them from an earlier sample of the same load.
+    fn constants(&mut self, c: usize, k: usize) {
+        let k = k % SLOTS;
         if self.head[W_SLOT_LOAD + k] != self.head[W_LOADS] {
-            for rec in &recs[c..] {
+            let slot = &mut *self.slots[k];
+            for rec in &self.recs[c..] {
                 if let Some(o) = slot.get_mut(rec.slot as usize) {
                     *o = rec.add;
                 }
             }
             self.head[W_SLOT_LOAD + k] = self.head[W_LOADS];
         }
-        self.head[W_SLOT + k] = s;
     }
 
     /// Writes the pose `alpha` of the way from the sample in slot `a` to the one in slot `b`,
@@ -521,17 +520,33 @@ impl Parts<'_> {
         let no_blend = if case == PAIR { D_SEG_CONST } else { 0 };
         let rotations = self.rotation_slots();
         let (dr, dv) = self.dest.split_at(rotations);
-        for ((&d, &x), &y) in dr.iter().zip(sa.iter()).zip(sb.iter()) {
+        let write = |out: &mut PoseOut, d: u32, q: Vec4| {
             let o = (d >> 2 & D_JOINT) as usize * stride;
-            let q0 = Quat::from_vec4(x);
-            let q = if one || d & no_blend != 0 {
-                q0
-            } else {
-                nlerp_shortest(q0, Quat::from_vec4(y), alpha)
-            };
             if let Some(o) = out.data.get_mut(o..o + 4) {
-                o.copy_from_slice(&q.to_array());
+                q.write_to_slice(o);
             }
+        };
+        let n = dr.len().min(sa.len()).min(sb.len());
+        let mut i = 0;
+        if !one {
+            // Four blends at a time (`nlerp4`: bit for bit `nlerp_shortest`).
+            while i + 4 <= n {
+                let a = [sa[i], sa[i + 1], sa[i + 2], sa[i + 3]];
+                let q = nlerp4(a, [sb[i], sb[i + 1], sb[i + 2], sb[i + 3]], alpha);
+                for k in 0..4 {
+                    let d = dr[i + k];
+                    write(out, d, if d & no_blend != 0 { a[k] } else { q[k] });
+                }
+                i += 4;
+            }
+        }
+        for ((&d, &x), &y) in dr[i..n].iter().zip(&sa[i..n]).zip(&sb[i..n]) {
+            let q = if one || d & no_blend != 0 {
+                x
+            } else {
+                nlerp_shortest(Quat::from_vec4(x), Quat::from_vec4(y), alpha).into()
+            };
+            write(out, d, q);
         }
         let (sa, sb) = (
             sa.get(rotations..).unwrap_or(&[]),
@@ -547,71 +562,6 @@ impl Parts<'_> {
             if let Some(o) = out.data.get_mut(o..o + 3) {
                 o.copy_from_slice(&v.to_array());
             }
-        }
-    }
-}
-
-/// Where a sample's stored frame lies: its first bit, the frame size and the blend towards the
-/// next stored frame (a dropped keyframe).
-struct Frame<'a> {
-    body: Body<'a>,
-    bit: usize,
-    frame_bits: usize,
-    t: f32,
-}
-
-/// The three fields of `rec` in the frame starting at bit `bit` (one 64-bit read when they span
-/// at most 56 bits, which the fast path asks).
-#[inline(always)]
-fn fields(body: Body, bit: usize, rec: &Rec) -> [u32; 3] {
-    let w = body.u64(bit >> 3) >> (bit & 7);
-    let (s1, s2) = (rec.shifts & 63, rec.shifts >> 8 & 63);
-    [
-        w as u32 & rec.mask[0],
-        (w >> s1) as u32 & rec.mask[1],
-        (w >> s2) as u32 & rec.mask[2],
-    ]
-}
-
-/// Decodes the varying records `recs` (rotations when `ROT`) of frame `f` into `slot`; `DROPPED`:
-/// the sample is a dropped keyframe (blend `f.t` towards the next stored frame).
-#[inline(always)]
-fn decode_records<const ROT: bool, const DROPPED: bool>(
-    f: &Frame,
-    recs: &[Rec],
-    slot: &mut [Vec4],
-) {
-    let limit = if ROT { 1.0 } else { MAX_ABS_VALUE };
-    for rec in recs {
-        let at = f.bit + rec.rel as usize;
-        let x = if rec.flags & R_SLOW != 0 {
-            // Raw components or wide fields: the walk's general path.
-            let bits = [0, 1, 2].map(|c| rate_bits((rec.rates >> (5 * c)) as u8));
-            let p = Params {
-                bits,
-                mul: rec.mul,
-                add: rec.add,
-                rates: rec.rates & 0x7FFF,
-                any_raw: true,
-                total: bits[0] + bits[1] + bits[2],
-            };
-            sample_at(f.body, at, f.t, f.frame_bits, &p, limit)
-        } else {
-            let v = lanes::values(fields(f.body, at, rec), rec.mul, rec.add);
-            if DROPPED {
-                let next = lanes::values(fields(f.body, at + f.frame_bits, rec), rec.mul, rec.add);
-                v + (next - v) * f.t
-            } else {
-                v
-            }
-        };
-        let x = if ROT {
-            from_stored(x, (rec.flags & 3) as u8).into()
-        } else {
-            x
-        };
-        if let Some(o) = slot.get_mut(rec.slot as usize) {
-            *o = x;
         }
     }
 }

@@ -193,6 +193,73 @@ pub fn from_stored(v: Vec4, dropped: u8) -> Quat {
     }
 }
 
+/// [`from_stored`] of four rotations with the same dropped component `C`, bit for bit: on
+/// x86-64 the four rebuilds in the lanes of SSE2 registers (one square root for the four, and
+/// the renormalisation of a point outside the unit ball selected per lane instead of branched
+/// on), each lane performing the scalar rebuild's operations in its order; elsewhere one by one.
+#[inline(always)]
+pub fn from_stored4<const C: u8>(v: [Vec4; 4]) -> [Vec4; 4] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
+        unsafe {
+            let [x, y, z, _] = transpose4([v[0].into(), v[1].into(), v[2].into(), v[3].into()]);
+            // (v0² + v1²) + v2², the scalar order.
+            let len2 = _mm_add_ps(
+                _mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)),
+                _mm_mul_ps(z, z),
+            );
+            let one = _mm_set1_ps(1.0);
+            // Inside (or on) the unit ball: the dropped component is `sqrt(1 - len2)`; outside
+            // (or NaN: `<=` is false, as in the scalar test) the stored three are scaled by
+            // `1 / sqrt(len2)` and the dropped one is 0.
+            let inside = _mm_cmple_ps(len2, one);
+            let d = _mm_and_ps(inside, _mm_sqrt_ps(_mm_sub_ps(one, len2)));
+            let r = _mm_div_ps(one, _mm_sqrt_ps(len2));
+            let pick = |a: __m128| {
+                _mm_or_ps(
+                    _mm_and_ps(inside, a),
+                    _mm_andnot_ps(inside, _mm_mul_ps(a, r)),
+                )
+            };
+            let (x, y, z) = (pick(x), pick(y), pick(z));
+            let q = match C {
+                0 => [d, x, y, z],
+                1 => [x, d, y, z],
+                2 => [x, y, d, z],
+                _ => [x, y, z, d],
+            };
+            let [a, b, c, d] = transpose4(q);
+            [a.into(), b.into(), c.into(), d.into()]
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        v.map(|v| Vec4::from(from_stored(v, C)))
+    }
+}
+
+/// The 4x4 transpose of four SSE2 registers (rows to columns).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn transpose4(v: [core::arch::x86_64::__m128; 4]) -> [core::arch::x86_64::__m128; 4] {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
+    unsafe {
+        let t0 = _mm_unpacklo_ps(v[0], v[1]);
+        let t1 = _mm_unpacklo_ps(v[2], v[3]);
+        let t2 = _mm_unpackhi_ps(v[0], v[1]);
+        let t3 = _mm_unpackhi_ps(v[2], v[3]);
+        [
+            _mm_movelh_ps(t0, t1),
+            _mm_movehl_ps(t1, t0),
+            _mm_movelh_ps(t2, t3),
+            _mm_movehl_ps(t3, t2),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +361,45 @@ mod tests {
             2.0,
         );
         assert_eq!(v.x, -2.0);
+    }
+
+    #[test]
+    fn from_stored4_is_from_stored_bit_for_bit() {
+        let mut r = rng(4);
+        for k in 0..100_000u32 {
+            let v = [0; 4].map(|_| {
+                let s = match r() % 8 {
+                    0 => 1.4,
+                    1 => 0.0,
+                    _ => 1.0,
+                };
+                let mut v = Vec4::from_array(
+                    [0; 4].map(|_| ((r() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * s),
+                );
+                match r() % 64 {
+                    0 => v.x = f32::NAN,
+                    1 => v.y = f32::INFINITY,
+                    2 => v = Vec4::new(1.0, 0.0, 0.0, 7.0),
+                    3 => v.w = f32::NAN,
+                    _ => {}
+                }
+                v
+            });
+            let check = |got: [Vec4; 4], c: u8| {
+                for i in 0..4 {
+                    assert_eq!(
+                        got[i].to_array().map(f32::to_bits),
+                        from_stored(v[i], c).to_array().map(f32::to_bits),
+                        "{:?} {c} {k}",
+                        v[i]
+                    );
+                }
+            };
+            check(from_stored4::<0>(v), 0);
+            check(from_stored4::<1>(v), 1);
+            check(from_stored4::<2>(v), 2);
+            check(from_stored4::<3>(v), 3);
+        }
     }
 
     #[test]

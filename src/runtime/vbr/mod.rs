@@ -17,6 +17,7 @@ pub mod cache;
 mod cursor;
 pub(crate) mod lanes;
 mod prefetch;
+mod records;
 mod walk;
 
 pub use cursor::{keyframe_position, lerp};

@@ -32,6 +32,9 @@ pub struct PlaybackRow {
     pub new_ns: f64,
     /// New build with a cache per context, when it has the cache.
     pub new_cached_ns: Option<f64>,
+    /// Baseline with a cache per context, when both builds have the cache (an A/B of two
+    /// cache versions).
+    pub base_cached_ns: Option<f64>,
 }
 
 /// The instances of one variant: contexts, caches (kept alive while attached), pose buffers and
@@ -120,15 +123,21 @@ pub fn playback(
     let mut a = Instances::new(base, clips, n, false)?;
     let mut b = Instances::new(new, clips, n, false)?;
     let mut c = Instances::new(new, clips, n, true)?;
+    let mut d = Instances::new(base, clips, n, true)?;
     let cached = new.lib.has_cache();
+    let base_cached = cached && base.lib.has_cache();
     let flusher = flush.then(|| RefCell::new(CacheFlusher::new(FLUSH_BYTES)));
     let f = flusher.as_ref();
     let mut va = || a.round(f);
     let mut vb = || b.round(f);
     let mut vc = || c.round(f);
+    let mut vd = || d.round(f);
     let mut vs: Vec<&mut dyn FnMut() -> f64> = vec![&mut va, &mut vb];
     if cached {
         vs.push(&mut vc);
+    }
+    if base_cached {
+        vs.push(&mut vd);
     }
     let mut r = interleave(rounds, &mut vs);
     let mut m = r.iter_mut().map(|v| median(v));
@@ -138,6 +147,7 @@ pub fn playback(
         base_ns: m.next().unwrap_or(0.0),
         new_ns: m.next().unwrap_or(0.0),
         new_cached_ns: m.next(),
+        base_cached_ns: m.next(),
     })
 }
 

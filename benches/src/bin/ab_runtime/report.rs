@@ -341,6 +341,10 @@ fn render_playback(rep: &SetReport) -> String {
                 format!("{:.2}x", p.base_ns / p.new_ns),
                 p.new_cached_ns
                     .map_or("-".into(), |c| format!("{:.2}x", p.base_ns / c)),
+                match (p.base_cached_ns, p.new_cached_ns) {
+                    (Some(b), Some(c)) => format!("{b:.0} ({:.2}x)", b / c),
+                    _ => "-".into(),
+                },
             ]
         })
         .collect();
@@ -352,6 +356,7 @@ fn render_playback(rep: &SetReport) -> String {
             "new+cache",
             "base/new",
             "base/new+cache",
+            "base+cache (vs new+cache)",
         ],
         &rows,
     );
