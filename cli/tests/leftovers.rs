@@ -236,13 +236,12 @@ fn export_of_a_skinned_gltf_keeps_its_morph_weight_animation() {
             assert_eq!(*targets, 2);
             assert_eq!(keys.len(), 181, "6 s at 30 Hz");
             for (i, k) in keys.iter().enumerate() {
-                for t in 0..2 {
+                for (t, &got) in k.iter().enumerate() {
                     let want = expected_weight(i, t);
                     // The default curve precision (0.001) when decoded; raw: float rounding.
                     assert!(
-                        (k[t] - want).abs() <= 0.001 + 1e-5,
-                        "skin {skin} raw {raw}: key {i} target {t}: {} vs {want}",
-                        k[t]
+                        (got - want).abs() <= 0.001 + 1e-5,
+                        "skin {skin} raw {raw}: key {i} target {t}: {got} vs {want}"
                     );
                 }
             }
