@@ -207,7 +207,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let clip = loaded?;
     let codec = a.codec.unwrap_or_else(measure::default_codec);
     let settings = a.settings.settings(codec);
-    let mut curve_set = fbx_curves(&a.input, &clip, &a.settings, &a.curves);
+    let mut curve_set = fbx_curves(&a.input, &clip, &a.settings, &a.curves)
+        .or_else(|| crate::export::gltf_curves(&a.input, &clip, &a.settings, &a.curves));
     if a.additive.additive.is_some() && curve_set.is_some() {
         eprintln!(
             "animcomp: warning: {}: additive blobs hold joints only; the blend-shape curves are \

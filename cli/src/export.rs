@@ -332,7 +332,7 @@ pub struct Source {
 /// The curves of a glTF's morph weights (`animcomp_import::curves::gltf_weights`) for the clip
 /// `clip` of its joints: the curve set of the same animation, when it has the joints' samples
 /// (same rate, same first key time and count; else a warning and none).
-fn gltf_curves(
+pub fn gltf_curves(
     input: &std::path::Path,
     clip: &RawClip,
     settings: &SettingsArgs,

@@ -261,6 +261,25 @@ fn export_of_a_skinned_gltf_keeps_its_morph_weight_animation() {
     }
 }
 
+/// `compress` on the same skinned glTF keeps the weights beside the joints (one blob).
+#[test]
+fn compress_of_a_skinned_gltf_keeps_its_morph_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = skinned_morph_gltf(dir.path(), true);
+    let blob = dir.path().join("talk.acmp");
+    animcomp()
+        .args(["compress", s(&src), "-o", s(&blob)])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("face.target0"))
+        .stdout(predicate::str::contains("face.target1"));
+    animcomp()
+        .args(["inspect", s(&blob)])
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"curves +2 \(ids 0 1\)").unwrap());
+}
+
 #[test]
 fn export_of_shared_morph_gltf_writes_its_weights() {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
