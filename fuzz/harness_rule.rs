@@ -5,8 +5,8 @@
 //!
 //! A valid blob of any codec is mutated, its checksum re-sealed (so the mutant reaches the
 //! codec's own validator), and every mutant that validates is sampled at many times, with both
-//! looping policies, interpolating, through `sample_pose`, `sample_joint` and (keys) the playback
-//! cursor. Every joint must come out finite, with a rotation of unit length within
+//! looping policies, interpolating, through `sample_pose`, `sample_joint`, (keys) the playback
+//! cursor and, in playback, the playback cache (`harness_cache.rs`). Every joint must come out finite, with a rotation of unit length within
 //! [`UNIT_TOLERANCE`] and translations and scales within [`MAX_ABS_VALUE`]; the cursor must agree
 //! bit for bit with `sample_pose`. A violation panics with the blob's codec, time and joint.
 
@@ -116,6 +116,20 @@ pub fn check_rule(blob: &[u8]) -> bool {
             }
         }
     }
+    // Playback through a cache (`harness_cache.rs`): bit for bit the plain poses, which keep the
+    // rule too.
+    crate::harness::cache::check_playback_cache(
+        &d,
+        &h,
+        bytes,
+        &opts,
+        h.checksum as u64,
+        &mut |p| {
+            for (j, v) in p.chunks_exact(FLOATS_PER_JOINT).enumerate() {
+                check(v, "playback (sample_pose_cached)", &h, f32::NAN, j);
+            }
+        },
+    );
     true
 }
 

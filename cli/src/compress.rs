@@ -130,27 +130,42 @@ fn warn_ignored(a: &Args) {
     }
 }
 
-/// Joint options that mean nothing for a curve-only input are refused rather than ignored.
+/// Joint options that mean nothing for a curve-only input are refused rather than ignored,
+/// whenever they are given on the command line (also at their default value: `--error 0.01`).
 fn refuse_joint_options_on_curves(a: &Args) -> Result<(), CliError> {
     let s = &a.settings;
     let mut given = Vec::new();
     if a.codec.is_some() {
         given.push("--codec");
     }
-    if s.error != 0.01 {
-        given.push("--error");
-    }
+    given.extend(curve_only_refusals());
     if s.rotation_format.is_some() || s.translation_format.is_some() || s.scale_format.is_some() {
         given.push("--rotation-format/--translation-format/--scale-format");
     }
+    refuse_on_curves(&a.input, &given)
+}
+
+/// The joint precision options given on the command line (`--error`, `--shell`): they mean
+/// nothing for curves, which have `--curve-precision` and `--morph-position-precision`.
+pub fn curve_only_refusals() -> Vec<&'static str> {
+    [("error", "--error"), ("shell", "--shell")]
+        .into_iter()
+        .filter(|(id, _)| crate::given(id))
+        .map(|(_, flag)| flag)
+        .collect()
+}
+
+/// The error for joint options `given` on the curve-only input `input` (none: `Ok`).
+pub fn refuse_on_curves(input: &Path, given: &[&str]) -> Result<(), CliError> {
     if given.is_empty() {
         return Ok(());
     }
     Err(CliError(format!(
-        "{}: holds curves only; {} apply to joints (use --curve-precision or \
+        "{}: holds curves only; {} {} to joints (use --curve-precision or \
          --morph-position-precision)",
-        a.input.display(),
-        given.join(", ")
+        input.display(),
+        given.join(", "),
+        if given.len() == 1 { "applies" } else { "apply" }
     )))
 }
 
@@ -192,7 +207,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let clip = loaded?;
     let codec = a.codec.unwrap_or_else(measure::default_codec);
     let settings = a.settings.settings(codec);
-    let mut curve_set = fbx_curves(&a.input, &clip, &a.settings, &a.curves);
+    let mut curve_set = fbx_curves(&a.input, &clip, &a.settings, &a.curves)
+        .or_else(|| crate::export::gltf_curves(&a.input, &clip, &a.settings, &a.curves));
     if a.additive.additive.is_some() && curve_set.is_some() {
         eprintln!(
             "animcomp: warning: {}: additive blobs hold joints only; the blend-shape curves are \

@@ -6,7 +6,8 @@
 //! translation / rotation / scale channels per joint, one key per sample). When the source is a
 //! glTF/GLB, its document is kept instead (mesh, skin, materials, scene; every buffer merged into
 //! one) and only its animations are replaced by the decoded one. Curves go out as morph weights:
-//! an FBX source's blend-shape meshes are written with their targets (unindexed triangles at
+//! a glTF source's weight channels (the curves its importer read, on the nodes they drove; with
+//! joints, when they share the joints' samples), an FBX source's blend-shape meshes are written with their targets (unindexed triangles at
 //! rest, not skinned; targets named after the curves in `extras.targetNames`); curves without
 //! meshes (face takes) drive a placeholder triangle with empty targets named after them.
 //!
@@ -67,6 +68,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let curves_only = loaded.is_err()
         && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
     let (clip, curve_set) = if curves_only {
+        crate::compress::refuse_on_curves(&a.input, &crate::compress::curve_only_refusals())?;
         // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
         let set = crate::curves::load_set(
             &a.input,
@@ -78,7 +80,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         (set.face_clip(), Some(set))
     } else {
         let clip = loaded?;
-        let set = crate::compress::fbx_curves(&a.input, &clip, &a.settings, &a.curves);
+        let set = crate::compress::fbx_curves(&a.input, &clip, &a.settings, &a.curves)
+            .or_else(|| gltf_curves(&a.input, &clip, &a.settings, &a.curves));
         (clip, set)
     };
     crate::output::refuse_existing(&out, a.force)?;
@@ -139,7 +142,23 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         )
     };
     let glb = !matches!(out.extension(), Some(e) if e.eq_ignore_ascii_case("gltf"));
-    let source = gltf_source(&a.input, &clip)?;
+    let mut source = gltf_source(&a.input, &clip)?;
+    if let Some(src) = &mut source {
+        // The source's morph weights go out again (decoded) on the nodes that had them, when
+        // its weight channels are the curves that were compressed, one per target in order.
+        let targets: usize = src.weight_nodes.iter().map(|(_, c)| c.len()).sum();
+        if targets != curves.len() {
+            if !curves.is_empty() {
+                eprintln!(
+                    "animcomp: warning: {}: {} curves but {targets} morph targets in the \
+                     source's weight channels: the weights are not written",
+                    a.input.display(),
+                    curves.len()
+                );
+            }
+            src.weight_nodes.clear();
+        }
+    }
     let morph = if !curves.is_empty()
         && a.input
             .to_string_lossy()
@@ -301,11 +320,141 @@ fn accessor(
 }
 
 /// A glTF source to write the animation over: its document (animations and buffers removed,
-/// every buffer view moved into one buffer), that buffer's bytes, and the node of each joint.
+/// every buffer view moved into one buffer), that buffer's bytes, the node of each joint, and
+/// the nodes whose morph weights the clip's animation drove, with the curves of their targets.
 pub struct Source {
     root: json::Root,
     bin: Vec<u8>,
     nodes: Vec<usize>,
+    weight_nodes: WeightNodes,
+}
+
+/// The curves of a glTF's morph weights (`animcomp_import::curves::gltf_weights`) for the clip
+/// `clip` of its joints: the curve set of the same animation, when it has the joints' samples
+/// (same rate, same first key time and count; else a warning and none).
+pub fn gltf_curves(
+    input: &std::path::Path,
+    clip: &RawClip,
+    settings: &SettingsArgs,
+    args: &crate::curves::CurveArgs,
+) -> Option<animcomp_import::curves::CurveSet> {
+    let lower = input.to_string_lossy().to_ascii_lowercase();
+    if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
+        return None;
+    }
+    let sets = animcomp_import::curves::load_curves(input, settings.resample).ok()?;
+    let mut set = sets
+        .into_iter()
+        .find(|s| same_animation(&s.name, &clip.name))?;
+    let starts = gltf_start_times(input, &clip.name);
+    let aligned = match starts {
+        Some((Some(j), Some(w))) => (j - w).abs() <= 1e-6,
+        _ => true,
+    };
+    if set.num_samples != clip.num_samples || !aligned {
+        eprintln!(
+            "animcomp: warning: {}: the morph weights of \"{}\" are not on the joints' samples \
+             ({} weight samples from {:?} s, {} joint samples from {:?} s): not written",
+            input.display(),
+            clip.name,
+            set.num_samples,
+            starts.and_then(|s| s.1),
+            clip.num_samples,
+            starts.and_then(|s| s.0),
+        );
+        return None;
+    }
+    crate::curves::prepare(&mut set, args);
+    Some(set)
+}
+
+/// Whether a clip or curve set named `name` (`file:animation`, or the animation alone) comes
+/// from the animation named `anim`.
+fn same_animation(name: &str, anim: &str) -> bool {
+    name == anim || name.ends_with(&format!(":{anim}")) || anim.ends_with(&format!(":{name}"))
+}
+
+/// The first key time of the joint channels and of the weight channels of the animation of a
+/// glTF that clip `clip_name` came from (the input accessors' `min`, which glTF requires).
+fn gltf_start_times(
+    input: &std::path::Path,
+    clip_name: &str,
+) -> Option<(Option<f64>, Option<f64>)> {
+    let bytes = std::fs::read(input).ok()?;
+    let root = json::Root::from_slice(gltf_json_text(&bytes)).ok()?;
+    let anim = clip_animation(&root, clip_name)?;
+    let (mut joints, mut weights) = (None::<f64>, None::<f64>);
+    for ch in &anim.channels {
+        let sampler = anim.samplers.get(ch.sampler.value())?;
+        let t0 = root
+            .accessors
+            .get(sampler.input.value())?
+            .min
+            .as_ref()
+            .and_then(|v| v.get(0))
+            .and_then(|x| x.as_f64())?;
+        let slot =
+            if ch.target.path == Checked::Valid(json::animation::Property::MorphTargetWeights) {
+                &mut weights
+            } else {
+                &mut joints
+            };
+        *slot = Some(slot.map_or(t0, |t| t.min(t0)));
+    }
+    Some((joints, weights))
+}
+
+/// The JSON text of a glTF (its JSON chunk when the bytes are a GLB).
+fn gltf_json_text(bytes: &[u8]) -> &[u8] {
+    if bytes.starts_with(b"glTF") && bytes.len() >= 20 {
+        let len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+        bytes.get(20..20 + len).unwrap_or_default()
+    } else {
+        bytes
+    }
+}
+
+/// The animation of `root` that the clip (or curve set) named `clip_name` was imported from
+/// (named `animation<i>` when unnamed, as the importers name them); the longest name matching.
+fn clip_animation<'r>(root: &'r json::Root, clip_name: &str) -> Option<&'r json::Animation> {
+    root.animations
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.name.clone().unwrap_or_else(|| format!("animation{i}")), a))
+        .filter(|(n, _)| same_animation(clip_name, n))
+        .max_by_key(|(n, _)| n.len())
+        .map(|(_, a)| a)
+}
+
+/// The nodes whose morph weights the animation of `clip_name` drives, in channel order, each
+/// with its curves: as many as its mesh has targets (the most of any primitive), numbered on
+/// from the previous channel's, as `gltf_weights` numbers the curves it reads.
+fn source_weight_nodes(root: &json::Root, clip_name: &str) -> WeightNodes {
+    let Some(anim) = clip_animation(root, clip_name) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut next = 0usize;
+    for ch in &anim.channels {
+        if ch.target.path != Checked::Valid(json::animation::Property::MorphTargetWeights) {
+            continue;
+        }
+        let targets = root
+            .nodes
+            .get(ch.target.node.value())
+            .and_then(|n| n.mesh)
+            .and_then(|m| root.meshes.get(m.value()))
+            .map_or(0, |m| {
+                m.primitives
+                    .iter()
+                    .map(|p| p.targets.as_ref().map_or(0, Vec::len))
+                    .max()
+                    .unwrap_or(0)
+            });
+        out.push((ch.target.node, (next..next + targets).collect()));
+        next += targets;
+    }
+    out
 }
 
 /// The source document when `path` is a glTF/GLB whose skeleton matches `clip` (the mesh, skin,
@@ -323,12 +472,7 @@ pub fn gltf_source(path: &std::path::Path, clip: &RawClip) -> Result<Option<Sour
     if nodes.len() != clip.num_joints() {
         return Ok(None);
     }
-    let text = if bytes.starts_with(b"glTF") && bytes.len() >= 20 {
-        let len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
-        bytes.get(20..20 + len).unwrap_or_default()
-    } else {
-        &bytes[..]
-    };
+    let text = gltf_json_text(&bytes);
     let mut root =
         json::Root::from_slice(text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
     let mut bin = Vec::new();
@@ -345,10 +489,16 @@ pub fn gltf_source(path: &std::path::Path, clip: &RawClip) -> Result<Option<Sour
         v.byte_offset = Some(USize64(b + v.byte_offset.map_or(0, |o| o.0)));
         v.buffer = json::Index::new(0);
     }
+    let weight_nodes = source_weight_nodes(&root, &clip.name);
     root.buffers.clear();
     root.animations.clear();
     root.asset.generator = Some(format!("animcomp {}", env!("CARGO_PKG_VERSION")));
-    Ok(Some(Source { root, bin, nodes }))
+    Ok(Some(Source {
+        root,
+        bin,
+        nodes,
+        weight_nodes,
+    }))
 }
 
 /// The glTF (GLB bytes when `glb`, else JSON text with the buffer as a data URI) of a clip's
@@ -366,7 +516,12 @@ pub fn write_gltf(
     let nj = clip.num_joints();
     let ns = poses.len();
     let (mut root, mut bin, node_of, weight_nodes) = match source {
-        Some(src) => (src.root, Bin { bytes: src.bin }, src.nodes, Vec::new()),
+        Some(src) => (
+            src.root,
+            Bin { bytes: src.bin },
+            src.nodes,
+            src.weight_nodes,
+        ),
         None => {
             let mut root = json::Root {
                 asset: json::Asset {

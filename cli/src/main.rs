@@ -3,6 +3,23 @@
 //! Each subcommand lives in its own module; [`measure`] holds what they share (loading and
 //! preparing clips, compressing with timing, measuring error through the decompressor).
 
+// Standard output goes through these two macros, which shadow the standard ones in this crate:
+// a failed write (`> /dev/full`, a full disk) is kept, not panicked on, and `main` reports it as
+// the command's error with exit status 1. Later writes are skipped.
+macro_rules! println {
+    () => {
+        $crate::write_stdout(format_args!(""), true)
+    };
+    ($($arg:tt)*) => {
+        $crate::write_stdout(format_args!($($arg)*), true)
+    };
+}
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::write_stdout(format_args!($($arg)*), false)
+    };
+}
+
 mod additive;
 mod bench;
 mod bench_output;
@@ -67,29 +84,73 @@ fn quiet_broken_pipe() {
     }
 }
 
-/// Rust's `println!` panics when standard output cannot be written (`> /dev/full`): turn that
-/// into the one-line error every other failure gives, exit status 1, no backtrace.
-fn stdout_errors_are_errors() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
-        if let Some(rest) = msg.strip_prefix("failed printing to stdout: ") {
-            eprintln!("animcomp: error: cannot write to standard output: {rest}");
-            std::process::exit(1);
+/// The first error writing standard output, if any ([`write_stdout`]).
+static STDOUT_ERROR: std::sync::OnceLock<std::io::Error> = std::sync::OnceLock::new();
+
+/// Writes to standard output for the `println!` / `print!` of this crate: instead of panicking
+/// as the standard macros do when the write fails (`> /dev/full`), the first error is kept for
+/// `main` to report, and nothing more is written.
+pub fn write_stdout(args: std::fmt::Arguments, newline: bool) {
+    use std::io::Write;
+    if STDOUT_ERROR.get().is_some() {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let r = out.write_fmt(args).and_then(|()| {
+        if newline {
+            out.write_all(b"\n")
+        } else {
+            Ok(())
         }
-        default(info);
-    }));
+    });
+    if let Err(e) = r {
+        let _ = STDOUT_ERROR.set(e);
+    }
+}
+
+/// Standard output's first write error, or the error of its final flush.
+fn stdout_error() -> Option<String> {
+    use std::io::Write;
+    let flushed = match STDOUT_ERROR.get() {
+        Some(_) => Ok(()),
+        None => std::io::stdout().flush(),
+    };
+    STDOUT_ERROR
+        .get()
+        .map(ToString::to_string)
+        .or_else(|| flushed.err().map(|e| e.to_string()))
+}
+
+/// The ids of the options given on the command line (not defaulted), for the checks that refuse
+/// an option that means nothing for the input even when its value equals the default
+/// (`--error 0.01` on curves).
+static GIVEN: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Whether option `id` (its field name: `error`, `shell`) was given on the command line.
+pub fn given(id: &str) -> bool {
+    GIVEN.get().is_some_and(|g| g.iter().any(|x| x == id))
+}
+
+fn record_given(m: &clap::ArgMatches) {
+    let Some((_, sub)) = m.subcommand() else {
+        return;
+    };
+    let ids = sub
+        .ids()
+        .filter(|id| sub.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine))
+        .map(|id| id.as_str().to_string())
+        .collect();
+    let _ = GIVEN.set(ids);
 }
 
 fn main() -> ExitCode {
     quiet_broken_pipe();
-    stdout_errors_are_errors();
-    let cli = Cli::parse();
+    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    record_given(&matches);
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Compress(a) => compress::run(&a),
         Command::Inspect(a) => inspect::run(&a),
@@ -98,11 +159,18 @@ fn main() -> ExitCode {
         Command::Report(a) => report::run(&a),
         Command::Export(a) => export::run(&a),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(CliError(msg)) => {
             eprintln!("animcomp: error: {msg}");
             ExitCode::FAILURE
         }
+    };
+    match stdout_error() {
+        Some(e) => {
+            eprintln!("animcomp: error: cannot write to standard output: {e}");
+            ExitCode::FAILURE
+        }
+        None => code,
     }
 }

@@ -275,7 +275,21 @@ pub fn stack_names(bytes: &[u8]) -> Result<Vec<String>, ParseError> {
         .collect())
 }
 
+/// Bytes ufbx may allocate (each of its temporary and result allocators) for a file of `len`
+/// bytes: 64 times the file, at least 1 GiB. A binary FBX array declares its element count before
+/// its (possibly deflated) data, and ufbx sizes the array from that count: a 77 KB file declaring
+/// 3 billion doubles asked for 24 GB (found by the `import_fbx` fuzzer). Real files stay far
+/// below: the largest shared-data file (3.5 MB) is also within 64 times its size.
+pub fn memory_limit(len: usize) -> usize {
+    len.saturating_mul(64).max(1 << 30)
+}
+
 fn load_scene(bytes: &[u8], units: FbxUnits) -> Result<ufbx::SceneRoot, ParseError> {
+    let limit = memory_limit(bytes.len());
+    let allocator = || ufbx::AllocatorOpts {
+        memory_limit: limit,
+        ..Default::default()
+    };
     let target_unit = match units {
         FbxUnits::Centimetres => 0.01,
         FbxUnits::Metres => 1.0,
@@ -292,10 +306,18 @@ fn load_scene(bytes: &[u8], units: FbxUnits) -> Result<ufbx::SceneRoot, ParseErr
         space_conversion: ufbx::SpaceConversion::TransformRoot,
         // Keep the file's inheritance modes: the world matrices below honour them.
         inherit_mode_handling: ufbx::InheritModeHandling::Preserve,
+        temp_allocator: allocator(),
+        result_allocator: allocator(),
         ..Default::default()
     };
     ufbx::load_memory(bytes, opts).map_err(|e| {
         let what = match e.type_ {
+            ufbx::ErrorType::MemoryLimit | ufbx::ErrorType::AllocationLimit => format!(
+                "not a readable FBX file: it needs more than {} MiB of memory for {} bytes \
+                 (a corrupted array length?)",
+                limit >> 20,
+                bytes.len()
+            ),
             ufbx::ErrorType::TruncatedFile => "truncated file".to_string(),
             ufbx::ErrorType::UnrecognizedFileFormat => "not an FBX file".to_string(),
             ufbx::ErrorType::EmptyFile => "empty file".to_string(),

@@ -164,3 +164,87 @@ fn strict_replay_of_open_findings() {
         r2.is_ok()
     );
 }
+
+/// The harness plays mutated blobs through a playback cache: re-sealed mutants of `vbr` blobs
+/// (one structured mutation each) that validate are compared pose by pose with and without a
+/// cache (`fuzz/harness_cache.rs`), and so are fresh ones.
+#[test]
+fn playback_cache_runs_on_validated_vbr_mutants() {
+    let vbr: Vec<u8> = (0..=255u8)
+        .filter(|&s| harness::settings_from(s).codec == animcomp::CodecChoice::Vbr)
+        .collect();
+    assert!(!vbr.is_empty());
+    let mut rng = harness::cache::Rng::new(2026);
+    let (mut validated, mut cached, mut fresh) = (0, 0, 0);
+    for i in 0..240u32 {
+        let kind = (i % 6) as u8;
+        let sid = vbr[i as usize % vbr.len()];
+        let mut data = vec![kind, sid, 0];
+        if i >= 24 {
+            data.extend(rng.next().to_le_bytes()[..4].iter());
+        }
+        let Some(o) = harness::blob_mutate(&data) else {
+            continue;
+        };
+        if i < 24 {
+            // No mutation: a fresh blob with animated tracks always reaches the cache.
+            fresh += usize::from(o.cached_poses > 0 || kind == 3);
+            assert!(o.ok_with_checksum);
+        } else if o.ok_with_checksum {
+            validated += 1;
+            cached += usize::from(o.cached_poses > 0);
+        }
+    }
+    println!("{validated} validated vbr mutants, {cached} played through a cache; {fresh} fresh");
+    assert_eq!(fresh, 24, "a fresh vbr blob was not played through a cache");
+    assert!(
+        cached >= 20 && cached * 2 >= validated,
+        "only {cached} of {validated} validated vbr mutants were played through a cache"
+    );
+}
+
+/// The harness's cache check can fail: a filled cache whose decoded samples are overwritten
+/// (header kept, so the garbage is used) gives a pose that `harness::cache::compare` refuses.
+#[test]
+fn harness_catches_a_cached_pose_that_differs() {
+    use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+    use harness::cache::{compare, CacheMem};
+    let settings = animcomp::CompressSettings {
+        codec: animcomp::CodecChoice::Vbr,
+        ..Default::default()
+    };
+    let blob = animcomp::compress(&harness::base_clip(4), &settings).unwrap();
+    let blob = animcomp::AlignedBlob::from_bytes(&blob);
+    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let h = *d.header();
+    let need = d.playback_cache_size();
+    let fixed = 128 + 40 * d.num_joints();
+    assert!(
+        need > fixed,
+        "no animated track in the cache ({need} bytes)"
+    );
+    let mut mem = CacheMem::new(need);
+    // Play samples 0 and 1, then between 1 and 2: both ends held by the cache.
+    for s in [0, 1] {
+        d.seek_sample(s);
+        compare(&d, &h, &mut mem, true);
+    }
+    let t = 1.5 / h.sample_rate;
+    d.seek(t, Looping::Clamp, Rounding::None).unwrap();
+    compare(&d, &h, &mut mem, false);
+    // The two decoded samples are the last 2 x 16 bytes per animated sub-track.
+    let subs = (need - fixed) / 100;
+    assert!(subs > 0);
+    let bytes = mem.bytes();
+    let n = bytes.len();
+    for (i, w) in bytes[n - 32 * subs..].chunks_exact_mut(4).enumerate() {
+        w.copy_from_slice(&(0.25 + i as f32).to_le_bytes());
+    }
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        compare(&d, &h, &mut mem, false);
+    }));
+    assert!(
+        r.is_err(),
+        "a pose from overwritten cached samples was accepted"
+    );
+}

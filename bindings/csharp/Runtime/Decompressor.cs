@@ -125,10 +125,81 @@ namespace AnimComp
                 return NativeMethods.animcomp_sample_curves(Context, p, new UIntPtr((uint)curves.Length));
         }
 
-        /// <summary>Frees the context (and the copied bind pose); the blob stays with its owner.</summary>
+        NativeBuffer _cache; // the attached playback cache, owned here; null when none
+
+        /// <summary>
+        /// Bytes of playback cache this context can use
+        /// (animcomp_decompressor_playback_cache_size); 0 when the blob's codec has none.
+        /// </summary>
+        public long PlaybackCacheSize
+        {
+            get
+            {
+                UIntPtr n;
+                AnimCompException.Check(NativeMethods.animcomp_decompressor_playback_cache_size(Context, &n));
+                return (long)n.ToUInt64();
+            }
+        }
+
+        /// <summary>Whether a playback cache is attached (<see cref="AttachPlaybackCache"/>).</summary>
+        public bool HasPlaybackCache { get { return _cache != null; } }
+
+        /// <summary>The attached cache's memory (null when none), for the tests.</summary>
+        internal NativeBuffer PlaybackCacheBuffer { get { return _cache; } }
+
+        /// <summary>
+        /// Allocates a playback cache (16-byte aligned native memory of
+        /// <see cref="PlaybackCacheSize"/> bytes, owned by this object) and attaches it
+        /// (animcomp_decompressor_attach_cache): from then on <see cref="SamplePose(float[], int)"/>
+        /// keeps in it what makes the next pose of a playing clip cheap, with poses bit for bit
+        /// those without it. A context with a cache is used by one thread at a time. A cache already
+        /// attached is replaced (and freed); on failure the context keeps the one it had. Freed by
+        /// <see cref="DetachPlaybackCache"/> or <see cref="Dispose"/>.
+        /// </summary>
+        public AnimcompStatus AttachPlaybackCache()
+        {
+            UIntPtr n;
+            var status = NativeMethods.animcomp_decompressor_playback_cache_size(Context, &n);
+            if (status != AnimcompStatus.ANIMCOMP_STATUS_OK) return status;
+            var cache = new NativeBuffer((long)n.ToUInt64());
+            status = NativeMethods.animcomp_decompressor_attach_cache(Context, cache.Pointer, n);
+            if (status != AnimcompStatus.ANIMCOMP_STATUS_OK)
+            {
+                cache.Dispose();
+                return status;
+            }
+            if (_cache != null) _cache.Dispose();
+            _cache = cache;
+            return status;
+        }
+
+        /// <summary>
+        /// Detaches the playback cache (animcomp_decompressor_attach_cache with NULL) and frees it;
+        /// sampling then reads the blob alone. Nothing to do without a cache.
+        /// </summary>
+        public AnimcompStatus DetachPlaybackCache()
+        {
+            if (_cache == null) return AnimcompStatus.ANIMCOMP_STATUS_OK;
+            var status = NativeMethods.animcomp_decompressor_attach_cache(Context, null, UIntPtr.Zero);
+            if (status != AnimcompStatus.ANIMCOMP_STATUS_OK) return status;
+            _cache.Dispose();
+            _cache = null;
+            return status;
+        }
+
+        /// <summary>
+        /// Frees the context, its playback cache and the copied bind pose; the blob stays with its
+        /// owner.
+        /// </summary>
         public void Dispose()
         {
+            // The context goes first: nothing can reach the cache afterwards.
             _ctx.Dispose();
+            if (_cache != null)
+            {
+                _cache.Dispose();
+                _cache = null;
+            }
             if (_bind != null) _bind.Dispose();
         }
     }

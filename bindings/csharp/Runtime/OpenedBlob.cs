@@ -46,6 +46,21 @@ namespace AnimComp
         /// <summary>The C handle (16-byte aligned), for functions this layer does not wrap.</summary>
         public AnimcompBlob* Handle { get { return (AnimcompBlob*)_handle.Pointer; } }
 
+        /// <summary>
+        /// Bytes of playback cache a decompressor bound to this blob can use
+        /// (animcomp_blob_playback_cache_size); 0 when the blob's codec has none. See
+        /// <see cref="Decompressor.AttachPlaybackCache"/>.
+        /// </summary>
+        public long PlaybackCacheSize
+        {
+            get
+            {
+                UIntPtr n;
+                AnimCompException.Check(NativeMethods.animcomp_blob_playback_cache_size(Handle, &n));
+                return (long)n.ToUInt64();
+            }
+        }
+
         /// <summary>A new decompressor bound to this blob at time 0 (constant time, no validation).</summary>
         public Decompressor Bind() { return new Decompressor(this); }
 

@@ -3,7 +3,10 @@
 //  1. every struct of AnimComp.Native has the C size and field offsets (layout.g.c's output);
 //  2. a clip compressed and sampled through the bindings gives the C program's blob and poses
 //     bit for bit (reference.c's files);
-//  3. a bad blob is refused with its status, through the raw and the safe layer.
+//  3. a bad blob is refused with its status, through the raw and the safe layer;
+//  4. the playback cache through the safe layer: its size, attach and detach (16-byte aligned
+//     memory owned by the Decompressor, freed on detach and Dispose), poses of forward and
+//     backward playback and jumps bit for bit those of a context without a cache.
 // Usage: mono BindingsTest.exe <layout.txt> <reference dir>
 using System;
 using System.Collections.Generic;
@@ -105,6 +108,7 @@ static unsafe class BindingsTest
                     Check(d.SamplePose(new float[5]) == AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL, "short buffer status");
                 }
                 OpenOnceBindMany(blob, joints, expectedPoses);
+                PlaybackCache(blob, joints, expectedPoses);
             }
         }
     }
@@ -137,6 +141,85 @@ static unsafe class BindingsTest
                 Check(contexts[0].SampleCurves(new float[0]) == AnimcompStatus.ANIMCOMP_STATUS_OK, "no curves: nothing to write");
                 foreach (var d in contexts) d.Dispose();
             }
+        }
+    }
+
+    static bool SameBits(float[] a, float[] b)
+    {
+        if (a.Length != b.Length) return false;
+        for (int i = 0; i < a.Length; ++i)
+            if (BitConverter.ToInt32(BitConverter.GetBytes(a[i]), 0) != BitConverter.ToInt32(BitConverter.GetBytes(b[i]), 0))
+                return false;
+        return true;
+    }
+
+    // The playback cache through the safe layer: a context with a cache attached plays the poses of
+    // one without, bit for bit; the cache memory is the Decompressor's, aligned, freed on detach
+    // and on Dispose.
+    static void PlaybackCache(Blob blob, int joints, float[] expectedPoses)
+    {
+        using (var opened = new OpenedBlob(blob))
+        {
+            long size = opened.PlaybackCacheSize;
+            Check(size > 128 + 40 * joints, "the blob has a playback cache of animated tracks (" + size + " bytes)");
+            var plain = opened.Bind();
+            var cached = opened.Bind();
+            Check(cached.PlaybackCacheSize == size, "context and blob agree on the cache size");
+            Check(!cached.HasPlaybackCache && cached.PlaybackCacheBuffer == null, "no cache before attaching");
+            Check(cached.AttachPlaybackCache() == AnimcompStatus.ANIMCOMP_STATUS_OK, "attach");
+            var buffer = cached.PlaybackCacheBuffer;
+            Check(cached.HasPlaybackCache && buffer != null && buffer.Size == size, "the attached cache has the size asked");
+            Check(((long)buffer.Pointer & 15) == 0, "the attached cache is 16-byte aligned");
+            var a = new float[joints * 10];
+            var b = new float[joints * 10];
+            // At the reference times: the C program's poses.
+            for (int t = 0; t < Times.Length; ++t)
+            {
+                cached.Seek(Times[t], AnimcompLooping.ANIMCOMP_LOOPING_WRAP);
+                Check(cached.SamplePose(b) == AnimcompStatus.ANIMCOMP_STATUS_OK, "sample with a cache");
+                var expected = new float[a.Length];
+                Array.Copy(expectedPoses, t * a.Length, expected, 0, a.Length);
+                Check(SameBits(b, expected), "cached pose at " + Times[t] + " equals the C API's bit for bit");
+            }
+            // Forward at 60 fps (wrapping), backward, jumps: each pose against the plain context.
+            int differ = 0, frames = 0;
+            var times = new List<float>();
+            for (int k = 0; k < 150; ++k) times.Add(k / 60.0f);
+            for (int k = 0; k < 40; ++k) times.Add(1.0f - k / 60.0f);
+            times.AddRange(new[] { 0.9f, 0.05f, 0.0667f, 1.2f, 0.41f, 0.42f });
+            foreach (var t in times)
+            {
+                Check(plain.Seek(t, AnimcompLooping.ANIMCOMP_LOOPING_WRAP) == AnimcompStatus.ANIMCOMP_STATUS_OK, "plain seek");
+                Check(cached.Seek(t, AnimcompLooping.ANIMCOMP_LOOPING_WRAP) == AnimcompStatus.ANIMCOMP_STATUS_OK, "cached seek");
+                plain.SamplePose(a);
+                Check(cached.SamplePose(b) == AnimcompStatus.ANIMCOMP_STATUS_OK, "cached sample");
+                ++frames;
+                if (!SameBits(a, b)) ++differ;
+            }
+            Check(differ == 0, differ + " of " + frames + " playback poses through the cache differ from the plain ones");
+            // The cache was used: its first bytes hold the library's fill tag ("ACPC").
+            Check(buffer.Pointer[0] == (byte)'A' && buffer.Pointer[3] == (byte)'C', "the cache was filled");
+            // Attaching again replaces it, and frees the old memory.
+            Check(cached.AttachPlaybackCache() == AnimcompStatus.ANIMCOMP_STATUS_OK, "attach again");
+            Check(buffer.Pointer == null && cached.PlaybackCacheBuffer != buffer, "the replaced cache was freed");
+            buffer = cached.PlaybackCacheBuffer;
+            Check(cached.DetachPlaybackCache() == AnimcompStatus.ANIMCOMP_STATUS_OK, "detach");
+            Check(!cached.HasPlaybackCache && buffer.Pointer == null, "detaching frees the cache");
+            Check(cached.DetachPlaybackCache() == AnimcompStatus.ANIMCOMP_STATUS_OK, "detach twice");
+            cached.Seek(0.5f);
+            plain.Seek(0.5f);
+            plain.SamplePose(a);
+            Check(cached.SamplePose(b) == AnimcompStatus.ANIMCOMP_STATUS_OK && SameBits(a, b), "a detached context samples the plain pose");
+            // Dispose with a cache attached frees it.
+            Check(cached.AttachPlaybackCache() == AnimcompStatus.ANIMCOMP_STATUS_OK, "attach before dispose");
+            buffer = cached.PlaybackCacheBuffer;
+            cached.Dispose();
+            Check(buffer.Pointer == null && !cached.HasPlaybackCache, "Dispose frees the cache");
+            plain.Dispose();
+            // Many contexts with caches come and go (leaks would show under the sanitizer runs).
+            for (int round = 0; round < 50; ++round)
+                using (var d = opened.Bind())
+                    Check(d.AttachPlaybackCache() == AnimcompStatus.ANIMCOMP_STATUS_OK, "attach in round " + round);
         }
     }
 

@@ -93,3 +93,94 @@ fn fbx_fuzz_replay() {
     }
     println!("import_fbx: replayed {n} inputs");
 }
+
+/// A binary FBX 7.4 file of one geometry whose `Vertices` array declares `count` doubles, stored
+/// deflated in 16 bytes (written by hand; `fuzz/regressions/import_fbx/huge_array_length.fbx` is
+/// this file with 0xB500_0000 elements).
+fn binary_fbx_with_array(count: u32) -> Vec<u8> {
+    // A record without children ending at `at` + its length (FBX < 7.5: 32-bit fields).
+    fn record(name: &str, props: &[u8], nprops: u32, at: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend(((at + 13 + name.len() + props.len()) as u32).to_le_bytes());
+        out.extend(nprops.to_le_bytes());
+        out.extend((props.len() as u32).to_le_bytes());
+        out.push(name.len() as u8);
+        out.extend(name.as_bytes());
+        out.extend(props);
+        out
+    }
+    let mut array = vec![b'd'];
+    for w in [count, 1, 16] {
+        array.extend(w.to_le_bytes());
+    }
+    array.extend([0x78, 0x9c]);
+    array.extend([0u8; 14]);
+    let mut geometry = vec![b'L'];
+    geometry.extend(1234i64.to_le_bytes());
+    for s in [&b"Geometry\x00\x01Mesh"[..], b"Mesh"] {
+        geometry.push(b'S');
+        geometry.extend((s.len() as u32).to_le_bytes());
+        geometry.extend(s);
+    }
+    let mut f = b"Kaydara FBX Binary  \x00\x1a\x00".to_vec();
+    f.extend(7400u32.to_le_bytes());
+    // Objects { Geometry { Vertices } }: the geometry record holds the vertices record.
+    let at = f.len();
+    let vertices_at = at + 13 + "Objects".len() + 13 + "Geometry".len() + geometry.len();
+    let vertices = record("Vertices", &array, 1, vertices_at);
+    let geometry_head = 13 + "Geometry".len() + geometry.len();
+    let mut geometry_record = Vec::new();
+    let geometry_end = at + 13 + "Objects".len() + geometry_head + vertices.len() + 13;
+    geometry_record.extend((geometry_end as u32).to_le_bytes());
+    geometry_record.extend(3u32.to_le_bytes());
+    geometry_record.extend((geometry.len() as u32).to_le_bytes());
+    geometry_record.push(8);
+    geometry_record.extend(b"Geometry");
+    geometry_record.extend(&geometry);
+    geometry_record.extend(&vertices);
+    geometry_record.extend([0u8; 13]);
+    let objects_end = at + 13 + "Objects".len() + geometry_record.len() + 13;
+    f.extend((objects_end as u32).to_le_bytes());
+    f.extend([0u8; 8]);
+    f.push(7);
+    f.extend(b"Objects");
+    f.extend(&geometry_record);
+    f.extend([0u8; 13]);
+    f.extend([0u8; 13 + 160]);
+    f
+}
+
+/// A file declaring an array of 3 billion doubles (24 GB) is refused by ufbx's memory limit
+/// (`fbx::memory_limit`), before anything that size is allocated: found by the `import_fbx`
+/// fuzzer on a mutated 77 KB file (round four, `docs/robustness.md`), whose `morph_meshes` and
+/// `load_bytes` asked for 24 GB.
+#[test]
+fn a_huge_array_length_is_refused_by_the_memory_limit() {
+    let bytes = binary_fbx_with_array(0xB500_0000);
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/regressions/import_fbx/huge_array_length.fbx");
+    assert_eq!(
+        std::fs::read(committed).unwrap(),
+        bytes,
+        "the committed regression input"
+    );
+    let t0 = std::time::Instant::now();
+    let opts = animcomp_import::fbx::FbxOptions::default();
+    let Err(e) = animcomp_import::fbx::load_bytes(&bytes, &opts) else {
+        panic!("a 24 GB array must not load");
+    };
+    let msg = e.to_string();
+    assert!(msg.contains("MiB of memory"), "{msg}");
+    let Err(e) = animcomp_import::fbx::morph_meshes(&bytes, Default::default()) else {
+        panic!("a 24 GB array must not load");
+    };
+    assert!(e.to_string().contains("MiB of memory"), "{e}");
+    assert!(t0.elapsed().as_secs() < 10);
+    // A small count of the same file gets past the limit (and fails on its data instead).
+    let Err(small) = animcomp_import::fbx::load_bytes(&binary_fbx_with_array(3), &opts) else {
+        panic!("junk deflate data loaded");
+    };
+    assert!(!small.to_string().contains("MiB of memory"), "{small}");
+    assert_eq!(animcomp_import::fbx::memory_limit(1000), 1 << 30);
+    assert_eq!(animcomp_import::fbx::memory_limit(1 << 30), 64 << 30);
+}

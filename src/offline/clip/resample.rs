@@ -1,11 +1,12 @@
 //! Uniform resampling of a clip to another sample rate.
 
-use super::{RawClip, Track};
+use super::{RawClip, Track, MAX_SAMPLES};
 use crate::math::nlerp_shortest;
 use crate::{Error, Result};
 
 /// Resamples `clip` to `rate` Hz from time 0 up to the last raw sample (no extrapolation).
-/// Rotations use nlerp on the shortest arc; translations and scales lerp.
+/// Rotations use nlerp on the shortest arc; translations and scales lerp. More than
+/// [`MAX_SAMPLES`] samples at `rate` is [`Error::TooManySamples`], found before any allocation.
 pub(crate) fn resample(clip: &RawClip, rate: f32) -> Result<RawClip> {
     if !rate.is_finite() || rate <= 0.0 {
         return Err(Error::InvalidSampleRate(rate));
@@ -13,13 +14,30 @@ pub(crate) fn resample(clip: &RawClip, rate: f32) -> Result<RawClip> {
     if clip.num_samples == 0 {
         return Err(Error::NoSamples);
     }
+    if !clip.sample_rate.is_finite() || clip.sample_rate <= 0.0 {
+        return Err(Error::InvalidSampleRate(clip.sample_rate));
+    }
     // Computed in f64 from the sample count: the f32 duration loses whole samples on long clips.
     let span = (clip.num_samples - 1) as f64 * rate as f64 / clip.sample_rate as f64;
     // Never extrapolate past the last raw sample: 60 Hz to 30 Hz keeps every second frame.
-    let n = ((span * (1.0 + 1e-9) + 1e-9).floor() as usize + 1).max(1);
+    let samples = (span * (1.0 + 1e-9) + 1e-9).floor() + 1.0;
+    // The limit is checked on the count, before anything is allocated for it (a rate of 1e8 Hz
+    // would otherwise grow every track to gigabytes before `validate` refused the clip).
+    if samples.is_nan() || samples > MAX_SAMPLES as f64 {
+        return Err(Error::TooManySamples(if samples.is_finite() {
+            samples as usize
+        } else {
+            usize::MAX
+        }));
+    }
+    let n = (samples as usize).max(1);
     let mut tracks = Vec::with_capacity(clip.tracks.len());
     for t in &clip.tracks {
-        let mut out = Track::default();
+        let mut out = Track {
+            rotations: Vec::with_capacity(n),
+            translations: Vec::with_capacity(n),
+            scales: Vec::with_capacity(n),
+        };
         for i in 0..n {
             let pos = (i as f64 / rate as f64 * clip.sample_rate as f64)
                 .min((clip.num_samples - 1) as f64);
