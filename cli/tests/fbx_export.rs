@@ -10,6 +10,9 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
+mod support;
+use support::face_csv;
+
 fn animcomp() -> Command {
     Command::cargo_bin("animcomp").unwrap()
 }
@@ -419,21 +422,6 @@ fn ignored_options_are_warned_or_refused() {
             .failure()
             .stderr(predicate::str::contains("holds curves only"));
     }
-}
-
-/// A Live Link Face take of 2 curves and 30 rows (what the curve commands read).
-fn face_csv(dir: &Path) -> PathBuf {
-    let csv = dir.join("face.csv");
-    let mut text = String::from("Timecode,BlendShapeCount,EyeBlinkLeft,JawOpen\n");
-    for i in 0..30 {
-        text.push_str(&format!(
-            "00:00:00:{i:02}.0,2,{},{}\n",
-            i as f32 / 30.0,
-            0.5
-        ));
-    }
-    std::fs::write(&csv, text).unwrap();
-    csv
 }
 
 #[test]

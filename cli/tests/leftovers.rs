@@ -9,6 +9,9 @@ use predicates::prelude::*;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
+mod support;
+use support::face_csv;
+
 fn animcomp() -> Command {
     Command::cargo_bin("animcomp").unwrap()
 }
@@ -305,21 +308,6 @@ fn export_of_shared_morph_gltf_writes_its_weights() {
             assert!((x - y).abs() <= 0.001 + 1e-5, "{}: {x} vs {y}", a.name);
         }
     }
-}
-
-/// A Live Link Face take of 2 curves and 30 rows.
-fn face_csv(dir: &Path) -> PathBuf {
-    let csv = dir.join("face.csv");
-    let mut text = String::from("Timecode,BlendShapeCount,EyeBlinkLeft,JawOpen\n");
-    for i in 0..30 {
-        text.push_str(&format!(
-            "00:00:00:{i:02}.0,2,{},{}\n",
-            i as f32 / 30.0,
-            0.5
-        ));
-    }
-    std::fs::write(&csv, text).unwrap();
-    csv
 }
 
 #[test]
