@@ -38,10 +38,11 @@ if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
 
 # Prints each step's wall time, so a CI log says where the time went.
 step() {
-  local label="$1" start=$SECONDS
+  local label="$1" start=$SECONDS status=0
   shift
-  "$@"
+  "$@" || status=$?
   echo ".ci/test.sh: ${label}: $((SECONDS - start)) s" >&2
+  return "$status"
 }
 
 step "cargo test --workspace" cargo test --workspace
@@ -51,12 +52,30 @@ step "cmake configure" cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DANIMCOMP
 step "cmake build" cmake --build build -j2
 step "ctest" ctest --test-dir build --output-on-failure
 
-# The Python package (issue 22): virtualenv, extension built on what `cargo test` compiled, pytest.
-step "python" bash .ci/python.sh
-
-# Second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input tests
-# under valgrind memcheck (issue 5). Also reuses the workspace's test-profile library.
-step "sanitize" bash .ci/sanitize.sh
+# Side by side, each with its own log (printed when both are done; either failing fails this):
+# - the Python package (issue 22): virtualenv, extension built on what `cargo test` compiled, pytest
+#   (which mostly waits on its Dask processes);
+# - the second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input
+#   tests under valgrind memcheck (issue 5), a C++ build. Its cargo run waits for maturin's (one
+#   cargo at a time per target directory) and then finds the test-profile library up to date.
+mkdir -p target
+python_log=target/ci-python.log
+python_start=$SECONDS
+bash .ci/python.sh >"$python_log" 2>&1 &
+python_pid=$!
+trap 'kill "$python_pid" 2>/dev/null || true' EXIT
+sanitize_status=0
+step "sanitize" bash .ci/sanitize.sh || sanitize_status=$?
+python_status=0
+wait "$python_pid" || python_status=$?
+trap - EXIT
+echo "----- .ci/python.sh (ran beside .ci/sanitize.sh) -----"
+cat "$python_log"
+echo ".ci/test.sh: python: done $((SECONDS - python_start)) s after its start" >&2
+if [ "$python_status" -ne 0 ] || [ "$sanitize_status" -ne 0 ]; then
+  echo ".ci/test.sh: failed: python.sh exit $python_status, sanitize.sh exit $sanitize_status" >&2
+  exit 1
+fi
 
 # The runtime-only library (no compressor, what a game ships) builds and passes its own tests:
 # golden blobs decode, mutated blobs are refused or sample finite. Last, because this build writes
