@@ -4,15 +4,17 @@
 # and installs the wheel; runs pytest on python/tests (the cluster tests start Dask processes on
 # 127.0.0.1 only). Called by .ci/test.sh after the cargo tests.
 #
-# The wheel is built with the release profile without debug info (what `pip install ./python`
-# builds; the root profile's debug = 1 only slows the build down). ANIMCOMP_PY_PROFILE picks
-# another cargo profile.
+# The extension is built with the settings of cargo's `test` profile (ANIMCOMP_PY_PROFILE=test, the
+# default), so that it reuses what `cargo test --workspace` compiled just before (.ci/test.sh):
+# only pyo3, numpy and the extension crate itself are compiled here. ANIMCOMP_PY_PROFILE=release
+# builds what `pip install ./python` builds (release, no debug info), any other value that cargo
+# profile. docs/ci.md has the details.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY="${PYTHON:-python3}"
 VENV="${ANIMCOMP_PYENV:-$PWD/target/pyenv}"
-PROFILE="${ANIMCOMP_PY_PROFILE:-release}"
+PROFILE="${ANIMCOMP_PY_PROFILE:-test}"
 if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
@@ -21,8 +23,24 @@ export PATH="$VENV/bin:$PATH"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
   "maturin>=1.5,<2" numpy "dask[distributed]" fsspec pytest
 
+if [ "$PROFILE" = test ]; then
+  # Not `--profile test`: maturin runs `cargo rustc --profile <p>`, and cargo compiles a crate
+  # under the test profile as a test harness (rustc --test), so the .so has no PyInit__native and
+  # Python cannot import it. The `dev` profile with the test profile's settings (Cargo.toml,
+  # [profile.test]) is the same profile to cargo: same units, same target/debug directory.
+  # `workspace-units` gives the shared dependencies the features `cargo test --workspace`
+  # resolved (python/Cargo.toml). Keep these three lines equal to [profile.test].
+  cargo_args=(--profile dev --features workspace-units
+    --config 'profile.dev.opt-level=2'
+    --config 'profile.dev.debug="line-tables-only"'
+    --config 'profile.dev.package."*".debug=false')
+else
+  cargo_args=(--profile "$PROFILE")
+  # The root profile's debug = 1 only slows a release build of the wheel down.
+  export CARGO_PROFILE_RELEASE_DEBUG="${CARGO_PROFILE_RELEASE_DEBUG:-0}"
+fi
 rm -rf target/pywheels
-CARGO_PROFILE_RELEASE_DEBUG="${CARGO_PROFILE_RELEASE_DEBUG:-0}" "$VENV/bin/maturin" build --quiet --manifest-path python/Cargo.toml --profile "$PROFILE" \
+"$VENV/bin/maturin" build --quiet --manifest-path python/Cargo.toml "${cargo_args[@]}" \
   --interpreter "$VENV/bin/python" --out target/pywheels
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
   --no-deps target/pywheels/animcomp-*.whl

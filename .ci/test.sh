@@ -28,19 +28,59 @@ if [ "${#missing[@]}" -gt 0 ]; then
   exit 1
 fi
 
-cargo test --workspace
+# Every cargo run below reuses what the one before compiled (docs/ci.md); two things keep it so:
+# - ctest --build-and-test (the consumer tests) hands CC=<CMake's C compiler> to the builds it runs,
+#   and the ufbx crate's build script (cc-rs) reruns when CC changes: with CC unset here, the FBX
+#   importer and everything above it were compiled again twice. One value for every run instead.
+# - A fresh checkout (CI) has nothing for incremental compilation to reuse; it only costs time.
+if [ -z "${CC:-}" ] && command -v cc >/dev/null 2>&1; then export CC="$(command -v cc)"; fi
+if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
+
+# Prints each step's wall time, so a CI log says where the time went.
+step() {
+  local label="$1" start=$SECONDS status=0
+  shift
+  "$@" || status=$?
+  echo ".ci/test.sh: ${label}: $((SECONDS - start)) s" >&2
+  return "$status"
+}
+
+step "cargo test --workspace" cargo test --workspace
 # The CMake build links the library `cargo test` just built (profile `test`, opt-level 2, same
 # workspace feature resolution): cargo finds it up to date instead of compiling it a second time.
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS=ON
-cmake --build build -j2
-ctest --test-dir build --output-on-failure
+step "cmake configure" cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS=ON
+step "cmake build" cmake --build build -j2
+step "ctest" ctest --test-dir build --output-on-failure
+
+# Side by side, each with its own log (printed when both are done; either failing fails this):
+# - the Python package (issue 22): virtualenv, extension built on what `cargo test` compiled, pytest
+#   (which mostly waits on its Dask processes);
+# - the second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input
+#   tests under valgrind memcheck (issue 5), a C++ build. Its cargo run waits for maturin's (one
+#   cargo at a time per target directory) and then finds the test-profile library up to date.
+mkdir -p target
+python_log=target/ci-python.log
+python_start=$SECONDS
+bash .ci/python.sh >"$python_log" 2>&1 &
+python_pid=$!
+trap 'kill "$python_pid" 2>/dev/null || true' EXIT
+sanitize_status=0
+step "sanitize" bash .ci/sanitize.sh || sanitize_status=$?
+python_status=0
+wait "$python_pid" || python_status=$?
+trap - EXIT
+echo "----- .ci/python.sh (ran beside .ci/sanitize.sh) -----"
+cat "$python_log"
+echo ".ci/test.sh: python: done $((SECONDS - python_start)) s after its start" >&2
+if [ "$python_status" -ne 0 ] || [ "$sanitize_status" -ne 0 ]; then
+  echo ".ci/test.sh: failed: python.sh exit $python_status, sanitize.sh exit $sanitize_status" >&2
+  exit 1
+fi
 
 # The runtime-only library (no compressor, what a game ships) builds and passes its own tests:
-# golden blobs decode, mutated blobs are refused or sample finite (debug build: cheap); run after
-# the CMake build, which reuses the workspace's test-profile library.
-cargo test -p animcomp --no-default-features
-bash .ci/python.sh  # the Python package (issue 22): virtualenv, maturin build, pytest
-
-# Second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input tests
-# under valgrind memcheck (issue 5).
-bash .ci/sanitize.sh
+# golden blobs decode, mutated blobs are refused or sample finite. Last, because this build writes
+# the runtime-only library over the full one in target/debug/deps/ (cargo names a cdylib and
+# staticlib without a hash): run before the CMake builds above, it made them compile the full
+# library and everything above it again.
+step "cargo test runtime-only" cargo test -p animcomp --no-default-features
+echo ".ci/test.sh: every test passed in $((SECONDS / 60)) min $((SECONDS % 60)) s" >&2

@@ -1,6 +1,8 @@
 # ctest proves each route from outside the tree, against this build's library (cargo is not run
 # again: the subprojects share the cargo target directory and profile, so cargo finds everything
-# up to date):
+# up to date; --build-noclean, because the clean step `ctest --build-and-test` runs by default
+# deletes the custom target's BYPRODUCTS, i.e. cargo's libanimcomp.so/.a, and cargo then compiled
+# the library and everything above it again, a minute per consumer):
 #   consumer_install             cmake --install into a temporary prefix (with the debuginfo component)
 #   consumer_install_contents    SONAME, symlinks, exported symbols, stripped debug info
 #   consumer_find_package        find_package(animcomp CONFIG REQUIRED), shared + static
@@ -25,14 +27,14 @@ add_test(NAME consumer_install_contents
 
 add_test(NAME consumer_find_package
   COMMAND "${CMAKE_CTEST_COMMAND}" --build-and-test "${_here}/find_package" "${_work}/find_package"
-          --build-generator "${CMAKE_GENERATOR}"
+          --build-noclean --build-generator "${CMAKE_GENERATOR}"
           --build-options ${_compilers} "-DCMAKE_PREFIX_PATH=${_prefix}"
           --test-command "${CMAKE_CTEST_COMMAND}" --output-on-failure)
 
 foreach(_via add_subdirectory fetchcontent)
   add_test(NAME consumer_${_via}
     COMMAND "${CMAKE_CTEST_COMMAND}" --build-and-test "${_here}/subproject" "${_work}/${_via}"
-            --build-generator "${CMAKE_GENERATOR}"
+            --build-noclean --build-generator "${CMAKE_GENERATOR}"
             --build-options ${_compilers} -DANIMCOMP_VIA=${_via} "-DANIMCOMP_SOURCE=${ANIMCOMP_SOURCE_DIR}"
                             "-DANIMCOMP_CARGO_TARGET_DIR=${_target_dir}"
                             "-DANIMCOMP_CARGO_PROFILE=${_profile}"
