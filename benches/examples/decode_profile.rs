@@ -11,6 +11,8 @@
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::decompress::seek::resolve;
+use animcomp::decompress::vbr::proto3::Proto;
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{compress, AlignedBlob, CompressSettings};
 use animcomp_import::{collect_files, load, ImportOptions};
@@ -43,7 +45,7 @@ fn main() {
         }
         Some(
             mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
-            | "playcache"),
+            | "playcache" | "proto" | "protoplay" | "protocheck"),
         ) => {
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
@@ -79,7 +81,9 @@ fn main() {
                         cache.len() * 16,
                     )
                 };
-                let play = mode.starts_with("play");
+                let play = mode.starts_with("play") || mode == "protoplay";
+                let proto = mode.starts_with("proto").then(|| Proto::convert(b.as_bytes()).unwrap());
+                let mut check = vec![0.0f32; pose.len()];
                 let t0 = Instant::now();
                 for i in 0..n {
                     seed ^= seed << 13;
@@ -91,6 +95,18 @@ fn main() {
                         (seed >> 40) as f32 / (1u64 << 24) as f32 * dur
                     };
                     let looping = if play { Looping::Wrap } else { Looping::Clamp };
+                    if let Some(p) = &proto {
+                        let key = resolve(p.header(), black_box(t), looping, Rounding::None).unwrap();
+                        p.sample_pose(&key, &mut pose, FLOATS_PER_JOINT);
+                        black_box(&mut pose);
+                        if mode == "protocheck" {
+                            d.seek(t, looping, Rounding::None).unwrap();
+                            d.sample_pose(&mut check, FLOATS_PER_JOINT).unwrap();
+                            let same = pose.iter().zip(&check).all(|(a, b)| a.to_bits() == b.to_bits());
+                            assert!(same, "proto pose differs at {t} in blob {poses}");
+                        }
+                        continue;
+                    }
                     d.seek(black_box(t), looping, Rounding::None).unwrap();
                     if mode.ends_with("cache") {
                         d.sample_pose_cached(cache, &mut pose, FLOATS_PER_JOINT)
@@ -115,6 +131,13 @@ fn main() {
                 }
                 ns += t0.elapsed().as_nanos();
                 poses += n;
+            }
+            if mode.starts_with("proto") {
+                let (v2, v3): (usize, usize) = blobs
+                    .iter()
+                    .map(|b| (b.as_bytes().len(), Proto::convert(b.as_bytes()).unwrap().size()))
+                    .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+                println!("proto size {v3} / vbr {v2} = {:.4}", v3 as f64 / v2 as f64);
             }
             if let (Some(lo), Some(hi)) = (cache_bytes.iter().min(), cache_bytes.iter().max()) {
                 println!("playback cache: {lo}-{hi} bytes per blob");

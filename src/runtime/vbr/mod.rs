@@ -17,6 +17,8 @@ pub mod cache;
 mod cursor;
 pub(crate) mod lanes;
 mod prefetch;
+#[cfg(feature = "proto-v3")]
+pub mod proto3;
 mod records;
 mod walk;
 

@@ -30,6 +30,7 @@
 mod cache;
 mod measure;
 mod playback;
+mod proto;
 mod report;
 
 use animcomp_bench::capi::{Blob, CClip, Library};
@@ -271,6 +272,7 @@ fn run_set(
     let max_joints = clips.iter().map(|c| c.joints).max().unwrap_or(1);
     let mut base = Side::new(libs[0], blobs_a, max_joints)?;
     let mut new = Side::new(libs[1], blobs_b, max_joints)?;
+    let mut proto = proto::ProtoSide::new(&new, max_joints);
     let times: Vec<Vec<f32>> = clips
         .iter()
         .enumerate()
@@ -289,7 +291,9 @@ fn run_set(
     {
         let j = clip.joints;
         let diff = measure::max_pose_difference(&mut base, &mut new, c, j, &times[c][..16]);
-        let w = measure::warm(&mut base, &mut new, c, j, &times[c], &plan);
+        proto.check(&mut new, c, j, &times[c][..16]);
+        let (wb, wn, wp) = proto::warm3(&mut base, &mut new, &mut proto, c, j, &times[c], &plan);
+        let w = measure::Warm { base: wb, new: wn };
         let sub = measure::subset(&mut new, c, j, &times[c], &plan);
         let b = measure::bind(&base, &new, c, &plan);
         rows.push(ClipRow {
@@ -302,6 +306,9 @@ fn run_set(
             warm_new_ns: w.new,
             cold_base_ns: 0.0,
             cold_new_ns: 0.0,
+            proto_bytes: proto.bytes(c),
+            warm_proto_ns: wp,
+            cold_proto_ns: None,
             init_base_ns: b.base_init,
             init_new_ns: b.new_init,
             open_new_ns: b.new_open,
@@ -318,10 +325,11 @@ fn run_set(
     }
     if !a.playback_only {
         eprintln!("  {:.1} s; cold passes", t0.elapsed().as_secs_f64());
-        let (ca, cb) = measure::cold(&mut base, &mut new, &clips, &times, &plan);
-        for (r, (x, y)) in rows.iter_mut().zip(ca.into_iter().zip(cb)) {
+        let [ca, cb, cp] = proto::cold3(&mut base, &mut new, &mut proto, &clips, &times, &plan);
+        for (c, (r, (x, y))) in rows.iter_mut().zip(ca.into_iter().zip(cb)).enumerate() {
             r.cold_base_ns = x;
             r.cold_new_ns = y;
+            r.cold_proto_ns = proto.has(c).then(|| cp[c]);
         }
     }
     eprintln!("  {:.1} s; playback", t0.elapsed().as_secs_f64());
@@ -357,7 +365,7 @@ fn run_set(
         base: describe(libs[0]),
         new: describe(libs[1]),
         skipped,
-        summary: report::summarise(&rows),
+        summary: report::summarise(&rows, proto.mismatches),
         clips: rows,
         playback: pb,
         random_cached,

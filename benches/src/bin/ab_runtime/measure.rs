@@ -70,6 +70,12 @@ impl<'a> Side<'a> {
             .unwrap();
     }
 
+    /// [`Side::pose`] for callers outside this file.
+    #[inline]
+    pub fn pose_only(&mut self, c: usize, joints: usize, t: f32) {
+        self.pose(c, joints, t)
+    }
+
     /// The pose of clip `c` at `t`, copied out.
     pub fn pose_at(&mut self, c: usize, joints: usize, t: f32) -> Vec<f32> {
         self.pose(c, joints, t);

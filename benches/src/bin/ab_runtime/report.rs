@@ -25,6 +25,12 @@ pub struct ClipRow {
     pub cold_base_ns: f64,
     /// Cold ns per pose, new.
     pub cold_new_ns: f64,
+    /// Bytes of the new blob in the format version 3 prototype layout.
+    pub proto_bytes: Option<usize>,
+    /// Warm ns per pose of the prototype (new blob converted, Rust API).
+    pub warm_proto_ns: Option<f64>,
+    /// Cold ns per pose of the prototype.
+    pub cold_proto_ns: Option<f64>,
     /// Baseline `animcomp_decompressor_init`.
     pub init_base_ns: f64,
     /// New `animcomp_decompressor_init`.
@@ -94,6 +100,18 @@ pub struct Summary {
     pub new_bytes: usize,
     /// Largest pose difference between the builds over the set.
     pub max_pose_difference: f32,
+    /// Median per-clip warm ratio base / prototype.
+    pub warm_proto_ratio: Option<f64>,
+    /// Median per-clip cold ratio base / prototype.
+    pub cold_proto_ratio: Option<f64>,
+    /// Median prototype warm ns per pose.
+    pub warm_proto_ns: Option<f64>,
+    /// Median prototype cold ns per pose.
+    pub cold_proto_ns: Option<f64>,
+    /// Sum of prototype sizes and of the new blob sizes of the same clips.
+    pub proto_bytes: Option<(usize, usize)>,
+    /// Clips whose prototype poses were not the new build's bit for bit.
+    pub proto_mismatches: usize,
 }
 
 /// One set's report.
@@ -124,7 +142,7 @@ fn med(rows: &[ClipRow], f: impl Fn(&ClipRow) -> Option<f64>) -> Option<f64> {
 }
 
 /// Medians over `rows`.
-pub fn summarise(rows: &[ClipRow]) -> Summary {
+pub fn summarise(rows: &[ClipRow], proto_mismatches: usize) -> Summary {
     let m = |f: &dyn Fn(&ClipRow) -> f64| med(rows, |r| Some(f(r))).unwrap_or(0.0);
     Summary {
         clips: rows.len(),
@@ -153,6 +171,16 @@ pub fn summarise(rows: &[ClipRow]) -> Summary {
             .iter()
             .map(|r| r.max_pose_difference)
             .fold(0.0, f32::max),
+        warm_proto_ratio: med(rows, |r| Some(r.warm_base_ns / r.warm_proto_ns?)),
+        cold_proto_ratio: med(rows, |r| Some(r.cold_base_ns / r.cold_proto_ns?)),
+        warm_proto_ns: med(rows, |r| r.warm_proto_ns),
+        cold_proto_ns: med(rows, |r| r.cold_proto_ns),
+        proto_bytes: rows.iter().any(|r| r.proto_bytes.is_some()).then(|| {
+            rows.iter()
+                .filter_map(|r| Some((r.proto_bytes?, r.new_bytes)))
+                .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        }),
+        proto_mismatches,
     }
 }
 
@@ -314,6 +342,17 @@ pub fn render_summary(rep: &SetReport) -> String {
         "max |base - new| pose float difference over the set: {:.4}\n",
         s.max_pose_difference
     ));
+    if let Some((p, n)) = s.proto_bytes {
+        out.push_str(&format!(
+            "v3 prototype (new blobs converted, AVX2, Rust API): warm {} ns base/proto {}x, cold {} ns base/proto {}x; bytes proto/new {:.4}; clips not bit for bit the new build's: {}\n",
+            opt(s.warm_proto_ns, 0),
+            opt(s.warm_proto_ratio, 2),
+            opt(s.cold_proto_ns, 0),
+            opt(s.cold_proto_ratio, 2),
+            p as f64 / n.max(1) as f64,
+            s.proto_mismatches
+        ));
+    }
     if !rep.playback.is_empty() {
         out.push_str(&render_playback(rep));
     }

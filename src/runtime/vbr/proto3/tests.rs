@@ -1,0 +1,70 @@
+//! The prototype's poses against the `vbr` decoder's, bit for bit.
+
+use super::*;
+use crate::offline::clip::{generate_clip, GenerateOptions};
+use crate::runtime::seek::{resolve, Looping, Rounding};
+use crate::runtime::{DecompressOptions, Decompressor};
+use crate::AlignedBlob;
+
+/// Compares every joint's floats of the prototype and the `vbr` decoder at `times` (bit for
+/// bit; NaN never occurs in a decoded pose). Returns the number of poses compared.
+pub fn compare(blob: &[u8], times: &[f32]) -> usize {
+    let proto = Proto::convert(blob).unwrap();
+    let mut d = Decompressor::new(blob, &DecompressOptions::default()).unwrap();
+    let n = d.num_joints();
+    let stride = 11;
+    let mut a = vec![f32::NAN; n * stride];
+    let mut b = vec![f32::NAN; n * stride];
+    for &t in times {
+        for looping in [Looping::Clamp, Looping::Wrap] {
+            d.seek(t, looping, Rounding::None).unwrap();
+            d.sample_pose(&mut a, stride).unwrap();
+            let key = resolve(proto.header(), t, looping, Rounding::None).unwrap();
+            proto.sample_pose(&key, &mut b, stride);
+            for j in 0..n {
+                for k in 0..10 {
+                    let (x, y) = (a[j * stride + k], b[j * stride + k]);
+                    assert_eq!(
+                        x.to_bits(),
+                        y.to_bits(),
+                        "joint {j} float {k} at {t} ({looping:?}, key {key:?}): {x} vs {y}"
+                    );
+                }
+            }
+        }
+    }
+    times.len() * 2
+}
+
+#[test]
+fn proto_poses_are_the_vbr_poses() {
+    if !Proto::supported() {
+        eprintln!("skipped: no AVX2 here");
+        return;
+    }
+    let mut seed = 0x9E37_79B9u64;
+    for (joints, samples, scale) in [(14, 150, true), (9, 61, false), (40, 200, true), (3, 17, false)] {
+        let clip = generate_clip(&GenerateOptions {
+            joints,
+            samples,
+            scale,
+            animated_translation: true,
+            seed: joints as u64,
+            ..Default::default()
+        });
+        let settings = crate::CompressSettings {
+            codec: crate::CodecChoice::Vbr,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
+        let dur = (samples - 1) as f32 / 30.0;
+        let mut times: Vec<f32> = (0..samples as usize * 3).map(|i| i as f32 / 90.0).collect();
+        for _ in 0..500 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            times.push((seed >> 40) as f32 / (1u64 << 24) as f32 * dur * 1.2 - 0.1 * dur);
+        }
+        compare(blob.as_bytes(), &times);
+    }
+}
