@@ -10,9 +10,9 @@
 //!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
-use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::decompress::seek::resolve;
 use animcomp::decompress::vbr::proto3::Proto;
+use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{compress, AlignedBlob, CompressSettings};
 use animcomp_import::{collect_files, load, ImportOptions};
@@ -82,7 +82,9 @@ fn main() {
                     )
                 };
                 let play = mode.starts_with("play") || mode == "protoplay";
-                let proto = mode.starts_with("proto").then(|| Proto::convert(b.as_bytes()).unwrap());
+                let proto = mode
+                    .starts_with("proto")
+                    .then(|| Proto::convert(b.as_bytes()).unwrap());
                 let mut check = vec![0.0f32; pose.len()];
                 let t0 = Instant::now();
                 for i in 0..n {
@@ -96,13 +98,17 @@ fn main() {
                     };
                     let looping = if play { Looping::Wrap } else { Looping::Clamp };
                     if let Some(p) = &proto {
-                        let key = resolve(p.header(), black_box(t), looping, Rounding::None).unwrap();
+                        let key =
+                            resolve(p.header(), black_box(t), looping, Rounding::None).unwrap();
                         p.sample_pose(&key, &mut pose, FLOATS_PER_JOINT);
                         black_box(&mut pose);
                         if mode == "protocheck" {
                             d.seek(t, looping, Rounding::None).unwrap();
                             d.sample_pose(&mut check, FLOATS_PER_JOINT).unwrap();
-                            let same = pose.iter().zip(&check).all(|(a, b)| a.to_bits() == b.to_bits());
+                            let same = pose
+                                .iter()
+                                .zip(&check)
+                                .all(|(a, b)| a.to_bits() == b.to_bits());
                             assert!(same, "proto pose differs at {t} in blob {poses}");
                         }
                         continue;
@@ -135,7 +141,12 @@ fn main() {
             if mode.starts_with("proto") {
                 let (v2, v3): (usize, usize) = blobs
                     .iter()
-                    .map(|b| (b.as_bytes().len(), Proto::convert(b.as_bytes()).unwrap().size()))
+                    .map(|b| {
+                        (
+                            b.as_bytes().len(),
+                            Proto::convert(b.as_bytes()).unwrap().size(),
+                        )
+                    })
                     .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
                 println!("proto size {v3} / vbr {v2} = {:.4}", v3 as f64 / v2 as f64);
             }

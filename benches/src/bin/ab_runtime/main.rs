@@ -343,6 +343,7 @@ fn run_set(
             n,
             flush,
             a.playback_rounds,
+            &proto,
         )?);
     }
     let mut random = (Vec::new(), Vec::new());

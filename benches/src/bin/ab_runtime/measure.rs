@@ -92,61 +92,6 @@ pub struct Warm {
     pub new: f64,
 }
 
-/// The same times in a row on clip `c`, one pass of each build per round.
-pub fn warm(
-    base: &mut Side,
-    new: &mut Side,
-    c: usize,
-    joints: usize,
-    times: &[f32],
-    plan: &Plan,
-) -> Warm {
-    let mut a = || warm_pass(times, &mut |t| base.pose(c, joints, t));
-    let mut b = || warm_pass(times, &mut |t| new.pose(c, joints, t));
-    let mut r = interleave(plan.warm_rounds, &mut [&mut a, &mut b]);
-    Warm {
-        base: median(&mut r[0]),
-        new: median(&mut r[1]),
-    }
-}
-
-/// Cold ("cycle") figures per clip: ns of one pose, median over passes, per build. Pass `k`
-/// samples every clip once, at its `k`-th time, after a 32 MB flush.
-pub fn cold(
-    base: &mut Side,
-    new: &mut Side,
-    clips: &[CClip],
-    times: &[Vec<f32>],
-    plan: &Plan,
-) -> (Vec<f64>, Vec<f64>) {
-    let flusher = RefCell::new(CacheFlusher::new(FLUSH_BYTES));
-    let n = clips.len();
-    let mut per = [vec![Vec::new(); n], vec![Vec::new(); n]];
-    let [pa, pb] = &mut per;
-    let (mut ka, mut kb) = (0usize, 0usize);
-    let at = |c: usize, k: usize| times[c][k % times[c].len()];
-    let mut a = || {
-        let k = ka;
-        ka += 1;
-        cold_pass(&mut flusher.borrow_mut(), pa, &mut |c| {
-            base.pose(c, clips[c].joints, at(c, k))
-        });
-        0.0
-    };
-    let mut b = || {
-        let k = kb;
-        kb += 1;
-        cold_pass(&mut flusher.borrow_mut(), pb, &mut |c| {
-            new.pose(c, clips[c].joints, at(c, k))
-        });
-        0.0
-    };
-    interleave(plan.cold_passes, &mut [&mut a, &mut b]);
-    let [pa, pb] = per;
-    let med = |mut v: Vec<Vec<f64>>| v.iter_mut().map(|x| median(x)).collect();
-    (med(pa), med(pb))
-}
-
 /// Bind figures of one clip, ns per call (median over rounds of batched calls).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Bind {

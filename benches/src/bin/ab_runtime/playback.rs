@@ -35,6 +35,8 @@ pub struct PlaybackRow {
     /// Baseline with a cache per context, when both builds have the cache (an A/B of two
     /// cache versions).
     pub base_cached_ns: Option<f64>,
+    /// The format version 3 prototype (`proto.rs`), no cache.
+    pub proto_ns: Option<f64>,
 }
 
 /// The instances of one variant: contexts, caches (kept alive while attached), pose buffers and
@@ -119,6 +121,7 @@ pub fn playback(
     n: usize,
     flush: bool,
     rounds: usize,
+    proto: &crate::proto::ProtoSide,
 ) -> Result<PlaybackRow, String> {
     let mut a = Instances::new(base, clips, n, false)?;
     let mut b = Instances::new(new, clips, n, false)?;
@@ -132,6 +135,10 @@ pub fn playback(
     let mut vb = || b.round(f);
     let mut vc = || c.round(f);
     let mut vd = || d.round(f);
+    let phases = random_times(1.0, n, TIMES_SEED ^ 0x9a7b);
+    let mut p = crate::proto::ProtoInstances::new(proto, clips, &phases);
+    let has_proto = p.is_some();
+    let mut vp = || p.as_mut().map_or(0.0, |p| p.round(FRAMES, f));
     let mut vs: Vec<&mut dyn FnMut() -> f64> = vec![&mut va, &mut vb];
     if cached {
         vs.push(&mut vc);
@@ -139,15 +146,22 @@ pub fn playback(
     if base_cached {
         vs.push(&mut vd);
     }
+    if has_proto {
+        vs.push(&mut vp);
+    }
     let mut r = interleave(rounds, &mut vs);
     let mut m = r.iter_mut().map(|v| median(v));
+    let (base_ns, new_ns) = (m.next().unwrap_or(0.0), m.next().unwrap_or(0.0));
+    let new_cached_ns = if cached { m.next() } else { None };
+    let base_cached_ns = if base_cached { m.next() } else { None };
     Ok(PlaybackRow {
         instances: n,
         flush,
-        base_ns: m.next().unwrap_or(0.0),
-        new_ns: m.next().unwrap_or(0.0),
-        new_cached_ns: m.next(),
-        base_cached_ns: m.next(),
+        base_ns,
+        new_ns,
+        new_cached_ns,
+        base_cached_ns,
+        proto_ns: if has_proto { m.next() } else { None },
     })
 }
 

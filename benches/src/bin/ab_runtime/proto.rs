@@ -64,7 +64,10 @@ impl ProtoSide {
         for &t in times {
             let a = new.pose_at(c, joints, t);
             self.pose(c, joints, t);
-            if a.iter().zip(&self.pose).any(|(x, y)| x.to_bits() != y.to_bits()) {
+            if a.iter()
+                .zip(&self.pose)
+                .any(|(x, y)| x.to_bits() != y.to_bits())
+            {
                 self.mismatches += 1;
                 return;
             }
@@ -106,7 +109,11 @@ pub fn cold3(
 ) -> [Vec<f64>; 3] {
     let flusher = RefCell::new(CacheFlusher::new(FLUSH_BYTES));
     let n = clips.len();
-    let mut per = [vec![Vec::new(); n], vec![Vec::new(); n], vec![Vec::new(); n]];
+    let mut per = [
+        vec![Vec::new(); n],
+        vec![Vec::new(); n],
+        vec![Vec::new(); n],
+    ];
     let [pa, pb, pc] = &mut per;
     let (mut ka, mut kb, mut kc) = (0usize, 0usize, 0usize);
     let at = |c: usize, k: usize| times[c][k % times[c].len()];
@@ -138,4 +145,60 @@ pub fn cold3(
     let med = |v: &mut Vec<Vec<f64>>| v.iter_mut().map(|x| median(x)).collect::<Vec<f64>>();
     let [pa, pb, pc] = &mut per;
     [med(pa), med(pb), med(pc)]
+}
+
+/// The playback pattern's instances on the prototype (`playback::playback`): instance `i`
+/// plays clip `i mod clips`' prototype from the same phases, with its own pose buffer.
+pub struct ProtoInstances<'a> {
+    protos: Vec<&'a Proto>,
+    poses: Vec<Vec<f32>>,
+    phase: Vec<f32>,
+    frame: usize,
+}
+
+impl<'a> ProtoInstances<'a> {
+    /// `None` unless every clip has a prototype.
+    pub fn new(side: &'a ProtoSide, clips: &[CClip], phases: &[f32]) -> Option<Self> {
+        let mut protos = Vec::new();
+        let mut poses = Vec::new();
+        let mut phase = Vec::new();
+        for (i, ph) in phases.iter().enumerate() {
+            let c = i % clips.len();
+            protos.push(side.protos[c].as_ref()?);
+            poses.push(vec![0.0f32; clips[c].joints * 10]);
+            phase.push(ph * clips[c].duration());
+        }
+        Some(ProtoInstances {
+            protos,
+            poses,
+            phase,
+            frame: 0,
+        })
+    }
+
+    /// One round of `frames` frames (see `playback::Instances::round`).
+    pub fn round(&mut self, frames: usize, flusher: Option<&RefCell<CacheFlusher>>) -> f64 {
+        let mut per = Vec::with_capacity(frames);
+        for _ in 0..frames {
+            if let Some(f) = flusher {
+                f.borrow_mut().flush();
+            }
+            let dt = self.frame as f32 / 60.0;
+            self.frame += 1;
+            let t0 = std::time::Instant::now();
+            for i in 0..self.protos.len() {
+                let p = self.protos[i];
+                let key = resolve(
+                    p.header(),
+                    self.phase[i] + dt,
+                    Looping::Wrap,
+                    Rounding::None,
+                )
+                .unwrap();
+                p.sample_pose(&key, &mut self.poses[i], 10);
+            }
+            per.push(t0.elapsed().as_nanos() as f64);
+        }
+        median(&mut per) / self.protos.len() as f64
+    }
 }

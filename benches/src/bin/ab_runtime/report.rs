@@ -384,6 +384,8 @@ fn render_playback(rep: &SetReport) -> String {
                     (Some(b), Some(c)) => format!("{b:.0} ({:.2}x)", b / c),
                     _ => "-".into(),
                 },
+                p.proto_ns
+                    .map_or("-".into(), |x| format!("{x:.0} ({:.2}x)", p.base_ns / x)),
             ]
         })
         .collect();
@@ -396,6 +398,7 @@ fn render_playback(rep: &SetReport) -> String {
             "base/new",
             "base/new+cache",
             "base+cache (vs new+cache)",
+            "v3 proto (base/proto)",
         ],
         &rows,
     );

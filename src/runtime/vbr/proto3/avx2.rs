@@ -3,7 +3,7 @@
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
-use super::{Group, Proto, GROUP_META, LANES};
+use super::{Proto, DEFAULT_VALUES, LANES};
 use crate::format::bytes::read_u32;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -31,7 +31,10 @@ struct Pos {
 fn position(p: &Proto, sample: u32) -> Pos {
     let seg = sample / p.seg_len;
     let local = sample - seg * p.seg_len;
-    let off = p.segments[seg.min(p.num_segments - 1) as usize] as usize;
+    let off = read_u32(
+        &p.data,
+        p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
+    ) as usize;
     let mask = read_u32(&p.data, off);
     let fb = read_u32(&p.data, off + 4) as usize;
     let (idx, t) = keyframe_position(mask, local);
@@ -62,10 +65,37 @@ struct Coef {
     rates: [__m256i; 3],
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn ld(a: &[f32; LANES]) -> __m256 {
-    _mm256_loadu_ps(a.as_ptr())
+/// A group record (see the module's layout).
+#[derive(Clone, Copy)]
+struct GroupView {
+    class: u8,
+    n: usize,
+    per_segment: bool,
+    /// Bytes of its metadata in a segment.
+    meta: usize,
+    joints: *const u16,
+    drops: u32,
+    ranges: *const u8,
+    /// Bytes of the record.
+    size: usize,
+}
+
+impl GroupView {
+    #[inline(always)]
+    unsafe fn at(r: *const u8) -> GroupView {
+        let (class, n, ps, meta) = (*r, *r.add(1) as usize, *r.add(2) != 0, *r.add(3) as usize);
+        let ranges = 4 * n * if class == 0 { 3 + ps as usize } else { 6 };
+        GroupView {
+            class,
+            n,
+            per_segment: ps,
+            meta,
+            joints: r.add(4) as *const u16,
+            drops: (r.add(20) as *const u32).read_unaligned(),
+            ranges: r.add(24),
+            size: 24 + ranges,
+        }
+    }
 }
 
 /// Eight 5-bit fields (lane l at bits 5l) of the 40 low bits of the word at `m`.
@@ -100,40 +130,72 @@ unsafe fn sel(mask: __m256, a: __m256, b: __m256) -> __m256 {
     _mm256_blendv_ps(a, b, mask)
 }
 
+/// Clip ranges (min, extent) of a rotation component from its stored words
+/// (`lanes::rotation_ranges` per lane).
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn coef(g: &Group, m: *const u8) -> Coef {
+unsafe fn rotation_ranges(p: *const u8) -> (__m256, __m256) {
+    let w = _mm256_loadu_si256(p as *const __m256i);
+    let k = _mm256_set1_ps(2.0 / 65535.0);
+    let lo = _mm256_cvtepi32_ps(_mm256_and_si256(w, _mm256_set1_epi32(0xFFFF)));
+    let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(w));
+    (
+        _mm256_sub_ps(_mm256_mul_ps(lo, k), _mm256_set1_ps(1.0)),
+        _mm256_mul_ps(hi, k),
+    )
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn coef(g: &GroupView, m: *const u8) -> Coef {
     let one_i = _mm256_set1_epi32(1);
     let k8 = _mm256_set1_ps(1.0 / 255.0);
     let k16 = _mm256_set1_ps(1.0 / 65535.0);
-    let drop = if g.per_segment {
-        let d = (m.add(GROUP_META) as *const u16).read_unaligned() as i32;
+    let n = g.n;
+    let rb = (5 * n).div_ceil(8);
+    let lanes = _mm256_cmpgt_epi32(
+        _mm256_set1_epi32(n as i32),
+        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+    );
+    let two_bits = |d: i32| {
         let s = _mm256_srlv_epi32(
             _mm256_set1_epi32(d),
             _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14),
         );
         _mm256_and_si256(s, _mm256_set1_epi32(3))
+    };
+    let drop = if g.per_segment {
+        two_bits((m.add(3 * rb + 6 * n) as *const u16).read_unaligned() as i32)
     } else {
-        _mm256_loadu_si256(g.drop.as_ptr() as *const __m256i)
+        two_bits(g.drops as i32)
     };
     // The clip ranges of the three stored slots.
-    let (mins, exts) = if g.per_segment {
-        let e0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(drop, _mm256_setzero_si256()));
-        let le1 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(2), drop));
-        let le2 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(3), drop));
-        let f = |a: &[[f32; LANES]; 4]| {
-            [
-                sel(e0, ld(&a[0]), ld(&a[1])),
-                sel(le1, ld(&a[1]), ld(&a[2])),
-                sel(le2, ld(&a[2]), ld(&a[3])),
-            ]
-        };
-        (f(&g.min), f(&g.ext))
+    let (mins, exts) = if g.class == 0 {
+        let r = |c: usize| rotation_ranges(g.ranges.add(4 * n * c));
+        if g.per_segment {
+            let e0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(drop, _mm256_setzero_si256()));
+            let le1 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(2), drop));
+            let le2 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(3), drop));
+            let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
+            (
+                [
+                    sel(e0, r0.0, r1.0),
+                    sel(le1, r1.0, r2.0),
+                    sel(le2, r2.0, r3.0),
+                ],
+                [
+                    sel(e0, r0.1, r1.1),
+                    sel(le1, r1.1, r2.1),
+                    sel(le2, r2.1, r3.1),
+                ],
+            )
+        } else {
+            let (r0, r1, r2) = (r(0), r(1), r(2));
+            ([r0.0, r1.0, r2.0], [r0.1, r1.1, r2.1])
+        }
     } else {
-        (
-            [ld(&g.min[0]), ld(&g.min[1]), ld(&g.min[2])],
-            [ld(&g.ext[0]), ld(&g.ext[1]), ld(&g.ext[2])],
-        )
+        let f = |c: usize| _mm256_loadu_ps(g.ranges.add(4 * n * c) as *const f32);
+        ([f(0), f(1), f(2)], [f(3), f(4), f(5)])
     };
     let mut c = Coef {
         mul: [_mm256_setzero_ps(); 3],
@@ -150,7 +212,7 @@ unsafe fn coef(g: &Group, m: *const u8) -> Coef {
     let mut any = _mm256_setzero_si256();
     let mut raw = _mm256_setzero_si256();
     for k in 0..3 {
-        let r = rates5(m.add(5 * k));
+        let r = _mm256_and_si256(rates5(m.add(rb * k)), lanes);
         c.rates[k] = r;
         let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
         let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
@@ -169,7 +231,7 @@ unsafe fn coef(g: &Group, m: *const u8) -> Coef {
         )));
         let inv = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sub_ps(p2, _mm256_set1_ps(1.0)));
         let inv_q = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_or_si256(zero, is_raw)), inv);
-        let f = _mm256_cvtepu16_epi32(_mm_loadu_si128(m.add(15 + 16 * k) as *const __m128i));
+        let f = _mm256_cvtepu16_epi32(_mm_loadu_si128(m.add(3 * rb + 2 * n * k) as *const __m128i));
         let smin = _mm256_mul_ps(
             _mm256_cvtepi32_ps(_mm256_and_si256(f, _mm256_set1_epi32(0xFF))),
             k8,
@@ -324,8 +386,12 @@ unsafe fn nlerp(a: [__m256; 4], b: [__m256; 4], t: f32) -> [__m256; 4] {
         _mm256_set1_ps(-0.0),
     );
     let tv = _mm256_set1_ps(t);
-    let v = [0, 1, 2, 3]
-        .map(|k| _mm256_add_ps(a[k], _mm256_mul_ps(_mm256_sub_ps(_mm256_xor_ps(b[k], flip), a[k]), tv)));
+    let v = [0, 1, 2, 3].map(|k| {
+        _mm256_add_ps(
+            a[k],
+            _mm256_mul_ps(_mm256_sub_ps(_mm256_xor_ps(b[k], flip), a[k]), tv),
+        )
+    });
     let len2 = dot(&v, &v);
     let r = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sqrt_ps(len2));
     let ok = _mm256_cmp_ps::<_CMP_GT_OQ>(len2, _mm256_setzero_ps());
@@ -336,7 +402,14 @@ unsafe fn nlerp(a: [__m256; 4], b: [__m256; 4], t: f32) -> [__m256; 4] {
 /// three floats when `three`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn store(q: [__m256; 4], g: &Group, out: *mut f32, stride: usize, at: usize, three: bool) {
+unsafe fn store(
+    q: [__m256; 4],
+    g: &GroupView,
+    out: *mut f32,
+    stride: usize,
+    at: usize,
+    three: bool,
+) {
     let t0 = _mm256_unpacklo_ps(q[0], q[1]);
     let t1 = _mm256_unpackhi_ps(q[0], q[1]);
     let t2 = _mm256_unpacklo_ps(q[2], q[3]);
@@ -347,14 +420,13 @@ unsafe fn store(q: [__m256; 4], g: &Group, out: *mut f32, stride: usize, at: usi
         _mm256_shuffle_ps::<0b01_00_01_00>(t1, t3),
         _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3),
     ];
-    let n = g.n as usize;
-    for l in 0..n {
+    for l in 0..g.n {
         let row = if l < 4 {
             _mm256_castps256_ps128(r[l])
         } else {
             _mm256_extractf128_ps::<1>(r[l - 4])
         };
-        let dst = out.add(g.joint[l] as usize * stride + at);
+        let dst = out.add(*g.joints.add(l) as usize * stride + at);
         if three {
             _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(row));
             _mm_store_ss(dst.add(2), _mm_movehl_ps(row, row));
@@ -366,15 +438,27 @@ unsafe fn store(q: [__m256; 4], g: &Group, out: *mut f32, stride: usize, at: usi
 
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
-    for s in &p.statics {
-        let dst = out.add(s.joint as usize * stride + s.at as usize);
-        let v = _mm_loadu_ps(s.value.as_ptr());
-        if s.at == 0 {
+    prefetch(p, key);
+    let put = |dst: *mut f32, v: __m128, at: usize| {
+        if at == 0 {
             _mm_storeu_ps(dst, v);
         } else {
             _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
             _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
         }
+    };
+    for s in &p.statics {
+        let at = s.at as usize;
+        put(
+            out.add(s.joint as usize * stride + at),
+            _mm_loadu_ps(s.value.as_ptr()),
+            at,
+        );
+    }
+    for d in &p.defaults {
+        let at = d.at as usize;
+        let v = _mm_loadu_ps(DEFAULT_VALUES[(d.value as usize).min(2)].as_ptr());
+        put(out.add(d.joint as usize * stride + at), v, at);
     }
     let case = if key.i1 == key.i0 || key.alpha <= 0.0 {
         ONE
@@ -390,6 +474,60 @@ pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stri
     }
 }
 
+/// Lines of `len` bytes at `p`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn fetch(p: *const u8, len: usize) {
+    let mut o = 0;
+    while o < len {
+        _mm_prefetch::<_MM_HINT_T0>(p.add(o) as *const i8);
+        o += 64;
+    }
+    _mm_prefetch::<_MM_HINT_T0>(p.add(len.saturating_sub(1)) as *const i8);
+}
+
+/// Hints for everything a whole pose reads, in the order its misses would chain: the segment
+/// table entries and the segments' metadata and frames (their place estimated from the
+/// segment's size before its header is read), the group records, the static channels.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn prefetch(p: &Proto, key: &SampleKey) {
+    let d = p.data.as_ptr();
+    let table = p.seg_table;
+    let last = p.num_segments - 1;
+    for s in [key.i0, key.i1] {
+        let seg = (s / p.seg_len).min(last) as usize;
+        _mm_prefetch::<_MM_HINT_T0>(d.add(table + 4 * seg) as *const i8);
+    }
+    // Independent of the segment table: issued while its entries load.
+    fetch(d, table);
+    for s in [key.i0, key.i1] {
+        let seg = (s / p.seg_len).min(last) as usize;
+        let off = read_u32(&p.data, table + 4 * seg) as usize;
+        let end = if seg as u32 == last {
+            p.data.len() - 64
+        } else {
+            read_u32(&p.data, table + 4 * seg + 4) as usize
+        };
+        let frames = off + 8 + p.meta_bytes;
+        fetch(d.add(off), frames - off);
+        // The frame of the local sample, estimated from the segment's share.
+        let local = (s - seg as u32 * p.seg_len) as usize;
+        let len = end.saturating_sub(frames);
+        let at = frames + len * local / p.seg_len as usize;
+        let lo = at.saturating_sub(64).max(frames);
+        fetch(d.add(lo), (len / p.seg_len as usize + 128).min(end - lo));
+    }
+    fetch(
+        p.statics.as_ptr() as *const u8,
+        std::mem::size_of_val(&p.statics[..]),
+    );
+    fetch(
+        p.defaults.as_ptr() as *const u8,
+        std::mem::size_of_val(&p.defaults[..]),
+    );
+}
+
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
@@ -398,12 +536,15 @@ unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: u
     let b = if M == ONE { a } else { position(p, key.i1) };
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
-    for g in &p.groups {
+    let mut rec = data.as_ptr();
+    for _ in 0..p.num_groups {
+        let g = &GroupView::at(rec);
+        rec = rec.add(g.size);
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
         let ca = coef(g, data.as_ptr().add(ma));
         let va = sample!(data, &a, ga, &ca, limit);
         ga += ca.total;
-        let meta = GROUP_META + 2 * g.per_segment as usize;
+        let meta = g.meta;
         ma += meta;
         let (vb, cb) = match M {
             PAIR => {
@@ -442,9 +583,8 @@ unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: u
                 _ => {
                     let s0 = _mm256_set1_ps(1.0 - alpha);
                     let s1 = _mm256_set1_ps(alpha);
-                    [0, 1, 2].map(|k| {
-                        _mm256_add_ps(_mm256_mul_ps(va[k], s0), _mm256_mul_ps(vb[k], s1))
-                    })
+                    [0, 1, 2]
+                        .map(|k| _mm256_add_ps(_mm256_mul_ps(va[k], s0), _mm256_mul_ps(vb[k], s1)))
                 }
             };
             let m = _mm256_set1_ps(MAX_ABS_VALUE);

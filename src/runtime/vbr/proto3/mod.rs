@@ -5,17 +5,24 @@
 //! same poses, bit for bit, as the `vbr` decoder of the blob it came from (tests).
 //!
 //! ```text
-//! clip level
-//!   static channels (constants and defaults): written first, one 16- or 12-byte store each
-//!   groups: up to 8 animated sub-tracks of one class (rotations, translations, scales), in class
-//!     order; per lane the joint, the dropped component (per-track drops) and the clip ranges,
-//!     structure of arrays (rotations of a group with per-segment drops: all four components)
+//! static channels (constants and defaults; kept beside the buffer in the prototype, counted in
+//!   the size as the `vbr` track table and constants): written first, one store each
+//! group records, back to back: up to 8 animated sub-tracks of one class (rotations, translations,
+//!   scales), in class order (rotations with per-track drops before those with per-segment ones)
+//!   u8 class, u8 lanes n, u8 per-segment drops, u8 bytes of the group's segment metadata
+//!   u16 joint per lane, u32 per-track dropped components (2 bits per lane)
+//!   clip ranges, structure of arrays over the n lanes: rotations u32 (u16 min | u16 extent <<
+//!     16) per lane, per stored slot (per-segment groups: per quaternion component, four);
+//!     vectors f32 min per lane per component, then f32 extent
+//! 32 bytes of padding
+//! segment table: u32 offset per segment
 //! segment
 //!   u32 keyframe mask, u32 frame bits
-//!   per group: 3 x 5 bytes of rate indices (component-major, lane l at bits 5l..5l+4),
-//!              3 x 8 u16 range fields (component-major), and for a group with per-segment
-//!              drops a u16 of 2-bit dropped components (lane l at bits 2l)
+//!   per group: per component ceil(5n / 8) bytes of rate indices (lane l at bits 5l), per
+//!              component n u16 range fields, and for a group with per-segment drops a u16 of
+//!              2-bit dropped components (lane l at bits 2l)
 //!   stored frames, sample-major: per group, component x of lanes 0..n, then y, then z
+//! 64 bytes of padding (the decoder's 32-byte windows)
 //! ```
 //!
 //! The frame bits, rate and range fields are those of the `vbr` segment, moved: a segment's size
@@ -26,7 +33,7 @@ mod avx2;
 
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::quantize::bits::read_bits;
-use crate::format::vbr::bitrate::{rate_bits, rotation_range, RATE_FIELD_BITS};
+use crate::format::vbr::bitrate::{rate_bits, RATE_FIELD_BITS};
 use crate::format::vbr::layout::{
     kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT,
     SEGMENT_HEADER,
@@ -37,14 +44,13 @@ use crate::{Error, Result};
 
 /// Sub-tracks per group.
 pub const LANES: usize = 8;
-/// Bytes of a group's metadata in a segment (without per-segment drops).
-pub const GROUP_META: usize = 15 + 48;
 /// Bytes read past the last segment by a 32-byte window.
 const PADDING: usize = 64;
 
-/// Up to [`LANES`] animated sub-tracks of one class.
+/// Up to [`LANES`] animated sub-tracks of one class (built by the converter, then written as a
+/// group record).
 #[derive(Clone, Debug)]
-pub struct Group {
+struct Group {
     /// 0 rotation, 1 translation, 2 scale.
     pub class: u8,
     /// Lanes in use.
@@ -55,23 +61,51 @@ pub struct Group {
     pub joint: [u32; LANES],
     /// Dropped component of each lane (rotations without per-segment drops).
     pub drop: [i32; LANES],
-    /// Clip range minimum per component and lane: the stored slots of a rotation, or its four
-    /// quaternion components when `per_segment`; x y z of a vector.
+    /// Rotations: the stored clip range words (u16 min | u16 extent << 16) per slot (per
+    /// quaternion component when `per_segment`) and lane.
+    pub range: [[u32; LANES]; 4],
+    /// Vectors: clip range minimum per component and lane.
     pub min: [[f32; LANES]; 4],
-    /// Clip range extent, like `min`.
+    /// Vectors: clip range extent, like `min`.
     pub ext: [[f32; LANES]; 4],
 }
 
-/// A channel the pose takes from the clip's constants or defaults.
-#[derive(Clone, Copy, Debug)]
-pub struct Static {
-    /// Joint.
-    pub joint: u32,
-    /// Float offset in the joint's transform (0, 4 or 7).
-    pub at: u32,
-    /// The value (a vector's fourth float unused).
-    pub value: [f32; 4],
+impl Group {
+    /// Bytes of one component's rate indices in a segment.
+    fn rate_bytes(&self) -> usize {
+        (5 * self.n as usize).div_ceil(8)
+    }
+
+    /// Bytes of this group's metadata in a segment.
+    fn meta_bytes(&self) -> usize {
+        3 * self.rate_bytes() + 6 * self.n as usize + 2 * self.per_segment as usize
+    }
 }
+
+/// A channel the pose takes from the clip's constants.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Static {
+    /// Joint.
+    joint: u16,
+    /// Float offset in the joint's transform (0, 4 or 7).
+    at: u16,
+    /// The value (a vector's fourth float unused).
+    value: [f32; 4],
+}
+
+/// A channel the pose takes from the defaults: joint, and the float offset in the joint's
+/// transform (0, 4 or 7) with the default's index in [`DEFAULT_VALUES`] in its high byte.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Default_ {
+    joint: u16,
+    at: u8,
+    value: u8,
+}
+
+/// Default channel values: identity rotation, zero vector, unit scale.
+const DEFAULT_VALUES: [[f32; 4]; 3] = [[0.0, 0.0, 0.0, 1.0], [0.0; 4], [1.0, 1.0, 1.0, 0.0]];
 
 /// A `vbr` clip in the prototype layout.
 pub struct Proto {
@@ -79,9 +113,10 @@ pub struct Proto {
     seg_len: u32,
     num_segments: u32,
     statics: Vec<Static>,
-    groups: Vec<Group>,
-    /// Byte offset of each segment in `data`.
-    segments: Vec<u32>,
+    defaults: Vec<Default_>,
+    num_groups: usize,
+    /// Byte offset of the segment table in `data` (the group records end there).
+    seg_table: usize,
     /// Bytes of the group metadata of one segment.
     meta_bytes: usize,
     data: Vec<u8>,
@@ -119,6 +154,7 @@ impl Proto {
 
         // Static channels and the animated sub-tracks in body order.
         let mut statics = Vec::new();
+        let mut defaults = Vec::new();
         let mut subs = Vec::new();
         let (mut constants, mut ranges, mut per_seg) = (v.constants, v.ranges, 0usize);
         for (j, &byte) in table.iter().enumerate() {
@@ -126,10 +162,10 @@ impl Proto {
                 let k = kind(byte, ch);
                 let at = [0, 4, 7][ch as usize];
                 if ch == 2 && !has_scale {
-                    statics.push(Static {
-                        joint: j as u32,
-                        at,
-                        value: [1.0, 1.0, 1.0, 0.0],
+                    defaults.push(Default_ {
+                        joint: j as u16,
+                        at: at as u8,
+                        value: 2,
                     });
                     continue;
                 }
@@ -142,8 +178,8 @@ impl Proto {
                         }
                         constants += 4 * n;
                         statics.push(Static {
-                            joint: j as u32,
-                            at,
+                            joint: j as u16,
+                            at: at as u16,
                             value,
                         });
                     }
@@ -164,14 +200,14 @@ impl Proto {
                     }
                     _ => {
                         let value = match ch {
-                            0 => [0.0, 0.0, 0.0, 1.0],
-                            1 => [0.0; 4],
-                            _ if zero_scale => [0.0; 4],
-                            _ => [1.0, 1.0, 1.0, 0.0],
+                            0 => 0,
+                            1 => 1,
+                            _ if zero_scale => 1,
+                            _ => 2,
                         };
-                        statics.push(Static {
-                            joint: j as u32,
-                            at,
+                        defaults.push(Default_ {
+                            joint: j as u16,
+                            at: at as u8,
                             value,
                         });
                     }
@@ -183,7 +219,10 @@ impl Proto {
         let mut order: Vec<usize> = (0..subs.len()).collect();
         order.sort_by_key(|&i| {
             let s = &subs[i];
-            (s.channel * 2 + (s.kind == KIND_ANIMATED_PER_SEGMENT) as u32, i)
+            (
+                s.channel * 2 + (s.kind == KIND_ANIMATED_PER_SEGMENT) as u32,
+                i,
+            )
         });
         let mut groups: Vec<Group> = Vec::new();
         // Members (body sub-track indices) of each group.
@@ -202,6 +241,7 @@ impl Proto {
                     per_segment: false,
                     joint: [0; LANES],
                     drop: [3; LANES],
+                    range: [[0; LANES]; 4],
                     min: [[0.0; LANES]; 4],
                     ext: [[0.0; LANES]; 4],
                 });
@@ -216,10 +256,7 @@ impl Proto {
                 g.drop[l] = s.track_drop as i32;
                 g.per_segment |= s.per_segment.is_some();
                 for c in 0..3 + s.per_segment.is_some() as usize {
-                    let w = read_u32(body, s.ranges + 4 * c);
-                    let r = rotation_range(w as u16, (w >> 16) as u16);
-                    g.min[c][l] = r.min;
-                    g.ext[c][l] = r.extent;
+                    g.range[c][l] = read_u32(body, s.ranges + 4 * c);
                 }
             } else {
                 for c in 0..3 {
@@ -237,29 +274,54 @@ impl Proto {
             for (l, &i) in m.iter().enumerate() {
                 if subs[i].per_segment.is_none() {
                     let d = subs[i].track_drop as usize;
-                    let (min, ext) = ([0, 1, 2].map(|s| g.min[s][l]), [0, 1, 2].map(|s| g.ext[s][l]));
+                    let slots = [0, 1, 2].map(|s| g.range[s][l]);
                     for c in 0..4 {
-                        let (a, b) = if c == d {
-                            (0.0, 0.0)
+                        g.range[c][l] = if c == d {
+                            0
                         } else {
-                            let s = c - (c > d) as usize;
-                            (min[s], ext[s])
+                            slots[c - (c > d) as usize]
                         };
-                        g.min[c][l] = a;
-                        g.ext[c][l] = b;
                     }
                 }
             }
         }
-        let meta_bytes: usize = groups
-            .iter()
-            .map(|g| GROUP_META + 2 * g.per_segment as usize)
-            .sum();
+        let meta_bytes: usize = groups.iter().map(Group::meta_bytes).sum();
+
+        // Group records.
+        let mut data = Vec::new();
+        for g in &groups {
+            data.extend_from_slice(&[g.class, g.n, g.per_segment as u8, g.meta_bytes() as u8]);
+            for l in 0..LANES {
+                data.extend_from_slice(&(g.joint[l] as u16).to_le_bytes());
+            }
+            let drops = (0..LANES).fold(0u32, |d, l| d | (g.drop[l] as u32 & 3) << (2 * l));
+            data.extend_from_slice(&drops.to_le_bytes());
+            // Only the lanes in use: a decoder's 8-lane loads read into the next record (or the
+            // segment table) for the others.
+            let n = g.n as usize;
+            if g.class == 0 {
+                for c in 0..3 + g.per_segment as usize {
+                    for l in 0..n {
+                        data.extend_from_slice(&g.range[c][l].to_le_bytes());
+                    }
+                }
+            } else {
+                for part in [&g.min, &g.ext] {
+                    for c in part.iter().take(3) {
+                        for x in &c[..n] {
+                            data.extend_from_slice(&x.to_le_bytes());
+                        }
+                    }
+                }
+            }
+        }
+        // 32 bytes so that the last record's 8-lane loads stay in the group records.
+        data.resize(data.len() + 32, 0);
+        let seg_table = data.len();
+        data.resize(seg_table + 4 * v.num_segments as usize, 0);
 
         // Segments.
         let a = v.num_animated as usize;
-        let mut data = Vec::new();
-        let mut segments = Vec::new();
         let mut size_delta: isize = 0;
         for s in 0..v.num_segments {
             let off = v.segment_offset(body, s);
@@ -290,7 +352,8 @@ impl Proto {
                 }
             }
             let seg_start = data.len();
-            segments.push(seg_start as u32);
+            data[seg_table + 4 * s as usize..][..4]
+                .copy_from_slice(&(seg_start as u32).to_le_bytes());
             data.extend_from_slice(&mask.to_le_bytes());
             data.extend_from_slice(&(fb as u32).to_le_bytes());
             for (g, m) in groups.iter().zip(&members) {
@@ -299,12 +362,13 @@ impl Proto {
                     for (l, &i) in m.iter().enumerate() {
                         w |= (rates[i][c] as u64) << (5 * l);
                     }
-                    data.extend_from_slice(&w.to_le_bytes()[..5]);
+                    data.extend_from_slice(&w.to_le_bytes()[..g.rate_bytes()]);
                 }
                 for c in 0..3 {
-                    for l in 0..LANES {
-                        let f = m.get(l).map_or(0, |&i| read_u16(body, fields_at + 6 * i + 2 * c));
-                        data.extend_from_slice(&f.to_le_bytes());
+                    for &i in m {
+                        data.extend_from_slice(
+                            &read_u16(body, fields_at + 6 * i + 2 * c).to_le_bytes(),
+                        );
                     }
                 }
                 if g.per_segment {
@@ -336,16 +400,26 @@ impl Proto {
             size_delta += (8 + meta_bytes) as isize - v2_meta as isize;
         }
         data.resize(data.len() + PADDING, 0);
-        // The blob's size with the segments' metadata resized, plus per group a lane count and
-        // per lane a 16-bit joint index (the track table stays for the static channels).
-        let size = (h.total_size as isize + size_delta) as usize + groups.len() * (1 + 2 * LANES);
+        // The blob's size with the segments' metadata in the grouped layout, plus per group its
+        // 4-byte header, lane joints and drops (the clip ranges are the `vbr` body's, moved; a
+        // per-segment group's per-track lanes store four components' ranges instead of three).
+        let extra_ranges: usize = groups
+            .iter()
+            .zip(&members)
+            .filter(|(g, _)| g.per_segment)
+            .map(|(_, m)| 4 * m.iter().filter(|&&i| subs[i].per_segment.is_none()).count())
+            .sum();
+        let size = (h.total_size as isize + size_delta) as usize
+            + groups.len() * (4 + 2 * LANES + 4)
+            + extra_ranges;
         Ok(Proto {
             header: h,
             seg_len: v.seg_len,
             num_segments: v.num_segments,
             statics,
-            groups,
-            segments,
+            defaults,
+            num_groups: groups.len(),
+            seg_table,
             meta_bytes,
             data,
             size,
@@ -364,29 +438,74 @@ impl Proto {
         self.size
     }
 
-    /// Whether this machine runs the prototype's decoder (AVX2).
+    /// Whether this machine runs the prototype's AVX2 decoder.
     pub fn supported() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            is_x86_feature_detected!("avx2")
+        Isa::Avx2.available()
+    }
+
+    /// Samples every joint at `key` into `out` (10 floats per joint at `stride`) with the widest
+    /// decoder this machine runs ([`Isa::best`]).
+    pub fn sample_pose(&self, key: &SampleKey, out: &mut [f32], stride: usize) {
+        self.sample_pose_isa(Isa::best(), key, out, stride);
+    }
+
+    /// [`Proto::sample_pose`] with the decoder for `isa`; false (nothing written) when this
+    /// machine or build does not have it.
+    pub fn sample_pose_isa(
+        &self,
+        isa: Isa,
+        key: &SampleKey,
+        out: &mut [f32],
+        stride: usize,
+    ) -> bool {
+        let joints = self.header.num_joints as usize;
+        // Joint indices are stored in 16 bits.
+        assert!(joints <= 1 << 16);
+        assert!(stride >= 10 && (joints == 0 || out.len() >= (joints - 1) * stride + 10));
+        assert!(key.i0 < self.header.num_samples && key.i1 < self.header.num_samples);
+        if !isa.available() {
+            return false;
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: AVX2 is present; the key and the buffer were checked above.
+            Isa::Avx2 => unsafe { avx2::sample_pose(self, key, out.as_mut_ptr(), stride) },
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// The prototype's decoders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    /// Eight lanes, AVX2 (chosen at run time).
+    Avx2,
+    /// Four lanes, SSE2 (the x86-64 baseline).
+    Sse2,
+    /// One lane at a time, portable.
+    Scalar,
+}
+
+impl Isa {
+    /// Every decoder, widest first.
+    pub const ALL: [Isa; 3] = [Isa::Avx2, Isa::Sse2, Isa::Scalar];
+
+    /// Whether this machine and build run the decoder.
+    pub fn available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => is_x86_feature_detected!("avx2"),
+            _ => false,
         }
     }
 
-    /// Samples every joint at `key` into `out` (10 floats per joint at `stride`). Does nothing
-    /// on a machine without AVX2 ([`Proto::supported`]).
-    pub fn sample_pose(&self, key: &SampleKey, out: &mut [f32], stride: usize) {
-        let joints = self.header.num_joints as usize;
-        assert!(stride >= 10 && (joints == 0 || out.len() >= (joints - 1) * stride + 10));
-        assert!(key.i0 < self.header.num_samples && key.i1 < self.header.num_samples);
-        #[cfg(target_arch = "x86_64")]
-        if Self::supported() {
-            // SAFETY: AVX2 is present; the key and the buffer were checked above.
-            unsafe { avx2::sample_pose(self, key, out.as_mut_ptr(), stride) }
-        }
+    /// The widest available decoder ([`Isa::Scalar`] when none is).
+    pub fn best() -> Isa {
+        Isa::ALL
+            .into_iter()
+            .find(|i| i.available())
+            .unwrap_or(Isa::Scalar)
     }
 }
 
@@ -404,7 +523,11 @@ impl BitWriter {
         if bits == 0 {
             return;
         }
-        let v = if bits == 32 { v as u64 } else { (v & ((1u32 << bits) - 1)) as u64 };
+        let v = if bits == 32 {
+            v as u64
+        } else {
+            (v & ((1u32 << bits) - 1)) as u64
+        };
         self.acc |= v << self.n;
         self.n += bits;
         self.bits += bits as usize;

@@ -43,7 +43,12 @@ fn proto_poses_are_the_vbr_poses() {
         return;
     }
     let mut seed = 0x9E37_79B9u64;
-    for (joints, samples, scale) in [(14, 150, true), (9, 61, false), (40, 200, true), (3, 17, false)] {
+    for (joints, samples, scale) in [
+        (14, 150, true),
+        (9, 61, false),
+        (40, 200, true),
+        (3, 17, false),
+    ] {
         let clip = generate_clip(&GenerateOptions {
             joints,
             samples,
