@@ -1,11 +1,8 @@
 //! The measurements of `ab_runtime`: warm, cold, bind, subset and memcpy floor, the baseline
 //! ("base") and the new build interleaved (see `animcomp_bench::timing`).
 
-use animcomp_bench::capi::{Blob, CClip, Library, Opaque, CHANNEL_ALL, CHANNEL_ROTATION};
-use animcomp_bench::timing::{
-    calibrate, cold_pass, interleave, median, time_batch, warm_pass, CacheFlusher, FLUSH_BYTES,
-};
-use std::cell::RefCell;
+use animcomp_bench::capi::{Blob, Library, Opaque, CHANNEL_ALL, CHANNEL_ROTATION};
+use animcomp_bench::timing::{calibrate, interleave, median, time_batch, warm_pass};
 use std::time::Duration;
 
 /// Round counts and timing targets.
