@@ -3,6 +3,7 @@
 
 use animcomp_bench::capi::{Blob, Library, Opaque, CHANNEL_ALL, CHANNEL_ROTATION};
 use animcomp_bench::timing::{calibrate, interleave, median, time_batch, warm_pass};
+use std::cell::RefCell;
 use std::time::Duration;
 
 /// Round counts and timing targets.
