@@ -11,7 +11,7 @@
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
 use animcomp::decompress::seek::resolve;
-use animcomp::decompress::vbr::proto3::Proto;
+use animcomp::decompress::vbr::proto3::{Proto, ProtoCache};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{compress, AlignedBlob, CompressSettings};
@@ -45,7 +45,7 @@ fn main() {
         }
         Some(
             mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
-            | "playcache" | "proto" | "protoplay" | "protocheck"),
+            | "playcache" | "proto" | "protoplay" | "protocheck" | "protocache"),
         ) => {
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
@@ -81,11 +81,12 @@ fn main() {
                         cache.len() * 16,
                     )
                 };
-                let play = mode.starts_with("play") || mode == "protoplay";
+                let play = mode.starts_with("play") || mode == "protoplay" || mode == "protocache";
                 let proto = mode
                     .starts_with("proto")
                     .then(|| Proto::convert(b.as_bytes()).unwrap());
                 let mut check = vec![0.0f32; pose.len()];
+                let mut pcache = proto.as_ref().map(ProtoCache::new);
                 let t0 = Instant::now();
                 for i in 0..n {
                     seed ^= seed << 13;
@@ -100,6 +101,12 @@ fn main() {
                     if let Some(p) = &proto {
                         let key =
                             resolve(p.header(), black_box(t), looping, Rounding::None).unwrap();
+                        if mode == "protocache" {
+                            let c = pcache.as_mut().unwrap();
+                            p.sample_pose_cached(c, &key, &mut pose, FLOATS_PER_JOINT);
+                            black_box(&mut pose);
+                            continue;
+                        }
                         p.sample_pose(&key, &mut pose, FLOATS_PER_JOINT);
                         black_box(&mut pose);
                         if mode == "protocheck" {
@@ -110,6 +117,16 @@ fn main() {
                                 .zip(&check)
                                 .all(|(a, b)| a.to_bits() == b.to_bits());
                             assert!(same, "proto pose differs at {t} in blob {poses}");
+                            // The cache, at this time and at +1/60 s (playback from here).
+                            let c = pcache.as_mut().unwrap();
+                            for dt in [0.0, 1.0 / 60.0, 2.0 / 60.0] {
+                                let key = resolve(p.header(), t + dt, looping, Rounding::None).unwrap();
+                                p.sample_pose_cached(c, &key, &mut pose, FLOATS_PER_JOINT);
+                                d.seek(t + dt, looping, Rounding::None).unwrap();
+                                d.sample_pose(&mut check, FLOATS_PER_JOINT).unwrap();
+                                let same = pose.iter().zip(&check).all(|(a, b)| a.to_bits() == b.to_bits());
+                                assert!(same, "cached proto pose differs at {t} + {dt}");
+                            }
                         }
                         continue;
                     }

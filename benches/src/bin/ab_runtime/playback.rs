@@ -37,6 +37,8 @@ pub struct PlaybackRow {
     pub base_cached_ns: Option<f64>,
     /// The format version 3 prototype (`proto.rs`), no cache.
     pub proto_ns: Option<f64>,
+    /// The prototype with its playback cache per instance.
+    pub proto_cached_ns: Option<f64>,
 }
 
 /// The instances of one variant: contexts, caches (kept alive while attached), pose buffers and
@@ -136,9 +138,11 @@ pub fn playback(
     let mut vc = || c.round(f);
     let mut vd = || d.round(f);
     let phases = random_times(1.0, n, TIMES_SEED ^ 0x9a7b);
-    let mut p = crate::proto::ProtoInstances::new(proto, clips, &phases);
+    let mut p = crate::proto::ProtoInstances::new(proto, clips, &phases, false);
+    let mut pc = crate::proto::ProtoInstances::new(proto, clips, &phases, true);
     let has_proto = p.is_some();
     let mut vp = || p.as_mut().map_or(0.0, |p| p.round(FRAMES, f));
+    let mut vpc = || pc.as_mut().map_or(0.0, |p| p.round(FRAMES, f));
     let mut vs: Vec<&mut dyn FnMut() -> f64> = vec![&mut va, &mut vb];
     if cached {
         vs.push(&mut vc);
@@ -148,6 +152,7 @@ pub fn playback(
     }
     if has_proto {
         vs.push(&mut vp);
+        vs.push(&mut vpc);
     }
     let mut r = interleave(rounds, &mut vs);
     let mut m = r.iter_mut().map(|v| median(v));
@@ -162,6 +167,7 @@ pub fn playback(
         new_cached_ns,
         base_cached_ns,
         proto_ns: if has_proto { m.next() } else { None },
+        proto_cached_ns: if has_proto { m.next() } else { None },
     })
 }
 

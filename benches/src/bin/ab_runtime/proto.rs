@@ -4,7 +4,7 @@
 
 use crate::measure::{Plan, Side};
 use animcomp::decompress::seek::{resolve, Looping, Rounding};
-use animcomp::decompress::vbr::proto3::Proto;
+use animcomp::decompress::vbr::proto3::{Proto, ProtoCache};
 use animcomp_bench::capi::CClip;
 use animcomp_bench::timing::{cold_pass, interleave, median, warm_pass, CacheFlusher, FLUSH_BYTES};
 use std::cell::RefCell;
@@ -151,6 +151,8 @@ pub fn cold3(
 /// plays clip `i mod clips`' prototype from the same phases, with its own pose buffer.
 pub struct ProtoInstances<'a> {
     protos: Vec<&'a Proto>,
+    /// A playback cache per instance (when cached).
+    caches: Option<Vec<ProtoCache>>,
     poses: Vec<Vec<f32>>,
     phase: Vec<f32>,
     frame: usize,
@@ -158,7 +160,12 @@ pub struct ProtoInstances<'a> {
 
 impl<'a> ProtoInstances<'a> {
     /// `None` unless every clip has a prototype.
-    pub fn new(side: &'a ProtoSide, clips: &[CClip], phases: &[f32]) -> Option<Self> {
+    pub fn new(
+        side: &'a ProtoSide,
+        clips: &[CClip],
+        phases: &[f32],
+        cached: bool,
+    ) -> Option<Self> {
         let mut protos = Vec::new();
         let mut poses = Vec::new();
         let mut phase = Vec::new();
@@ -168,8 +175,10 @@ impl<'a> ProtoInstances<'a> {
             poses.push(vec![0.0f32; clips[c].joints * 10]);
             phase.push(ph * clips[c].duration());
         }
+        let caches = cached.then(|| protos.iter().map(|p| ProtoCache::new(p)).collect());
         Some(ProtoInstances {
             protos,
+            caches,
             poses,
             phase,
             frame: 0,
@@ -195,7 +204,12 @@ impl<'a> ProtoInstances<'a> {
                     Rounding::None,
                 )
                 .unwrap();
-                p.sample_pose(&key, &mut self.poses[i], 10);
+                match &mut self.caches {
+                    Some(c) => {
+                        p.sample_pose_cached(&mut c[i], &key, &mut self.poses[i], 10);
+                    }
+                    None => p.sample_pose(&key, &mut self.poses[i], 10),
+                }
             }
             per.push(t0.elapsed().as_nanos() as f64);
         }

@@ -386,6 +386,8 @@ fn render_playback(rep: &SetReport) -> String {
                 },
                 p.proto_ns
                     .map_or("-".into(), |x| format!("{x:.0} ({:.2}x)", p.base_ns / x)),
+                p.proto_cached_ns
+                    .map_or("-".into(), |x| format!("{x:.0} ({:.2}x)", p.base_ns / x)),
             ]
         })
         .collect();
@@ -399,6 +401,7 @@ fn render_playback(rep: &SetReport) -> String {
             "base/new+cache",
             "base+cache (vs new+cache)",
             "v3 proto (base/proto)",
+            "v3 proto+cache (base/it)",
         ],
         &rows,
     );

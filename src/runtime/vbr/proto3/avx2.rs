@@ -3,11 +3,10 @@
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
-use super::{Proto, DEFAULT_VALUES, LANES};
+use super::{position, Pos, Proto, DEFAULT_VALUES, LANES};
 use crate::format::bytes::read_u32;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
-use crate::runtime::vbr::keyframe_position;
 use crate::runtime::SampleKey;
 use core::arch::x86_64::*;
 
@@ -15,38 +14,9 @@ const ONE: u8 = 0;
 const PAIR: u8 = 1;
 const TWO: u8 = 2;
 
-/// Where one sample's stored frame starts, and its keyframe blend.
-#[derive(Clone, Copy)]
-struct Pos {
-    /// Byte offset of the segment's group metadata.
-    meta: usize,
-    /// Absolute bit of the stored frame.
-    bit: usize,
-    /// Blend towards the next stored frame (a dropped sample), 0 for a stored one.
-    t: f32,
-    /// Bits of a frame.
-    fb: usize,
-}
-
-fn position(p: &Proto, sample: u32) -> Pos {
-    let seg = sample / p.seg_len;
-    let local = sample - seg * p.seg_len;
-    let off = read_u32(
-        &p.data,
-        p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
-    ) as usize;
-    let mask = read_u32(&p.data, off);
-    let fb = read_u32(&p.data, off + 4) as usize;
-    let (idx, t) = keyframe_position(mask, local);
-    Pos {
-        meta: off + 8,
-        bit: (off + 8 + p.meta_bytes) * 8 + idx as usize * fb,
-        t,
-        fb,
-    }
-}
-
 /// One group's decode in one segment.
+#[derive(Clone, Copy)]
+#[repr(C)]
 struct Coef {
     mul: [__m256; 3],
     add: [__m256; 3],
@@ -439,27 +409,7 @@ unsafe fn store(
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
     prefetch(p, key);
-    let put = |dst: *mut f32, v: __m128, at: usize| {
-        if at == 0 {
-            _mm_storeu_ps(dst, v);
-        } else {
-            _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
-            _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
-        }
-    };
-    for s in &p.statics {
-        let at = s.at as usize;
-        put(
-            out.add(s.joint as usize * stride + at),
-            _mm_loadu_ps(s.value.as_ptr()),
-            at,
-        );
-    }
-    for d in &p.defaults {
-        let at = d.at as usize;
-        let v = _mm_loadu_ps(DEFAULT_VALUES[(d.value as usize).min(2)].as_ptr());
-        put(out.add(d.joint as usize * stride + at), v, at);
-    }
+    statics(p, out, stride);
     let case = if key.i1 == key.i0 || key.alpha <= 0.0 {
         ONE
     } else if key.i0 / p.seg_len == key.i1 / p.seg_len {
@@ -471,6 +421,39 @@ pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stri
         PAIR => walk::<PAIR>(p, key, out, stride),
         TWO => walk::<TWO>(p, key, out, stride),
         _ => walk::<ONE>(p, key, out, stride),
+    }
+}
+
+/// Writes the static channels (constants and defaults).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn statics(p: &Proto, out: *mut f32, stride: usize) {
+    let three = |dst: *mut f32, v: __m128| {
+        _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
+        _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
+    };
+    let (r, v) = p.statics.split_at(p.statics4);
+    for s in r {
+        _mm_storeu_ps(out.add(s.joint as usize * stride), _mm_loadu_ps(s.value.as_ptr()));
+    }
+    for s in v {
+        let dst = out.add(s.joint as usize * stride + s.at as usize);
+        three(dst, _mm_loadu_ps(s.value.as_ptr()));
+    }
+    let (r, v) = p.defaults.split_at(p.defaults4);
+    let identity = _mm_loadu_ps(DEFAULT_VALUES[0].as_ptr());
+    for d in r {
+        _mm_storeu_ps(out.add(d.joint as usize * stride), identity);
+    }
+    // Sorted by value: the value is loaded once per run.
+    let mut value = u8::MAX;
+    let mut x = identity;
+    for d in v {
+        if d.value != value {
+            value = d.value;
+            x = _mm_loadu_ps(DEFAULT_VALUES[(value as usize).min(2)].as_ptr());
+        }
+        three(out.add(d.joint as usize * stride + d.at as usize), x);
     }
 }
 
@@ -601,3 +584,7 @@ unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: u
         }
     }
 }
+
+// After the macros: `play` uses them.
+mod play;
+pub(super) use play::sample_pose_cached;

@@ -39,6 +39,7 @@ use crate::format::vbr::layout::{
     SEGMENT_HEADER,
 };
 use crate::format::{validate_blob, BlobFlags, CodecId, Header};
+use crate::runtime::vbr::keyframe_position;
 use crate::runtime::SampleKey;
 use crate::{Error, Result};
 
@@ -112,8 +113,12 @@ pub struct Proto {
     header: Header,
     seg_len: u32,
     num_segments: u32,
+    /// Rotations first (`statics4` of them), then vectors.
     statics: Vec<Static>,
+    statics4: usize,
+    /// Rotations first (`defaults4` of them), then vectors.
     defaults: Vec<Default_>,
+    defaults4: usize,
     num_groups: usize,
     /// Byte offset of the segment table in `data` (the group records end there).
     seg_table: usize,
@@ -214,6 +219,10 @@ impl Proto {
                 }
             }
         }
+
+        // Rotations first: one loop each, without a branch on the channel.
+        statics.sort_by_key(|s| s.at != 0);
+        defaults.sort_by_key(|d| (d.at != 0, d.value));
 
         // Groups: rotations with per-track drops, then per-segment ones, translations, scales.
         let mut order: Vec<usize> = (0..subs.len()).collect();
@@ -416,6 +425,8 @@ impl Proto {
             header: h,
             seg_len: v.seg_len,
             num_segments: v.num_segments,
+            statics4: statics.iter().filter(|s| s.at == 0).count(),
+            defaults4: defaults.iter().filter(|d| d.at == 0).count(),
             statics,
             defaults,
             num_groups: groups.len(),
@@ -449,6 +460,30 @@ impl Proto {
         self.sample_pose_isa(Isa::best(), key, out, stride);
     }
 
+    /// [`Proto::sample_pose`] through a playback cache (AVX2; false when this machine does not
+    /// have it): the samples the key needs that the cache does not hold are decoded into it,
+    /// then blended. A key far from the previous one takes the plain walk.
+    pub fn sample_pose_cached(
+        &self,
+        cache: &mut ProtoCache,
+        key: &SampleKey,
+        out: &mut [f32],
+        stride: usize,
+    ) -> bool {
+        let joints = self.header.num_joints as usize;
+        assert!(joints <= 1 << 16);
+        assert!(stride >= 10 && (joints == 0 || out.len() >= (joints - 1) * stride + 10));
+        assert!(key.i0 < self.header.num_samples && key.i1 < self.header.num_samples);
+        #[cfg(target_arch = "x86_64")]
+        if Isa::Avx2.available() {
+            // SAFETY: AVX2 is present; the key and the buffer were checked above.
+            unsafe { avx2::sample_pose_cached(self, cache, key, out.as_mut_ptr(), stride) };
+            return true;
+        }
+        let _ = cache;
+        false
+    }
+
     /// [`Proto::sample_pose`] with the decoder for `isa`; false (nothing written) when this
     /// machine or build does not have it.
     pub fn sample_pose_isa(
@@ -473,6 +508,52 @@ impl Proto {
             _ => return false,
         }
         true
+    }
+}
+
+/// The prototype's playback cache: per group, two decoded samples (see `avx2/play.rs`). The
+/// prototype allocates it; the format's would live in caller-owned memory like today's cache.
+pub struct ProtoCache {
+    /// Sample held by each slot (`u32::MAX`: none).
+    held: [u32; 2],
+    /// The previous key's first sample (`u32::MAX`: none).
+    last: u32,
+    /// The converted clip it was filled for.
+    owner: usize,
+    /// Per slot and group: four components of eight lanes.
+    values: Vec<[[f32; LANES]; 4]>,
+    /// Per slot and group: the lanes constant over the sample's segment (bit per lane).
+    constant: Vec<u8>,
+    /// Segment whose group coefficients `coefs` holds (`u32::MAX`: none).
+    coef_segment: u32,
+    /// Per group: its decode in `coef_segment` (the AVX2 decoder's `Coef`).
+    coefs: Vec<CoefBytes>,
+}
+
+/// Room for one group's decode in the cache.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub(crate) struct CoefBytes(pub(crate) [u8; 640]);
+
+impl ProtoCache {
+    /// An empty cache for `p`.
+    pub fn new(p: &Proto) -> ProtoCache {
+        ProtoCache {
+            held: [u32::MAX; 2],
+            last: u32::MAX,
+            owner: p.data.as_ptr() as usize,
+            values: vec![[[0.0; LANES]; 4]; 2 * p.num_groups],
+            constant: vec![0; 2 * p.num_groups],
+            coef_segment: u32::MAX,
+            coefs: vec![CoefBytes([0; 640]); p.num_groups],
+        }
+    }
+
+    /// Bytes of decoded samples it holds.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(&self.values[..])
+            + self.constant.len()
+            + std::mem::size_of_val(&self.coefs[..])
     }
 }
 
@@ -506,6 +587,37 @@ impl Isa {
             .into_iter()
             .find(|i| i.available())
             .unwrap_or(Isa::Scalar)
+    }
+}
+
+/// Where one sample's stored frame starts, and its keyframe blend.
+#[derive(Clone, Copy)]
+pub(super) struct Pos {
+    /// Byte offset of the segment's group metadata.
+    pub(super) meta: usize,
+    /// Absolute bit of the stored frame.
+    pub(super) bit: usize,
+    /// Blend towards the next stored frame (a dropped sample), 0 for a stored one.
+    pub(super) t: f32,
+    /// Bits of a frame.
+    pub(super) fb: usize,
+}
+
+pub(super) fn position(p: &Proto, sample: u32) -> Pos {
+    let seg = sample / p.seg_len;
+    let local = sample - seg * p.seg_len;
+    let off = read_u32(
+        &p.data,
+        p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
+    ) as usize;
+    let mask = read_u32(&p.data, off);
+    let fb = read_u32(&p.data, off + 4) as usize;
+    let (idx, t) = keyframe_position(mask, local);
+    Pos {
+        meta: off + 8,
+        bit: (off + 8 + p.meta_bytes) * 8 + idx as usize * fb,
+        t,
+        fb,
     }
 }
 

@@ -73,3 +73,53 @@ fn proto_poses_are_the_vbr_poses() {
         compare(blob.as_bytes(), &times);
     }
 }
+
+/// Playback through the prototype's cache against the `vbr` decoder, bit for bit: forward at
+/// several frame rates, backward, looping past the end, and random jumps between.
+#[test]
+fn proto_cached_poses_are_the_vbr_poses() {
+    if !Proto::supported() {
+        eprintln!("skipped: no AVX2 here");
+        return;
+    }
+    for (joints, samples, scale) in [(14, 150, true), (9, 61, false), (40, 200, true)] {
+        let clip = generate_clip(&GenerateOptions {
+            joints,
+            samples,
+            scale,
+            animated_translation: true,
+            seed: 7 + joints as u64,
+            ..Default::default()
+        });
+        let settings = crate::CompressSettings {
+            codec: crate::CodecChoice::Vbr,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
+        let proto = Proto::convert(blob.as_bytes()).unwrap();
+        let mut cache = ProtoCache::new(&proto);
+        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        let n = d.num_joints();
+        let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
+        let dur = (samples - 1) as f32 / 30.0;
+        let mut times = Vec::new();
+        for fps in [60.0f32, 24.0, 30.0, 144.0, -60.0] {
+            let start = if fps < 0.0 { dur } else { 0.1 };
+            times.extend((0..400).map(|i| start + i as f32 / fps));
+            times.push(dur * 0.37);
+        }
+        let mut used = 0;
+        for &t in &times {
+            let key = resolve(proto.header(), t, Looping::Wrap, Rounding::None).unwrap();
+            d.seek(t, Looping::Wrap, Rounding::None).unwrap();
+            d.sample_pose(&mut a, 10).unwrap();
+            assert!(proto.sample_pose_cached(&mut cache, &key, &mut b, 10));
+            used += cache.held.contains(&key.i0) as usize;
+            for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+                assert_eq!(x.to_bits(), y.to_bits(), "float {k} at {t} ({key:?}): {x} vs {y}");
+            }
+        }
+        // Playback went through the slots (not only the plain walk).
+        assert!(used > times.len() / 2, "{used} of {}", times.len());
+    }
+}

@@ -1,0 +1,142 @@
+//! The prototype's playback cache on AVX2: each group's decoded samples (rotations rebuilt,
+//! vectors before the clamp) kept in two slots, so a pose decodes only the samples its key
+//! needs and the slots do not hold, then blends. Poses are bit for bit [`super::sample_pose`]'s.
+
+use super::*;
+use crate::runtime::vbr::proto3::ProtoCache;
+
+/// Decodes sample `s` of every group into slot `k`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn fill(p: &Proto, c: &mut ProtoCache, s: u32, k: usize) {
+    let data = &p.data[..];
+    const _: () = assert!(std::mem::size_of::<Coef>() <= 640);
+    let pos = position(p, s);
+    let (mut m, mut gbit) = (pos.meta, 0usize);
+    let mut rec = data.as_ptr();
+    let base = k * p.num_groups;
+    // The segment's group coefficients: computed once per segment, kept for the next samples.
+    let seg = s / p.seg_len;
+    let known = c.coef_segment == seg;
+    c.coef_segment = seg;
+    for g in 0..p.num_groups {
+        let gv = &GroupView::at(rec);
+        rec = rec.add(gv.size);
+        let limit = if gv.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+        let slot = c.coefs.as_mut_ptr().add(g) as *mut Coef;
+        let cf = if known {
+            &*slot
+        } else {
+            slot.write(coef(gv, data.as_ptr().add(m)));
+            &*slot
+        };
+        m += gv.meta;
+        let v = sample!(data, &pos, gbit, cf, limit);
+        gbit += cf.total;
+        let slot = c.values.as_mut_ptr().add(base + g) as *mut f32;
+        if gv.class == 0 {
+            let q = rebuild(v, cf.drop);
+            for (i, x) in q.iter().enumerate() {
+                _mm256_storeu_ps(slot.add(8 * i), *x);
+            }
+        } else {
+            for (i, x) in v.iter().enumerate() {
+                _mm256_storeu_ps(slot.add(8 * i), *x);
+            }
+        }
+        *c.constant.get_unchecked_mut(base + g) = _mm256_movemask_ps(cf.constant) as u8;
+    }
+    c.held[k] = s;
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load(c: &ProtoCache, k: usize, g: usize, n: usize) -> [__m256; 4] {
+    let slot = c.values.as_ptr().add(k * n + g) as *const f32;
+    [0, 1, 2, 3].map(|i| _mm256_loadu_ps(slot.add(8 * i)))
+}
+
+/// A pose through the cache (see [`Proto::sample_pose_cached`]).
+#[target_feature(enable = "avx2")]
+pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
+    p: &Proto,
+    c: &mut ProtoCache,
+    key: &SampleKey,
+    out: *mut f32,
+    stride: usize,
+) {
+    if c.owner != p.data.as_ptr() as usize
+        || c.values.len() != 2 * p.num_groups
+        || c.coefs.len() != p.num_groups
+    {
+        *c = ProtoCache::new(p);
+    }
+    // Near the previous key (playback, either direction, or wrapping to the first samples):
+    // the slots may help. A random jump takes the plain walk and leaves the slots alone.
+    let near = c.last != u32::MAX && (key.i0.abs_diff(c.last) <= 2 || key.i0 <= 1);
+    c.last = key.i0;
+    if !near {
+        return sample_pose(p, key, out, stride);
+    }
+    statics(p, out, stride);
+    let one = key.i1 == key.i0 || key.alpha <= 0.0;
+    let sa = match c.held.iter().position(|&h| h == key.i0) {
+        Some(k) => k,
+        None => {
+            let k = (!one && c.held[0] == key.i1) as usize;
+            fill(p, c, key.i0, k);
+            k
+        }
+    };
+    let sb = if one {
+        sa
+    } else {
+        match c.held.iter().position(|&h| h == key.i1) {
+            Some(k) => k,
+            None => {
+                fill(p, c, key.i1, 1 - sa);
+                1 - sa
+            }
+        }
+    };
+    let same_segment = !one && key.i0 / p.seg_len == key.i1 / p.seg_len;
+    let alpha = key.alpha;
+    let n = p.num_groups;
+    let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    let mut rec = p.data.as_ptr();
+    for g in 0..n {
+        let gv = &GroupView::at(rec);
+        rec = rec.add(gv.size);
+        let a = load(c, sa, g, n);
+        if gv.class == 0 {
+            let q = if one {
+                a
+            } else {
+                let q = nlerp(a, load(c, sb, g, n), alpha);
+                if same_segment {
+                    // Constant over the segment: not blended (the walk's rule).
+                    let m = _mm256_set1_epi32(*c.constant.get_unchecked(sa * n + g) as i32);
+                    let m = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(m, bits), bits));
+                    [0, 1, 2, 3].map(|k| sel(m, q[k], a[k]))
+                } else {
+                    q
+                }
+            };
+            store(q, gv, out, stride, 0, false);
+        } else {
+            let v = if one {
+                [a[0], a[1], a[2]]
+            } else {
+                let b = load(c, sb, g, n);
+                let s0 = _mm256_set1_ps(1.0 - alpha);
+                let s1 = _mm256_set1_ps(alpha);
+                [0, 1, 2].map(|k| _mm256_add_ps(_mm256_mul_ps(a[k], s0), _mm256_mul_ps(b[k], s1)))
+            };
+            let m = _mm256_set1_ps(MAX_ABS_VALUE);
+            let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
+            let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
+            let at = if gv.class == 1 { 4 } else { 7 };
+            store([v[0], v[1], v[2], _mm256_setzero_ps()], gv, out, stride, at, true);
+        }
+    }
+}
