@@ -45,7 +45,8 @@ fn main() {
         }
         Some(
             mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
-            | "playcache" | "proto" | "protoplay" | "protocheck" | "protocache"),
+            | "playcache" | "proto" | "protoplay" | "protocheck" | "protocache"
+            | "protosubset" | "protosubsetlane"),
         ) => {
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
@@ -101,6 +102,12 @@ fn main() {
                     if let Some(p) = &proto {
                         let key =
                             resolve(p.header(), black_box(t), looping, Rounding::None).unwrap();
+                        if mode.starts_with("protosubset") {
+                            let wide = mode == "protosubset" && Proto::supported();
+                            p.sample_joints_with(&key, &tenth, &mut pose, FLOATS_PER_JOINT, wide);
+                            black_box(&mut pose);
+                            continue;
+                        }
                         if mode == "protocache" {
                             let c = pcache.as_mut().unwrap();
                             p.sample_pose_cached(c, &key, &mut pose, FLOATS_PER_JOINT);
@@ -117,14 +124,29 @@ fn main() {
                                 .zip(&check)
                                 .all(|(a, b)| a.to_bits() == b.to_bits());
                             assert!(same, "proto pose differs at {t} in blob {poses}");
+                            // Every tenth joint through the subset decoder.
+                            let mut sub = vec![f32::NAN; pose.len()];
+                            p.sample_joints(&key, &tenth, &mut sub, FLOATS_PER_JOINT);
+                            for &j in &tenth {
+                                let r = j as usize * 10..j as usize * 10 + 10;
+                                let same = sub[r.clone()]
+                                    .iter()
+                                    .zip(&check[r])
+                                    .all(|(a, b)| a.to_bits() == b.to_bits());
+                                assert!(same, "proto subset differs at {t}, joint {j}");
+                            }
                             // The cache, at this time and at +1/60 s (playback from here).
                             let c = pcache.as_mut().unwrap();
                             for dt in [0.0, 1.0 / 60.0, 2.0 / 60.0] {
-                                let key = resolve(p.header(), t + dt, looping, Rounding::None).unwrap();
+                                let key =
+                                    resolve(p.header(), t + dt, looping, Rounding::None).unwrap();
                                 p.sample_pose_cached(c, &key, &mut pose, FLOATS_PER_JOINT);
                                 d.seek(t + dt, looping, Rounding::None).unwrap();
                                 d.sample_pose(&mut check, FLOATS_PER_JOINT).unwrap();
-                                let same = pose.iter().zip(&check).all(|(a, b)| a.to_bits() == b.to_bits());
+                                let same = pose
+                                    .iter()
+                                    .zip(&check)
+                                    .all(|(a, b)| a.to_bits() == b.to_bits());
                                 assert!(same, "cached proto pose differs at {t} + {dt}");
                             }
                         }

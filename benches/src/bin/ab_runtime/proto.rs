@@ -160,12 +160,7 @@ pub struct ProtoInstances<'a> {
 
 impl<'a> ProtoInstances<'a> {
     /// `None` unless every clip has a prototype.
-    pub fn new(
-        side: &'a ProtoSide,
-        clips: &[CClip],
-        phases: &[f32],
-        cached: bool,
-    ) -> Option<Self> {
+    pub fn new(side: &'a ProtoSide, clips: &[CClip], phases: &[f32], cached: bool) -> Option<Self> {
         let mut protos = Vec::new();
         let mut poses = Vec::new();
         let mut phase = Vec::new();

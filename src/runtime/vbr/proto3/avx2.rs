@@ -434,7 +434,10 @@ unsafe fn statics(p: &Proto, out: *mut f32, stride: usize) {
     };
     let (r, v) = p.statics.split_at(p.statics4);
     for s in r {
-        _mm_storeu_ps(out.add(s.joint as usize * stride), _mm_loadu_ps(s.value.as_ptr()));
+        _mm_storeu_ps(
+            out.add(s.joint as usize * stride),
+            _mm_loadu_ps(s.value.as_ptr()),
+        );
     }
     for s in v {
         let dst = out.add(s.joint as usize * stride + s.at as usize);
@@ -511,6 +514,60 @@ unsafe fn prefetch(p: &Proto, key: &SampleKey) {
     );
 }
 
+/// One group's values at a key of case `$m` (rotations blended, vectors blended and clamped,
+/// their fourth register zero), and the frame bits the group takes in the two samples'
+/// segments. `$ma`/`$mb`: the group's metadata offsets in the two segments, `$ga`/`$gb`: its
+/// first bit in a frame of each. A macro, so that each caller gets it inlined.
+macro_rules! group {
+    ($m:expr, $data:expr, $g:expr, $a:expr, $b:expr, $ma:expr, $mb:expr, $ga:expr, $gb:expr, $alpha:expr) => {{
+        let (data, g, a, b, alpha): (&[u8], &GroupView, &Pos, &Pos, f32) =
+            ($data, $g, $a, $b, $alpha);
+        let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+        let ca = coef(g, data.as_ptr().add($ma));
+        let va = sample!(data, a, $ga, &ca, limit);
+        let (vb, cb) = match $m {
+            PAIR => (sample!(data, b, $gb, &ca, limit), None),
+            TWO => {
+                let cb = coef(g, data.as_ptr().add($mb));
+                (sample!(data, b, $gb, &cb, limit), Some(cb))
+            }
+            _ => (va, None),
+        };
+        let tb = cb.as_ref().map_or(ca.total, |c| c.total);
+        let q = if g.class == 0 {
+            let qa = rebuild(va, ca.drop);
+            match $m {
+                ONE => qa,
+                _ => {
+                    let qb = rebuild(vb, cb.as_ref().map_or(ca.drop, |c| c.drop));
+                    let q = nlerp(qa, qb, alpha);
+                    if $m == PAIR {
+                        // Constant over the segment: both samples are the same, not blended.
+                        [0, 1, 2, 3].map(|k| sel(ca.constant, q[k], qa[k]))
+                    } else {
+                        q
+                    }
+                }
+            }
+        } else {
+            let v = match $m {
+                ONE => va,
+                _ => {
+                    let s0 = _mm256_set1_ps(1.0 - alpha);
+                    let s1 = _mm256_set1_ps(alpha);
+                    [0, 1, 2]
+                        .map(|k| _mm256_add_ps(_mm256_mul_ps(va[k], s0), _mm256_mul_ps(vb[k], s1)))
+                }
+            };
+            let m = _mm256_set1_ps(MAX_ABS_VALUE);
+            let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
+            let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
+            [v[0], v[1], v[2], _mm256_setzero_ps()]
+        };
+        (q, ca.total, tb)
+    }};
+}
+
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
@@ -523,66 +580,47 @@ unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: u
     for _ in 0..p.num_groups {
         let g = &GroupView::at(rec);
         rec = rec.add(g.size);
-        let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
-        let ca = coef(g, data.as_ptr().add(ma));
-        let va = sample!(data, &a, ga, &ca, limit);
-        ga += ca.total;
-        let meta = g.meta;
-        ma += meta;
-        let (vb, cb) = match M {
-            PAIR => {
-                let v = sample!(data, &b, gb, &ca, limit);
-                gb += ca.total;
-                (v, None)
-            }
-            TWO => {
-                let cb = coef(g, data.as_ptr().add(mb));
-                let v = sample!(data, &b, gb, &cb, limit);
-                gb += cb.total;
-                mb += meta;
-                (v, Some(cb))
-            }
-            _ => (va, None),
-        };
-        if g.class == 0 {
-            let qa = rebuild(va, ca.drop);
-            let q = match M {
-                ONE => qa,
-                _ => {
-                    let qb = rebuild(vb, cb.as_ref().map_or(ca.drop, |c| c.drop));
-                    let q = nlerp(qa, qb, alpha);
-                    if M == PAIR {
-                        // Constant over the segment: both samples are the same, not blended.
-                        [0, 1, 2, 3].map(|k| sel(ca.constant, q[k], qa[k]))
-                    } else {
-                        q
-                    }
-                }
-            };
-            store(q, g, out, stride, 0, false);
-        } else {
-            let v = match M {
-                ONE => va,
-                _ => {
-                    let s0 = _mm256_set1_ps(1.0 - alpha);
-                    let s1 = _mm256_set1_ps(alpha);
-                    [0, 1, 2]
-                        .map(|k| _mm256_add_ps(_mm256_mul_ps(va[k], s0), _mm256_mul_ps(vb[k], s1)))
-                }
-            };
-            let m = _mm256_set1_ps(MAX_ABS_VALUE);
-            let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
-            let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
-            store(
-                [v[0], v[1], v[2], _mm256_setzero_ps()],
-                g,
-                out,
-                stride,
-                if g.class == 1 { 4 } else { 7 },
-                true,
-            );
-        }
+        let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
+        ga += ta;
+        gb += tb;
+        ma += g.meta;
+        mb += g.meta;
+        let at = [0, 4, 7][g.class as usize % 3];
+        store(q, g, out, stride, at, g.class != 0);
     }
+}
+
+/// Lane indices: [`store`] with these as joints and stride 4 writes a group lane by lane.
+static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Group `g`'s values at `key`, lane by lane (rotations 4 floats, vectors 3 and a zero), for the
+/// subset decoder: `starts` is the group's first bit in a frame of each sample's segment.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn group_lanes(
+    p: &Proto,
+    key: &SampleKey,
+    g: usize,
+    a: &Pos,
+    b: &Pos,
+    starts: (usize, usize),
+    out: &mut [[f32; 4]; LANES],
+) {
+    let data = &p.data[..];
+    let (rec, meta) = p.group_at[g];
+    let mut gv = GroupView::at(data.as_ptr().add(rec as usize));
+    gv.joints = LANE_IDS.as_ptr();
+    let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);
+    let (ga, gb) = starts;
+    let one = key.i1 == key.i0 || key.alpha <= 0.0;
+    let pair = !one && key.i0 / p.seg_len == key.i1 / p.seg_len;
+    let q = if one {
+        group!(ONE, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0
+    } else if pair {
+        group!(PAIR, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0
+    } else {
+        group!(TWO, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0
+    };
+    store(q, &gv, out.as_mut_ptr() as *mut f32, 4, 0, false);
 }
 
 // After the macros: `play` uses them.

@@ -30,6 +30,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod subset;
 
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::quantize::bits::read_bits;
@@ -45,6 +46,12 @@ use crate::{Error, Result};
 
 /// Sub-tracks per group.
 pub const LANES: usize = 8;
+/// [`Proto`]'s joint map: an animated channel.
+const SRC_ANIMATED: u32 = 0;
+/// A constant channel.
+const SRC_STATIC: u32 = 1 << 30;
+/// A default channel.
+const SRC_DEFAULT: u32 = 2 << 30;
 /// Bytes read past the last segment by a 32-byte window.
 const PADDING: usize = 64;
 
@@ -120,6 +127,12 @@ pub struct Proto {
     defaults: Vec<Default_>,
     defaults4: usize,
     num_groups: usize,
+    /// Per joint and channel: [`SRC_ANIMATED`] | group << 3 | lane, [`SRC_STATIC`] | index in
+    /// `statics`, or [`SRC_DEFAULT`] | index in `defaults` (for subsets; a format would derive it
+    /// from the track table).
+    joint_map: Vec<[u32; 3]>,
+    /// Per group: its record's offset in `data`, and its metadata's offset in a segment's.
+    group_at: Vec<(u32, u32)>,
     /// Byte offset of the segment table in `data` (the group records end there).
     seg_table: usize,
     /// Bytes of the group metadata of one segment.
@@ -295,10 +308,27 @@ impl Proto {
             }
         }
         let meta_bytes: usize = groups.iter().map(Group::meta_bytes).sum();
+        let mut joint_map = vec![[u32::MAX; 3]; h.num_joints as usize];
+        for (i, st) in statics.iter().enumerate() {
+            joint_map[st.joint as usize][(st.at as usize + 2) / 4] = SRC_STATIC | i as u32;
+        }
+        for (i, d) in defaults.iter().enumerate() {
+            joint_map[d.joint as usize][(d.at as usize + 2) / 4] = SRC_DEFAULT | i as u32;
+        }
+        for (gi, m) in members.iter().enumerate() {
+            for (l, &i) in m.iter().enumerate() {
+                joint_map[subs[i].joint as usize][subs[i].channel as usize] =
+                    SRC_ANIMATED | (gi as u32) << 3 | l as u32;
+            }
+        }
 
         // Group records.
         let mut data = Vec::new();
+        let mut group_at = Vec::new();
+        let mut meta_at = 0u32;
         for g in &groups {
+            group_at.push((data.len() as u32, meta_at));
+            meta_at += g.meta_bytes() as u32;
             data.extend_from_slice(&[g.class, g.n, g.per_segment as u8, g.meta_bytes() as u8]);
             for l in 0..LANES {
                 data.extend_from_slice(&(g.joint[l] as u16).to_le_bytes());
@@ -430,6 +460,8 @@ impl Proto {
             statics,
             defaults,
             num_groups: groups.len(),
+            joint_map,
+            group_at,
             seg_table,
             meta_bytes,
             data,

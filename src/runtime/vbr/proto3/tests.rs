@@ -116,10 +116,64 @@ fn proto_cached_poses_are_the_vbr_poses() {
             assert!(proto.sample_pose_cached(&mut cache, &key, &mut b, 10));
             used += cache.held.contains(&key.i0) as usize;
             for (k, (x, y)) in a.iter().zip(&b).enumerate() {
-                assert_eq!(x.to_bits(), y.to_bits(), "float {k} at {t} ({key:?}): {x} vs {y}");
+                assert_eq!(
+                    x.to_bits(),
+                    y.to_bits(),
+                    "float {k} at {t} ({key:?}): {x} vs {y}"
+                );
             }
         }
         // Playback went through the slots (not only the plain walk).
         assert!(used > times.len() / 2, "{used} of {}", times.len());
+    }
+}
+
+/// Subsets (every joint alone, every third joint, all joints in reverse) against the `vbr`
+/// decoder's whole pose, bit for bit.
+#[test]
+fn proto_subsets_are_the_vbr_joints() {
+    for (joints, samples, scale) in [(14, 150, true), (30, 61, false)] {
+        let clip = generate_clip(&GenerateOptions {
+            joints,
+            samples,
+            scale,
+            animated_translation: true,
+            seed: 11 + joints as u64,
+            ..Default::default()
+        });
+        let settings = crate::CompressSettings {
+            codec: crate::CodecChoice::Vbr,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
+        let proto = Proto::convert(blob.as_bytes()).unwrap();
+        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        let n = d.num_joints();
+        let mut a = vec![0.0f32; n * 10];
+        let lists: Vec<Vec<u32>> = vec![
+            (0..n as u32).step_by(3).collect(),
+            (0..n as u32).rev().collect(),
+            vec![n as u32 - 1],
+        ];
+        let dur = (samples - 1) as f32 / 30.0;
+        for i in 0..300 {
+            let t = i as f32 * 0.37 % (dur * 1.1);
+            let key = resolve(proto.header(), t, Looping::Wrap, Rounding::None).unwrap();
+            d.seek(t, Looping::Wrap, Rounding::None).unwrap();
+            d.sample_pose(&mut a, 10).unwrap();
+            for (js, wide) in lists.iter().flat_map(|js| [(js, false), (js, true)]) {
+                if wide && !Proto::supported() {
+                    continue;
+                }
+                let mut b = vec![f32::NAN; n * 10];
+                proto.sample_joints_with(&key, js, &mut b, 10, wide);
+                for &j in js {
+                    let r = j as usize * 10..j as usize * 10 + 10;
+                    for (x, y) in a[r.clone()].iter().zip(&b[r]) {
+                        assert_eq!(x.to_bits(), y.to_bits(), "joint {j} at {t} ({key:?})");
+                    }
+                }
+            }
+        }
     }
 }

@@ -116,7 +116,8 @@ pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
                 if same_segment {
                     // Constant over the segment: not blended (the walk's rule).
                     let m = _mm256_set1_epi32(*c.constant.get_unchecked(sa * n + g) as i32);
-                    let m = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(m, bits), bits));
+                    let m =
+                        _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(m, bits), bits));
                     [0, 1, 2, 3].map(|k| sel(m, q[k], a[k]))
                 } else {
                     q
@@ -136,7 +137,14 @@ pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
             let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
             let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
             let at = if gv.class == 1 { 4 } else { 7 };
-            store([v[0], v[1], v[2], _mm256_setzero_ps()], gv, out, stride, at, true);
+            store(
+                [v[0], v[1], v[2], _mm256_setzero_ps()],
+                gv,
+                out,
+                stride,
+                at,
+                true,
+            );
         }
     }
 }

@@ -1,0 +1,301 @@
+//! Joint subsets on the prototype layout, portable: each requested channel decoded alone (one
+//! lane of its group), after the starts of the groups in a frame are summed from the segment's
+//! rate fields (only up to the last group needed). Bit for bit the `vbr` decoder's joints.
+
+use super::{position, Pos, Proto, DEFAULT_VALUES, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
+use crate::format::limits::MAX_ABS_VALUE;
+use crate::format::quantize::bits::read_bits;
+use crate::format::vbr::bitrate::{coefficients, rate_bits, rotation_range, ClipRange, RATE_RAW};
+use crate::format::vbr::rotation::from_stored;
+use crate::math::{nlerp_shortest, Vec3};
+use crate::runtime::vbr::cursor::PAIR_BITS;
+use crate::runtime::SampleKey;
+use std::mem::MaybeUninit;
+
+/// Most groups a subset call handles (the starts of a frame's groups live on the stack).
+pub const MAX_GROUPS: usize = 128;
+
+/// One segment's view for a subset: where its samples are and where each group starts in a
+/// frame (filled up to `known`).
+struct Seg {
+    pos: Pos,
+    /// Initialised below `known`.
+    starts: [MaybeUninit<u32>; MAX_GROUPS],
+    known: usize,
+    bit: usize,
+}
+
+impl Seg {
+    fn new(p: &Proto, sample: u32) -> Seg {
+        Seg {
+            pos: position(p, sample),
+            starts: [MaybeUninit::uninit(); MAX_GROUPS],
+            known: 0,
+            bit: 0,
+        }
+    }
+
+    /// Bit where group `g` starts in a frame: the widths of every group before it, two rate
+    /// fields per table lookup.
+    fn start(&mut self, p: &Proto, g: usize) -> usize {
+        while self.known <= g {
+            let k = self.known;
+            self.starts[k] = MaybeUninit::new(self.bit as u32);
+            let (rec, meta) = p.group_at[k];
+            let n = p.data[rec as usize + 1] as usize;
+            let m = self.pos.meta + meta as usize;
+            let rb = (5 * n).div_ceil(8);
+            for c in 0..3 {
+                self.bit += widths(read_u64(&p.data, m + rb * c), n);
+            }
+            self.known += 1;
+        }
+        // SAFETY: entries below `known` are initialised, and `g < known` here.
+        unsafe { self.starts[g].assume_init() as usize }
+    }
+}
+
+/// The little-endian `u64` at byte `o` (the prototype pads its buffer past every read).
+#[inline(always)]
+fn read_u64(d: &[u8], o: usize) -> u64 {
+    assert!(o + 8 <= d.len());
+    // SAFETY: checked above.
+    u64::from_le(unsafe { (d.as_ptr().add(o) as *const u64).read_unaligned() })
+}
+
+/// Sum of the widths of the first `k` (at most 8) 5-bit rate fields of `w`, two per lookup.
+#[inline(always)]
+fn widths(w: u64, k: usize) -> usize {
+    let w = w & ((1u64 << (5 * k)) - 1);
+    let t = |s: u32| PAIR_BITS[((w >> s) & 1023) as usize] as usize;
+    (t(0) + t(10)) + (t(20) + t(30))
+}
+
+/// One lane's decode in one segment.
+struct Lane {
+    mul: [f32; 3],
+    add: [f32; 3],
+    rate: [u8; 3],
+    /// Bit of each component's field relative to the group's start in a frame.
+    off: [usize; 3],
+    drop: u8,
+}
+
+fn lane(p: &Proto, seg: &Pos, g: usize, l: usize) -> Lane {
+    let (rec, meta) = p.group_at[g];
+    let r = rec as usize;
+    let d = &p.data;
+    let (class, n, per_segment) = (d[r], d[r + 1] as usize, d[r + 2] != 0);
+    let m = seg.meta + meta as usize;
+    let rb = (5 * n).div_ceil(8);
+    let ranges = r + 24;
+    let drop = if per_segment {
+        (read_u64(d, m + 3 * rb + 6 * n) >> (2 * l)) as u8 & 3
+    } else {
+        (read_u64(d, r + 20) >> (2 * l)) as u8 & 3
+    };
+    let mut x = Lane {
+        mul: [0.0; 3],
+        add: [0.0; 3],
+        rate: [0; 3],
+        off: [0; 3],
+        drop,
+    };
+    let mut start = 0;
+    for c in 0..3 {
+        let w = read_u64(d, m + rb * c);
+        x.rate[c] = ((w >> (5 * l)) & 31) as u8;
+        x.off[c] = start + widths(w, l);
+        start += widths(w, n);
+        let field = read_u64(d, m + 3 * rb + 2 * n * c + 2 * l) as u16;
+        let range = if class == 0 {
+            // The stored slot `c` holds component `c + (c >= drop)` of a per-segment group's four.
+            let k = if per_segment {
+                c + (c >= drop as usize) as usize
+            } else {
+                c
+            };
+            let w = read_u64(d, ranges + 4 * n * k + 4 * l) as u32;
+            rotation_range(w as u16, (w >> 16) as u16)
+        } else {
+            ClipRange {
+                min: f32::from_bits(read_u64(d, ranges + 4 * n * c + 4 * l) as u32),
+                extent: f32::from_bits(read_u64(d, ranges + 4 * n * (3 + c) + 4 * l) as u32),
+            }
+        };
+        (x.mul[c], x.add[c]) = coefficients(x.rate[c], field, &range);
+    }
+    x
+}
+
+/// The lane's three components at the stored frame whose group starts at `bit`.
+#[inline(always)]
+fn frame(d: &[u8], bit: usize, x: &Lane, limit: f32) -> [f32; 3] {
+    let mut v = [0.0f32; 3];
+    for c in 0..3 {
+        let q = read_bits(d, bit + x.off[c], rate_bits(x.rate[c]));
+        v[c] = if x.rate[c] == RATE_RAW {
+            let r = f32::from_bits(q);
+            // `maxps` then `minps`: a NaN gives `-limit`.
+            if r.is_nan() {
+                -limit
+            } else {
+                r.max(-limit).min(limit)
+            }
+        } else {
+            (q as i32) as f32 * x.mul[c] + x.add[c]
+        };
+    }
+    v
+}
+
+/// The lane's sample at `pos` whose group starts at bit `start` of a frame (a dropped keyframe
+/// blended from its stored neighbours).
+fn sample(d: &[u8], pos: &Pos, start: usize, x: &Lane, limit: f32) -> [f32; 3] {
+    let bit = pos.bit + start;
+    let a = frame(d, bit, x, limit);
+    if pos.t > 0.0 {
+        let n = frame(d, bit + pos.fb, x, limit);
+        let t = pos.t;
+        return [
+            a[0] + (n[0] - a[0]) * t,
+            a[1] + (n[1] - a[1]) * t,
+            a[2] + (n[2] - a[2]) * t,
+        ];
+    }
+    a
+}
+
+impl Proto {
+    /// Samples the joints of `joints` (each below the joint count) at `key`, joint `j` into
+    /// `out[j * stride..]` (the `vbr` decoder's `sample_joints` with every channel and slots
+    /// equal to the joints). Bit for bit its whole pose's floats.
+    pub fn sample_joints(&self, key: &SampleKey, joints: &[u32], out: &mut [f32], stride: usize) {
+        self.sample_joints_with(key, joints, out, stride, super::Isa::Avx2.available())
+    }
+
+    /// [`Proto::sample_joints`], decoding whole groups with AVX2 when `wide` (which must then be
+    /// available), else lane by lane.
+    pub fn sample_joints_with(
+        &self,
+        key: &SampleKey,
+        joints: &[u32],
+        out: &mut [f32],
+        stride: usize,
+        wide: bool,
+    ) {
+        assert!(!wide || super::Isa::Avx2.available());
+        assert!(self.num_groups <= MAX_GROUPS && stride >= 10);
+        let one = key.i1 == key.i0 || key.alpha <= 0.0;
+        let pair = !one && key.i0 / self.seg_len == key.i1 / self.seg_len;
+        let mut a = Seg::new(self, key.i0);
+        // The second sample's segment (used when it is another one).
+        let mut b = Seg::new(self, key.i1);
+        let pb = position(self, key.i1);
+        // With AVX2 a channel's whole group is decoded (and kept for the next channel in it).
+        let mut lanes = [[0.0f32; 4]; super::LANES];
+        let mut last = usize::MAX;
+        for &j in joints {
+            let o = j as usize * stride;
+            let dst = &mut out[o..o + 10];
+            for (ch, &src) in self.joint_map[j as usize].iter().enumerate() {
+                let at = [0, 4, 7][ch];
+                let value = match src & (3 << 30) {
+                    SRC_STATIC => self.statics[(src & 0xFFFF) as usize].value,
+                    SRC_DEFAULT => {
+                        DEFAULT_VALUES
+                            [(self.defaults[(src & 0xFFFF) as usize].value as usize).min(2)]
+                    }
+                    SRC_ANIMATED => {
+                        let (g, l) = ((src >> 3) as usize, (src & 7) as usize);
+                        if wide {
+                            #[cfg(target_arch = "x86_64")]
+                            if last != g {
+                                let ga = a.start(self, g);
+                                let (pos_b, gb) = if one || pair {
+                                    (pb, ga)
+                                } else {
+                                    (b.pos, b.start(self, g))
+                                };
+                                // SAFETY: AVX2 is present (`wide`).
+                                unsafe {
+                                    super::avx2::group_lanes(
+                                        self,
+                                        key,
+                                        g,
+                                        &a.pos,
+                                        &pos_b,
+                                        (ga, gb),
+                                        &mut lanes,
+                                    )
+                                };
+                                last = g;
+                            }
+                            lanes[l]
+                        } else {
+                            self.lane_value(key, &mut a, &mut b, &pb, g, l, ch, one, pair)
+                        }
+                    }
+                    _ => continue,
+                };
+                // Fixed sizes: a copy of a run-time length would call `memcpy`.
+                if ch == 0 {
+                    dst[..4].copy_from_slice(&value);
+                } else {
+                    dst[at..at + 3].copy_from_slice(&value[..3]);
+                }
+            }
+        }
+    }
+
+    /// Channel `ch` of lane `l` of group `g` at `key`, one lane alone.
+    #[allow(clippy::too_many_arguments)]
+    fn lane_value(
+        &self,
+        key: &SampleKey,
+        a: &mut Seg,
+        b: &mut Seg,
+        pb: &Pos,
+        g: usize,
+        l: usize,
+        ch: usize,
+        one: bool,
+        pair: bool,
+    ) -> [f32; 4] {
+        let d = &self.data[..];
+        let alpha = key.alpha;
+        let limit = if ch == 0 { 1.0 } else { MAX_ABS_VALUE };
+        let xa = lane(self, &a.pos, g, l);
+        let sa = a.start(self, g);
+        let va = sample(d, &a.pos, sa, &xa, limit);
+        let (vb, xb_drop) = if one {
+            (va, xa.drop)
+        } else if pair {
+            // The same segment: its group starts and decode, another frame.
+            (sample(d, pb, sa, &xa, limit), xa.drop)
+        } else {
+            let xb = lane(self, &b.pos, g, l);
+            let sb = b.start(self, g);
+            (sample(d, &b.pos, sb, &xb, limit), xb.drop)
+        };
+        if ch == 0 {
+            let qa = from_stored(va, xa.drop);
+            let same = pair && xa.rate == [0; 3];
+            let q = if one || same {
+                qa
+            } else {
+                nlerp_shortest(qa, from_stored(vb, xb_drop), alpha)
+            };
+            q.to_array()
+        } else {
+            let v = if one {
+                Vec3::from(va)
+            } else {
+                Vec3::from(va).lerp(Vec3::from(vb), alpha)
+            };
+            let m = Vec3::splat(MAX_ABS_VALUE);
+            let v = v.max(-m).min(m);
+            [v.x, v.y, v.z, 0.0]
+        }
+    }
+}
