@@ -294,6 +294,7 @@ fn run_set(
         proto.check(&mut new, c, j, &times[c][..16]);
         let (wb, wn, wp) = proto::warm3(&mut base, &mut new, &mut proto, c, j, &times[c], &plan);
         let w = measure::Warm { base: wb, new: wn };
+        let sub3 = proto::subset3(&mut base, &mut new, &mut proto, c, j, &times[c], &plan);
         let sub = measure::subset(&mut new, c, j, &times[c], &plan);
         let b = measure::bind(&base, &new, c, &plan);
         rows.push(ClipRow {
@@ -308,6 +309,7 @@ fn run_set(
             cold_new_ns: 0.0,
             proto_bytes: proto.bytes(c),
             warm_proto_ns: wp,
+            even10_3_ns: sub3,
             cold_proto_ns: None,
             init_base_ns: b.base_init,
             init_new_ns: b.new_init,

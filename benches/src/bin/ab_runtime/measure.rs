@@ -68,6 +68,15 @@ impl<'a> Side<'a> {
             .unwrap();
     }
 
+    /// Seek (clamp) and `animcomp_sample_joints` of `joints` (slots = joints) on clip `c`.
+    #[inline]
+    pub fn joints_only(&mut self, c: usize, joints: &[u32], t: f32) {
+        self.lib.seek(&mut self.ctxs[c], t).unwrap();
+        self.lib
+            .sample_joints(&self.ctxs[c], joints, Some(joints), CHANNEL_ALL, &mut self.pose)
+            .unwrap();
+    }
+
     /// [`Side::pose`] for callers outside this file.
     #[inline]
     pub fn pose_only(&mut self, c: usize, joints: usize, t: f32) {

@@ -75,6 +75,35 @@ impl ProtoSide {
     }
 }
 
+/// Every tenth joint (`measure::subsets`' evenly spread list), ns per call, of the baseline,
+/// the new build and the prototype, interleaved (warm, the warm times).
+pub fn subset3(
+    base: &mut Side,
+    new: &mut Side,
+    proto: &mut ProtoSide,
+    c: usize,
+    joints: usize,
+    times: &[f32],
+    plan: &Plan,
+) -> Option<[f64; 3]> {
+    if !proto.has(c) || !base.lib.has_sample_joints() || !new.lib.has_sample_joints() {
+        return None;
+    }
+    let (even, _) = crate::measure::subsets(joints);
+    let mut a = || warm_pass(times, &mut |t| base.joints_only(c, &even, t));
+    let mut b = || warm_pass(times, &mut |t| new.joints_only(c, &even, t));
+    let mut p = || {
+        warm_pass(times, &mut |t| {
+            if let Some(pr) = &proto.protos[c] {
+                let key = resolve(pr.header(), t, Looping::Clamp, Rounding::None).unwrap();
+                pr.sample_joints(&key, &even, &mut proto.pose, 10);
+            }
+        })
+    };
+    let mut r = interleave(plan.warm_rounds.div_ceil(2), &mut [&mut a, &mut b, &mut p]);
+    Some([median(&mut r[0]), median(&mut r[1]), median(&mut r[2])])
+}
+
 /// Warm ns per pose of the baseline, the new build and the prototype, interleaved.
 pub fn warm3(
     base: &mut Side,

@@ -31,6 +31,8 @@ pub struct ClipRow {
     pub warm_proto_ns: Option<f64>,
     /// Cold ns per pose of the prototype.
     pub cold_proto_ns: Option<f64>,
+    /// Every tenth joint, ns per call: baseline, new, prototype (interleaved).
+    pub even10_3_ns: Option<[f64; 3]>,
     /// Baseline `animcomp_decompressor_init`.
     pub init_base_ns: f64,
     /// New `animcomp_decompressor_init`.
@@ -112,6 +114,8 @@ pub struct Summary {
     pub proto_bytes: Option<(usize, usize)>,
     /// Clips whose prototype poses were not the new build's bit for bit.
     pub proto_mismatches: usize,
+    /// Median every-tenth-joint ns per call: baseline, new, prototype.
+    pub even10_3_ns: Option<[f64; 3]>,
 }
 
 /// One set's report.
@@ -181,6 +185,9 @@ pub fn summarise(rows: &[ClipRow], proto_mismatches: usize) -> Summary {
                 .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
         }),
         proto_mismatches,
+        even10_3_ns: rows.iter().any(|r| r.even10_3_ns.is_some()).then(|| {
+            [0, 1, 2].map(|k| med(rows, |r| Some(r.even10_3_ns?[k])).unwrap_or(0.0))
+        }),
     }
 }
 
@@ -351,6 +358,12 @@ pub fn render_summary(rep: &SetReport) -> String {
             opt(s.cold_proto_ratio, 2),
             p as f64 / n.max(1) as f64,
             s.proto_mismatches
+        ));
+    }
+    if let Some([b, n, p]) = s.even10_3_ns {
+        out.push_str(&format!(
+            "every tenth joint, ns per call (medians): base {b:.0}, new {n:.0}, v3 prototype {p:.0} (base/proto {:.2}x)\n",
+            b / p
         ));
     }
     if !rep.playback.is_empty() {

@@ -5,9 +5,11 @@
 use super::{position, Pos, Proto, DEFAULT_VALUES, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
-use crate::format::vbr::bitrate::{coefficients, rate_bits, rotation_range, ClipRange, RATE_RAW};
-use crate::format::vbr::rotation::from_stored;
-use crate::math::{nlerp_shortest, Vec3};
+use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
+use crate::math::nlerp_shortest;
+use crate::runtime::vbr::lanes;
+use crate::runtime::vbr::walk::clamp_value;
+use glam::Vec4;
 use crate::runtime::vbr::cursor::PAIR_BITS;
 use crate::runtime::SampleKey;
 use std::mem::MaybeUninit;
@@ -71,21 +73,27 @@ fn widths(w: u64, k: usize) -> usize {
     (t(0) + t(10)) + (t(20) + t(30))
 }
 
-/// One lane's decode in one segment.
+/// One lane's decode in one segment: the `vbr` decoder's per-sub-track arithmetic
+/// (`lanes`), so its values are bit for bit that decoder's.
 struct Lane {
-    mul: [f32; 3],
-    add: [f32; 3],
-    rate: [u8; 3],
+    mul: Vec4,
+    add: Vec4,
+    bits: [u32; 3],
+    /// Whether any component is a raw `f32`, and which.
+    any_raw: bool,
+    raw: [bool; 3],
     /// Bit of each component's field relative to the group's start in a frame.
     off: [usize; 3],
     drop: u8,
 }
 
+#[inline(always)]
 fn lane(p: &Proto, seg: &Pos, g: usize, l: usize) -> Lane {
     let (rec, meta) = p.group_at[g];
     let r = rec as usize;
     let d = &p.data;
-    let (class, n, per_segment) = (d[r], d[r + 1] as usize, d[r + 2] != 0);
+    let head = read_u64(d, r);
+    let (class, n, per_segment) = (head as u8, (head >> 8) as u8 as usize, (head >> 16) as u8 != 0);
     let m = seg.meta + meta as usize;
     let rb = (5 * n).div_ceil(8);
     let ranges = r + 24;
@@ -94,74 +102,67 @@ fn lane(p: &Proto, seg: &Pos, g: usize, l: usize) -> Lane {
     } else {
         (read_u64(d, r + 20) >> (2 * l)) as u8 & 3
     };
-    let mut x = Lane {
-        mul: [0.0; 3],
-        add: [0.0; 3],
-        rate: [0; 3],
-        off: [0; 3],
-        drop,
-    };
+    let mut rates = [0u8; 3];
+    let mut off = [0usize; 3];
+    let mut fields = 0u64;
     let mut start = 0;
     for c in 0..3 {
         let w = read_u64(d, m + rb * c);
-        x.rate[c] = ((w >> (5 * l)) & 31) as u8;
-        x.off[c] = start + widths(w, l);
+        rates[c] = ((w >> (5 * l)) & 31) as u8;
+        off[c] = start + widths(w, l);
         start += widths(w, n);
-        let field = read_u64(d, m + 3 * rb + 2 * n * c + 2 * l) as u16;
-        let range = if class == 0 {
-            // The stored slot `c` holds component `c + (c >= drop)` of a per-segment group's four.
-            let k = if per_segment {
-                c + (c >= drop as usize) as usize
-            } else {
-                c
-            };
-            let w = read_u64(d, ranges + 4 * n * k + 4 * l) as u32;
-            rotation_range(w as u16, (w >> 16) as u16)
-        } else {
-            ClipRange {
-                min: f32::from_bits(read_u64(d, ranges + 4 * n * c + 4 * l) as u32),
-                extent: f32::from_bits(read_u64(d, ranges + 4 * n * (3 + c) + 4 * l) as u32),
-            }
-        };
-        (x.mul[c], x.add[c]) = coefficients(x.rate[c], field, &range);
+        fields |= (read_u64(d, m + 3 * rb + 2 * n * c + 2 * l) & 0xFFFF) << (16 * c);
     }
-    x
+    let (min, ext) = if class == 0 {
+        // The stored slot `c` holds component `c + (c >= drop)` of a per-segment group's four.
+        let word = |c: usize| {
+            let k = if per_segment { c + (c >= drop as usize) as usize } else { c };
+            read_u64(d, ranges + 4 * n * k + 4 * l) as u32 as u128
+        };
+        lanes::rotation_ranges(word(0) | word(1) << 32 | word(2) << 64)
+    } else {
+        let f = |k: usize| f32::from_bits(read_u64(d, ranges + 4 * n * k + 4 * l) as u32);
+        (Vec4::new(f(0), f(1), f(2), 0.0), Vec4::new(f(3), f(4), f(5), 0.0))
+    };
+    let inv_q = Vec4::new(inv_max_q(rates[0]), inv_max_q(rates[1]), inv_max_q(rates[2]), 0.0);
+    let (mul, add) = lanes::coefficients(inv_q, fields, min, ext);
+    let raw = [rates[0] == RATE_RAW, rates[1] == RATE_RAW, rates[2] == RATE_RAW];
+    Lane {
+        mul,
+        add,
+        bits: [rate_bits(rates[0]), rate_bits(rates[1]), rate_bits(rates[2])],
+        any_raw: raw[0] | raw[1] | raw[2],
+        raw,
+        off,
+        drop,
+    }
 }
 
 /// The lane's three components at the stored frame whose group starts at `bit`.
 #[inline(always)]
-fn frame(d: &[u8], bit: usize, x: &Lane, limit: f32) -> [f32; 3] {
-    let mut v = [0.0f32; 3];
-    for c in 0..3 {
-        let q = read_bits(d, bit + x.off[c], rate_bits(x.rate[c]));
-        v[c] = if x.rate[c] == RATE_RAW {
-            let r = f32::from_bits(q);
-            // `maxps` then `minps`: a NaN gives `-limit`.
-            if r.is_nan() {
-                -limit
-            } else {
-                r.max(-limit).min(limit)
-            }
-        } else {
-            (q as i32) as f32 * x.mul[c] + x.add[c]
-        };
+fn frame(d: &[u8], bit: usize, x: &Lane, limit: f32) -> Vec4 {
+    let q = [
+        read_bits(d, bit + x.off[0], x.bits[0]),
+        read_bits(d, bit + x.off[1], x.bits[1]),
+        read_bits(d, bit + x.off[2], x.bits[2]),
+    ];
+    let v = lanes::values(q, x.mul, x.add);
+    if x.any_raw {
+        lanes::with_raw(v, q, x.raw, limit)
+    } else {
+        v
     }
-    v
 }
 
 /// The lane's sample at `pos` whose group starts at bit `start` of a frame (a dropped keyframe
 /// blended from its stored neighbours).
-fn sample(d: &[u8], pos: &Pos, start: usize, x: &Lane, limit: f32) -> [f32; 3] {
+#[inline(always)]
+fn sample(d: &[u8], pos: &Pos, start: usize, x: &Lane, limit: f32) -> Vec4 {
     let bit = pos.bit + start;
     let a = frame(d, bit, x, limit);
     if pos.t > 0.0 {
         let n = frame(d, bit + pos.fb, x, limit);
-        let t = pos.t;
-        return [
-            a[0] + (n[0] - a[0]) * t,
-            a[1] + (n[1] - a[1]) * t,
-            a[2] + (n[2] - a[2]) * t,
-        ];
+        return a + (n - a) * pos.t;
     }
     a
 }
@@ -279,22 +280,16 @@ impl Proto {
             (sample(d, &b.pos, sb, &xb, limit), xb.drop)
         };
         if ch == 0 {
-            let qa = from_stored(va, xa.drop);
-            let same = pair && xa.rate == [0; 3];
+            let qa = lanes::from_stored(va, xa.drop);
+            let same = pair && xa.bits == [0; 3];
             let q = if one || same {
                 qa
             } else {
-                nlerp_shortest(qa, from_stored(vb, xb_drop), alpha)
+                nlerp_shortest(qa, lanes::from_stored(vb, xb_drop), alpha)
             };
             q.to_array()
         } else {
-            let v = if one {
-                Vec3::from(va)
-            } else {
-                Vec3::from(va).lerp(Vec3::from(vb), alpha)
-            };
-            let m = Vec3::splat(MAX_ABS_VALUE);
-            let v = v.max(-m).min(m);
+            let v = clamp_value(if one { va } else { va.lerp(vb, alpha) });
             [v.x, v.y, v.z, 0.0]
         }
     }
