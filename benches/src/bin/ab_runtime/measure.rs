@@ -73,7 +73,13 @@ impl<'a> Side<'a> {
     pub fn joints_only(&mut self, c: usize, joints: &[u32], t: f32) {
         self.lib.seek(&mut self.ctxs[c], t).unwrap();
         self.lib
-            .sample_joints(&self.ctxs[c], joints, Some(joints), CHANNEL_ALL, &mut self.pose)
+            .sample_joints(
+                &self.ctxs[c],
+                joints,
+                Some(joints),
+                CHANNEL_ALL,
+                &mut self.pose,
+            )
             .unwrap();
     }
 

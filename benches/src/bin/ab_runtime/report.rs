@@ -185,9 +185,10 @@ pub fn summarise(rows: &[ClipRow], proto_mismatches: usize) -> Summary {
                 .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
         }),
         proto_mismatches,
-        even10_3_ns: rows.iter().any(|r| r.even10_3_ns.is_some()).then(|| {
-            [0, 1, 2].map(|k| med(rows, |r| Some(r.even10_3_ns?[k])).unwrap_or(0.0))
-        }),
+        even10_3_ns: rows
+            .iter()
+            .any(|r| r.even10_3_ns.is_some())
+            .then(|| [0, 1, 2].map(|k| med(rows, |r| Some(r.even10_3_ns?[k])).unwrap_or(0.0))),
     }
 }
 

@@ -265,6 +265,7 @@ macro_rules! frame {
 
 /// [`frame`] of a group with a raw `f32` lane, lane by lane.
 #[cold]
+#[allow(clippy::needless_range_loop)]
 #[target_feature(enable = "avx2")]
 unsafe fn frame_raw(data: &[u8], bit: usize, c: &Coef, limit: f32) -> [__m256; 3] {
     let mut v = [_mm256_setzero_ps(); 3];

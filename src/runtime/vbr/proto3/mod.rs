@@ -156,6 +156,7 @@ struct Sub {
 impl Proto {
     /// Converts a `vbr` blob without a bind pose (a prototype: blobs whose defaults are the bind
     /// pose are refused).
+    #[allow(clippy::needless_range_loop)]
     pub fn convert(blob: &[u8]) -> Result<Proto> {
         let (h, _) = validate_blob(blob, true)?;
         if h.codec != CodecId::Vbr {

@@ -7,11 +7,11 @@ use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
 use crate::math::nlerp_shortest;
+use crate::runtime::vbr::cursor::PAIR_BITS;
 use crate::runtime::vbr::lanes;
 use crate::runtime::vbr::walk::clamp_value;
-use glam::Vec4;
-use crate::runtime::vbr::cursor::PAIR_BITS;
 use crate::runtime::SampleKey;
+use glam::Vec4;
 use std::mem::MaybeUninit;
 
 /// Most groups a subset call handles (the starts of a frame's groups live on the stack).
@@ -93,7 +93,11 @@ fn lane(p: &Proto, seg: &Pos, g: usize, l: usize) -> Lane {
     let r = rec as usize;
     let d = &p.data;
     let head = read_u64(d, r);
-    let (class, n, per_segment) = (head as u8, (head >> 8) as u8 as usize, (head >> 16) as u8 != 0);
+    let (class, n, per_segment) = (
+        head as u8,
+        (head >> 8) as u8 as usize,
+        (head >> 16) as u8 != 0,
+    );
     let m = seg.meta + meta as usize;
     let rb = (5 * n).div_ceil(8);
     let ranges = r + 24;
@@ -116,21 +120,41 @@ fn lane(p: &Proto, seg: &Pos, g: usize, l: usize) -> Lane {
     let (min, ext) = if class == 0 {
         // The stored slot `c` holds component `c + (c >= drop)` of a per-segment group's four.
         let word = |c: usize| {
-            let k = if per_segment { c + (c >= drop as usize) as usize } else { c };
+            let k = if per_segment {
+                c + (c >= drop as usize) as usize
+            } else {
+                c
+            };
             read_u64(d, ranges + 4 * n * k + 4 * l) as u32 as u128
         };
         lanes::rotation_ranges(word(0) | word(1) << 32 | word(2) << 64)
     } else {
         let f = |k: usize| f32::from_bits(read_u64(d, ranges + 4 * n * k + 4 * l) as u32);
-        (Vec4::new(f(0), f(1), f(2), 0.0), Vec4::new(f(3), f(4), f(5), 0.0))
+        (
+            Vec4::new(f(0), f(1), f(2), 0.0),
+            Vec4::new(f(3), f(4), f(5), 0.0),
+        )
     };
-    let inv_q = Vec4::new(inv_max_q(rates[0]), inv_max_q(rates[1]), inv_max_q(rates[2]), 0.0);
+    let inv_q = Vec4::new(
+        inv_max_q(rates[0]),
+        inv_max_q(rates[1]),
+        inv_max_q(rates[2]),
+        0.0,
+    );
     let (mul, add) = lanes::coefficients(inv_q, fields, min, ext);
-    let raw = [rates[0] == RATE_RAW, rates[1] == RATE_RAW, rates[2] == RATE_RAW];
+    let raw = [
+        rates[0] == RATE_RAW,
+        rates[1] == RATE_RAW,
+        rates[2] == RATE_RAW,
+    ];
     Lane {
         mul,
         add,
-        bits: [rate_bits(rates[0]), rate_bits(rates[1]), rate_bits(rates[2])],
+        bits: [
+            rate_bits(rates[0]),
+            rate_bits(rates[1]),
+            rate_bits(rates[2]),
+        ],
         any_raw: raw[0] | raw[1] | raw[2],
         raw,
         off,

@@ -63,7 +63,7 @@ fn proto_poses_are_the_vbr_poses() {
         };
         let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
         let dur = (samples - 1) as f32 / 30.0;
-        let mut times: Vec<f32> = (0..samples as usize * 3).map(|i| i as f32 / 90.0).collect();
+        let mut times: Vec<f32> = (0..samples * 3).map(|i| i as f32 / 90.0).collect();
         for _ in 0..500 {
             seed ^= seed << 13;
             seed ^= seed >> 7;
