@@ -391,12 +391,7 @@ unsafe fn store(
         _mm256_shuffle_ps::<0b01_00_01_00>(t1, t3),
         _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3),
     ];
-    for l in 0..g.n {
-        let row = if l < 4 {
-            _mm256_castps256_ps128(r[l])
-        } else {
-            _mm256_extractf128_ps::<1>(r[l - 4])
-        };
+    let put = |l: usize, row: __m128| {
         let dst = out.add(*g.joints.add(l) as usize * stride + at);
         if three {
             _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(row));
@@ -404,6 +399,14 @@ unsafe fn store(
         } else {
             _mm_storeu_ps(dst, row);
         }
+    };
+    // Lanes 0..4 from the low halves, 4..8 from the high ones: no branch per lane on which.
+    let n = g.n;
+    for (l, x) in r.iter().enumerate().take(n) {
+        put(l, _mm256_castps256_ps128(*x));
+    }
+    for (l, x) in r.iter().enumerate().take(n.saturating_sub(4)) {
+        put(l + 4, _mm256_extractf128_ps::<1>(*x));
     }
 }
 
