@@ -70,6 +70,18 @@ impl Coef {
     }
 }
 
+/// `[f(0), f(1), f(2)]` (`array::map` is not always inlined).
+#[inline(always)]
+fn map3<T>(f: impl Fn(usize) -> T) -> [T; 3] {
+    [f(0), f(1), f(2)]
+}
+
+/// `[f(0), f(1), f(2), f(3)]`.
+#[inline(always)]
+fn map4<T>(f: impl Fn(usize) -> T) -> [T; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
 /// `b` where `mask`, else `a`.
 #[inline(always)]
 unsafe fn sel(mask: __m128, a: __m128, b: __m128) -> __m128 {
@@ -298,7 +310,7 @@ unsafe fn fields(fb: *const u8, r: __m128i, c: &Coef, h: &Half, hi: usize, k: us
     let w2 = _mm_loadl_epi64(fb.add(*byte.get_unchecked(4 * hi + 2) as usize) as *const __m128i);
     let x = _mm_srl_epi64(_mm_unpacklo_epi64(w0, w2), r);
     let cnt = &h.cnt[k];
-    let y = [0, 1, 2, 3].map(|l| _mm_srl_epi64(x, cnt[l]));
+    let y = map4(|l| _mm_srl_epi64(x, cnt[l]));
     let q = _mm_unpacklo_epi64(
         _mm_unpacklo_epi32(y[0], y[1]),
         _mm_unpackhi_epi32(y[2], y[3]),
@@ -315,7 +327,7 @@ unsafe fn frame(data: &[u8], bit: usize, c: &Coef, h: usize, limit: f32) -> [__m
     }
     let fb = data.as_ptr().add(bit >> 3);
     let r = _mm_cvtsi32_si128((bit & 7) as i32);
-    [0, 1, 2].map(|k| {
+    map3(|k| {
         let q = fields(fb, r, c, hf, h, k);
         _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(q), hf.mul[k]), hf.add[k])
     })
@@ -373,11 +385,57 @@ unsafe fn sample(
     let a = frame(data, pos.bit + gbit, c, h, limit);
     if pos.t > 0.0 {
         let n = frame(data, pos.bit + pos.fb + gbit, c, h, limit);
-        let t = _mm_set1_ps(pos.t);
-        [0, 1, 2].map(|k| _mm_add_ps(a[k], _mm_mul_ps(_mm_sub_ps(n[k], a[k]), t)))
+        blend(a, n, pos.t)
     } else {
         a
     }
+}
+
+/// The keyframe blend of a dropped sample.
+#[inline(always)]
+unsafe fn blend(a: [__m128; 3], n: [__m128; 3], t: f32) -> [__m128; 3] {
+    let t = _mm_set1_ps(t);
+    map3(|k| _mm_add_ps(a[k], _mm_mul_ps(_mm_sub_ps(n[k], a[k]), t)))
+}
+
+/// Half `h` of a group at two samples of one segment (`a` and `b`, the same coefficients):
+/// [`sample`] of each, a stored frame both read decoded once.
+#[inline(always)]
+unsafe fn sample_pair(
+    data: &[u8],
+    a: &Pos,
+    b: &Pos,
+    gbit: usize,
+    c: &Coef,
+    h: usize,
+    limit: f32,
+) -> ([__m128; 3], [__m128; 3]) {
+    let next = a.bit + a.fb;
+    let a0 = frame(data, a.bit + gbit, c, h, limit);
+    let a1 = if a.t > 0.0 {
+        frame(data, next + gbit, c, h, limit)
+    } else {
+        a0
+    };
+    let va = if a.t > 0.0 { blend(a0, a1, a.t) } else { a0 };
+    let b0 = if b.bit == a.bit {
+        a0
+    } else if b.bit == next && a.t > 0.0 {
+        a1
+    } else {
+        frame(data, b.bit + gbit, c, h, limit)
+    };
+    let vb = if b.t > 0.0 {
+        let b1 = if b.bit == a.bit && a.t > 0.0 {
+            a1
+        } else {
+            frame(data, b.bit + b.fb + gbit, c, h, limit)
+        };
+        blend(b0, b1, b.t)
+    } else {
+        b0
+    };
+    (va, vb)
 }
 
 /// Rotations from their stored slots and dropped components (of half `h`).
@@ -395,7 +453,7 @@ unsafe fn rebuild(s: [__m128; 3], h: &Half) -> [__m128; 4] {
         s
     } else {
         let r = _mm_div_ps(one, _mm_sqrt_ps(len2));
-        s.map(|x| sel(inside, _mm_mul_ps(x, r), x))
+        map3(|k| sel(inside, _mm_mul_ps(s[k], r), s[k]))
     };
     match h.udrop {
         0 => [dd, a, b, c],
@@ -430,7 +488,7 @@ unsafe fn nlerp(a: [__m128; 4], b: [__m128; 4], t: f32, active: i32) -> [__m128;
     let d = dot(&a, &b);
     let flip = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), _mm_set1_ps(-0.0));
     let tv = _mm_set1_ps(t);
-    let v = [0, 1, 2, 3].map(|k| {
+    let v = map4(|k| {
         _mm_add_ps(
             a[k],
             _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b[k], flip), a[k]), tv),
@@ -440,9 +498,9 @@ unsafe fn nlerp(a: [__m128; 4], b: [__m128; 4], t: f32, active: i32) -> [__m128;
     let r = _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(len2));
     let ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
     if _mm_movemask_ps(ok) & active == active {
-        v.map(|x| _mm_mul_ps(x, r))
+        map4(|k| _mm_mul_ps(v[k], r))
     } else {
-        [0, 1, 2, 3].map(|k| sel(ok, a[k], _mm_mul_ps(v[k], r)))
+        map4(|k| sel(ok, a[k], _mm_mul_ps(v[k], r)))
     }
 }
 
@@ -539,11 +597,16 @@ unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: u
             ca
         };
         for h in 0..1 + (g.n > 4) as usize {
-            let va = sample(data, &a, ga, ca, h, limit);
-            let vb = if M == ONE {
-                va
-            } else {
-                sample(data, &b, gb, cb, h, limit)
+            let (va, vb) = match M {
+                ONE => {
+                    let v = sample(data, &a, ga, ca, h, limit);
+                    (v, v)
+                }
+                PAIR => sample_pair(data, &a, &b, ga, ca, h, limit),
+                _ => (
+                    sample(data, &a, ga, ca, h, limit),
+                    sample(data, &b, gb, cb, h, limit),
+                ),
             };
             if g.class == 0 {
                 let ha = ca.half(h);
@@ -555,7 +618,7 @@ unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: u
                         if M == PAIR && ha.any_constant {
                             // Constant over the segment: both samples are the same, not blended.
                             let k = ha.constant;
-                            [0, 1, 2, 3].map(|i| sel(k, q[i], qa[i]))
+                            map4(|i| sel(k, q[i], qa[i]))
                         } else {
                             q
                         }
@@ -568,12 +631,12 @@ unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: u
                     _ => {
                         let s0 = _mm_set1_ps(1.0 - alpha);
                         let s1 = _mm_set1_ps(alpha);
-                        [0, 1, 2].map(|k| _mm_add_ps(_mm_mul_ps(va[k], s0), _mm_mul_ps(vb[k], s1)))
+                        map3(|k| _mm_add_ps(_mm_mul_ps(va[k], s0), _mm_mul_ps(vb[k], s1)))
                     }
                 };
                 let m = _mm_set1_ps(MAX_ABS_VALUE);
                 let nm = _mm_set1_ps(-MAX_ABS_VALUE);
-                let v = v.map(|x| _mm_min_ps(_mm_max_ps(x, nm), m));
+                let v = map3(|k| _mm_min_ps(_mm_max_ps(v[k], nm), m));
                 store(
                     [v[0], v[1], v[2], _mm_setzero_ps()],
                     &g,
