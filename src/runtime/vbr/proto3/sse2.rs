@@ -3,14 +3,20 @@
 //! are bit for bit its poses and the `vbr` decoder's.
 //!
 //! What SSE2 lacks, replaced:
-//! - per-lane variable shifts (the fields): a 64-bit window per pair of lanes, loaded and aligned
-//!   on the pair's first field in a general register (the pair spans at most 7 + 2 x 24 bits);
-//!   the pair's second field is brought down by a `psrlq` whose count (the first lane's width) is
-//!   the same for the whole segment, once for lanes 1 and once for lanes 3;
+//! - per-lane variable shifts (the fields): one 64-bit window per pair of lanes, loaded at the
+//!   byte of the pair's first field, shifted by the frame's first bit in its byte (one count for
+//!   every window of a frame), then once per lane by a count fixed for the segment (the lane's
+//!   bit in its window: at most 7 + 7 + 24, and the field ends by bit 62);
+//! - the integer metadata (rates, widths, prefix sums of the field offsets): all eight lanes in
+//!   16-bit lanes; the 5-bit rate fields brought into 16-bit lanes by two 64-bit shifts and word
+//!   shuffles, then aligned by a 16-bit multiply; the 2-bit drops by a 16-bit multiply;
 //! - `(1 << bits) - 1`: the float `2^bits` (built for `1 / (2^bits - 1)` anyway) converted;
-//! - the 5-bit rate and 2-bit drop fields: constant shifts and an unpack, and a 16-bit multiply;
-//! - `blendv`: `and`/`andnot`/`or`; the per-segment drop's range slots are selected as words,
-//!   before their conversion.
+//! - `blendv`: `xor`/`and`; the per-segment drop's range slots selected as words, before their
+//!   conversion; the rotation rebuild's placement of the dropped component is free when the
+//!   four lanes drop the same one, and the rebuild's and the blend's rare lanes (outside the
+//!   unit ball, zero length) are selected only when a lane in use has one.
+//!
+//! Two samples in one segment decode a stored frame they both read once.
 
 use super::common::{case, position, prefetch, Pos, Record, ONE, PAIR, TWO};
 use super::{Proto, DEFAULT_VALUES};
