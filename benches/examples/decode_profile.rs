@@ -8,10 +8,15 @@
 //! is `sample` through a cache (random access: what the cache costs when it cannot help). Run under `valgrind --tool=callgrind` to count instructions per pose
 //! independently of machine load.
 //!
+//! The format version 3 prototype: `proto DIR N` samples like `sample` with the widest decoder
+//! this machine runs, `protoavx2`, `protosse2` and `protoscalar` with that decoder, `protoplay`
+//! plays like `play`; `protocheck DIR N` compares every available decoder's poses with the `vbr`
+//! decoder's, bit for bit.
+//!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
 use animcomp::decompress::seek::resolve;
-use animcomp::decompress::vbr::proto3::{Proto, ProtoCache};
+use animcomp::decompress::vbr::proto3::{Isa, Proto, ProtoCache};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{compress, AlignedBlob, CompressSettings};
@@ -46,8 +51,18 @@ fn main() {
         Some(
             mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
             | "playcache" | "proto" | "protoplay" | "protocheck" | "protocache"
-            | "protosubset" | "protosubsetlane"),
+            | "protosubset" | "protosubsetlane" | "protoavx2" | "protosse2" | "protoscalar"),
         ) => {
+            let isa = match mode {
+                "protoavx2" => Some(Isa::Avx2),
+                "protosse2" => Some(Isa::Sse2),
+                "protoscalar" => Some(Isa::Scalar),
+                _ => None,
+            };
+            if let Some(i) = isa.filter(|i| !i.available()) {
+                eprintln!("{i:?} is not available here");
+                std::process::exit(1);
+            }
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
             let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -114,26 +129,37 @@ fn main() {
                             black_box(&mut pose);
                             continue;
                         }
-                        p.sample_pose(&key, &mut pose, FLOATS_PER_JOINT);
+                        match isa {
+                            Some(i) => {
+                                p.sample_pose_isa(i, &key, &mut pose, FLOATS_PER_JOINT);
+                            }
+                            None => p.sample_pose(&key, &mut pose, FLOATS_PER_JOINT),
+                        }
                         black_box(&mut pose);
                         if mode == "protocheck" {
                             d.seek(t, looping, Rounding::None).unwrap();
                             d.sample_pose(&mut check, FLOATS_PER_JOINT).unwrap();
-                            let same = pose
-                                .iter()
-                                .zip(&check)
-                                .all(|(a, b)| a.to_bits() == b.to_bits());
-                            assert!(same, "proto pose differs at {t} in blob {poses}");
-                            // Every tenth joint through the subset decoder.
-                            let mut sub = vec![f32::NAN; pose.len()];
-                            p.sample_joints(&key, &tenth, &mut sub, FLOATS_PER_JOINT);
-                            for &j in &tenth {
-                                let r = j as usize * 10..j as usize * 10 + 10;
-                                let same = sub[r.clone()]
+                            for i in Isa::ALL.into_iter().filter(|i| i.available()) {
+                                pose.fill(f32::NAN);
+                                assert!(p.sample_pose_isa(i, &key, &mut pose, FLOATS_PER_JOINT));
+                                let same = pose
                                     .iter()
-                                    .zip(&check[r])
+                                    .zip(&check)
                                     .all(|(a, b)| a.to_bits() == b.to_bits());
-                                assert!(same, "proto subset differs at {t}, joint {j}");
+                                assert!(same, "{i:?} proto pose differs at {t} in blob {poses}");
+                            }
+                            // Every tenth joint through the subset decoder, both paths.
+                            for wide in [false, Proto::supported()] {
+                                let mut sub = vec![f32::NAN; pose.len()];
+                                p.sample_joints_with(&key, &tenth, &mut sub, FLOATS_PER_JOINT, wide);
+                                for &j in &tenth {
+                                    let r = j as usize * 10..j as usize * 10 + 10;
+                                    let same = sub[r.clone()]
+                                        .iter()
+                                        .zip(&check[r])
+                                        .all(|(a, b)| a.to_bits() == b.to_bits());
+                                    assert!(same, "proto subset differs at {t}, joint {j}");
+                                }
                             }
                             // The cache, at this time and at +1/60 s (playback from here).
                             let c = pcache.as_mut().unwrap();
@@ -177,6 +203,10 @@ fn main() {
                 ns += t0.elapsed().as_nanos();
                 poses += n;
             }
+            if mode == "protocheck" {
+                let isas: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.available()).collect();
+                println!("protocheck: {isas:?} bit for bit the vbr poses");
+            }
             if mode.starts_with("proto") {
                 let (v2, v3): (usize, usize) = blobs
                     .iter()
@@ -200,7 +230,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: decode_profile write DIR CLIPS... | sample|subset|all|rotations|one|play|playcache DIR [N]"
+                "usage: decode_profile write DIR CLIPS... | sample|subset|all|rotations|one|play|playcache|samplecache|proto|protoavx2|protosse2|protoscalar|protoplay|protocheck DIR [N]"
             )
         }
     }

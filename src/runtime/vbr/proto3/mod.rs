@@ -30,6 +30,10 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod common;
+mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
 mod subset;
 
 use crate::format::bytes::{read_u16, read_u32};
@@ -538,6 +542,11 @@ impl Proto {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: AVX2 is present; the key and the buffer were checked above.
             Isa::Avx2 => unsafe { avx2::sample_pose(self, key, out.as_mut_ptr(), stride) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the key and the buffer were checked above.
+            Isa::Sse2 => unsafe { sse2::sample_pose(self, key, out.as_mut_ptr(), stride) },
+            Isa::Scalar => scalar::sample_pose(self, key, out, stride),
+            #[allow(unreachable_patterns)]
             _ => return false,
         }
         true
@@ -610,6 +619,9 @@ impl Isa {
         match self {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => is_x86_feature_detected!("avx2"),
+            Isa::Sse2 => cfg!(target_arch = "x86_64"),
+            Isa::Scalar => true,
+            #[allow(unreachable_patterns)]
             _ => false,
         }
     }

@@ -1,0 +1,161 @@
+//! What the SSE2 and scalar decoders share (the AVX2 decoder keeps its own copies): a sample's
+//! place in its segment, a pose's case, the group records, and (x86-64) the prefetch hints.
+
+use super::Proto;
+use crate::format::bytes::read_u32;
+use crate::runtime::vbr::keyframe_position;
+use crate::runtime::SampleKey;
+
+/// One sample (`alpha` 0 or equal samples).
+pub(super) const ONE: u8 = 0;
+/// Two samples in one segment (one set of coefficients).
+pub(super) const PAIR: u8 = 1;
+/// Two samples in different segments.
+pub(super) const TWO: u8 = 2;
+
+/// The case of a pose at `key`.
+#[inline(always)]
+pub(super) fn case(p: &Proto, key: &SampleKey) -> u8 {
+    if key.i1 == key.i0 || key.alpha <= 0.0 {
+        ONE
+    } else if key.i0 / p.seg_len == key.i1 / p.seg_len {
+        PAIR
+    } else {
+        TWO
+    }
+}
+
+/// Where one sample's stored frame starts, and its keyframe blend.
+#[derive(Clone, Copy)]
+pub(super) struct Pos {
+    /// Byte offset of the segment's group metadata.
+    pub meta: usize,
+    /// Absolute bit of the stored frame.
+    pub bit: usize,
+    /// Blend towards the next stored frame (a dropped sample), 0 for a stored one.
+    pub t: f32,
+    /// Bits of a frame.
+    pub fb: usize,
+}
+
+/// The place of `sample` (below the clip's sample count).
+#[inline(always)]
+pub(super) fn position(p: &Proto, sample: u32) -> Pos {
+    let seg = sample / p.seg_len;
+    let local = sample - seg * p.seg_len;
+    let off = read_u32(
+        &p.data,
+        p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
+    ) as usize;
+    let mask = read_u32(&p.data, off);
+    let fb = read_u32(&p.data, off + 4) as usize;
+    let (idx, t) = keyframe_position(mask, local);
+    Pos {
+        meta: off + 8,
+        bit: (off + 8 + p.meta_bytes) * 8 + idx as usize * fb,
+        t,
+        fb,
+    }
+}
+
+/// A group record (see the module's layout), as byte offsets in the converted data.
+#[derive(Clone, Copy)]
+pub(super) struct Record {
+    /// 0 rotation, 1 translation, 2 scale.
+    pub class: u8,
+    /// Lanes in use.
+    pub n: usize,
+    /// Whether the segments store the group's dropped components.
+    pub per_segment: bool,
+    /// Bytes of its metadata in a segment.
+    pub meta: usize,
+    /// Offset of the u16 joint of lane 0.
+    pub joints: usize,
+    /// Per-track dropped components, 2 bits per lane.
+    pub drops: u32,
+    /// Offset of the clip ranges.
+    pub ranges: usize,
+    /// Bytes of the record.
+    pub size: usize,
+}
+
+impl Record {
+    /// The record at `at` of `data`, which must hold its 24 first bytes.
+    #[inline(always)]
+    pub unsafe fn at(data: *const u8, at: usize) -> Record {
+        let r = data.add(at);
+        let (class, n, ps, meta) = (*r, *r.add(1) as usize, *r.add(2) != 0, *r.add(3) as usize);
+        let ranges = 4 * n * if class == 0 { 3 + ps as usize } else { 6 };
+        Record {
+            class,
+            n,
+            per_segment: ps,
+            meta,
+            joints: at + 4,
+            drops: (r.add(20) as *const u32).read_unaligned(),
+            ranges: at + 24,
+            size: 24 + ranges,
+        }
+    }
+
+    /// [`Record::at`], checked.
+    pub fn read(data: &[u8], at: usize) -> Record {
+        assert!(at + 24 <= data.len());
+        // SAFETY: the 24 bytes are in `data`.
+        unsafe { Record::at(data.as_ptr(), at) }
+    }
+}
+
+/// Lines of `len` bytes at `p`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn fetch(p: *const u8, len: usize) {
+    use core::arch::x86_64::*;
+    let mut o = 0;
+    while o < len {
+        _mm_prefetch::<_MM_HINT_T0>(p.add(o) as *const i8);
+        o += 64;
+    }
+    _mm_prefetch::<_MM_HINT_T0>(p.add(len.saturating_sub(1)) as *const i8);
+}
+
+/// The AVX2 decoder's hints (SSE only) for everything a whole pose reads: the segment table
+/// entries, the segments' metadata and frames (their place estimated), the group records and
+/// the static channels.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) unsafe fn prefetch(p: &Proto, key: &SampleKey) {
+    use core::arch::x86_64::*;
+    let d = p.data.as_ptr();
+    let table = p.seg_table;
+    let last = p.num_segments - 1;
+    for s in [key.i0, key.i1] {
+        let seg = (s / p.seg_len).min(last) as usize;
+        _mm_prefetch::<_MM_HINT_T0>(d.add(table + 4 * seg) as *const i8);
+    }
+    fetch(d, table);
+    for s in [key.i0, key.i1] {
+        let seg = (s / p.seg_len).min(last) as usize;
+        let off = read_u32(&p.data, table + 4 * seg) as usize;
+        let end = if seg as u32 == last {
+            p.data.len() - 64
+        } else {
+            read_u32(&p.data, table + 4 * seg + 4) as usize
+        };
+        let frames = off + 8 + p.meta_bytes;
+        fetch(d.add(off), frames - off);
+        let local = (s - seg as u32 * p.seg_len) as usize;
+        let len = end.saturating_sub(frames);
+        let at = frames + len * local / p.seg_len as usize;
+        let lo = at.saturating_sub(64).max(frames);
+        fetch(d.add(lo), (len / p.seg_len as usize + 128).min(end - lo));
+    }
+    fetch(
+        p.statics.as_ptr() as *const u8,
+        std::mem::size_of_val(&p.statics[..]),
+    );
+    fetch(
+        p.defaults.as_ptr() as *const u8,
+        std::mem::size_of_val(&p.defaults[..]),
+    );
+}

@@ -1,0 +1,246 @@
+//! The prototype's portable decoder: one sub-track (lane) at a time, in plain `f32` arithmetic,
+//! each lane performing the SIMD decoders' operations in their order (so poses are bit for bit
+//! theirs and the `vbr` decoder's). Clarity over speed; no allocation.
+
+use super::common::{case, position, Pos, Record, ONE, PAIR, TWO};
+use super::{Proto, DEFAULT_VALUES, LANES};
+use crate::format::bytes::{read_u16, read_u32};
+use crate::format::limits::MAX_ABS_VALUE;
+use crate::format::quantize::bits::read_bits;
+use crate::runtime::SampleKey;
+
+/// The raw `f32` rate index.
+const RAW: u32 = 23;
+
+/// One group's decode in one segment, per component and lane.
+#[derive(Clone, Copy)]
+struct Coef {
+    mul: [[f32; LANES]; 3],
+    add: [[f32; LANES]; 3],
+    /// Rate index.
+    rate: [[u32; LANES]; 3],
+    /// Bit width: 0, the rate + 2, or 32 for a raw `f32`.
+    bits: [[u32; LANES]; 3],
+    /// Bit of the field relative to the group's first bit in a frame.
+    off: [[usize; LANES]; 3],
+    /// Bits of the group in a frame.
+    total: usize,
+    /// Dropped component (rotations).
+    drop: [u32; LANES],
+}
+
+impl Coef {
+    /// Whether lane `l` stores nothing per sample (constant over the segment).
+    fn constant(&self, l: usize) -> bool {
+        self.bits[0][l] | self.bits[1][l] | self.bits[2][l] == 0
+    }
+}
+
+/// The clip range (min, extent) of a rotation component from its stored word.
+fn rotation_range(w: u32) -> (f32, f32) {
+    let k = 2.0 / 65535.0;
+    ((w & 0xFFFF) as f32 * k - 1.0, (w >> 16) as f32 * k)
+}
+
+/// The coefficients of the group `g` in the segment whose group metadata is at `m`.
+fn coef(data: &[u8], g: &Record, m: usize) -> Coef {
+    let n = g.n;
+    let rb = (5 * n).div_ceil(8);
+    let mut c = Coef {
+        mul: [[0.0; LANES]; 3],
+        add: [[0.0; LANES]; 3],
+        rate: [[0; LANES]; 3],
+        bits: [[0; LANES]; 3],
+        off: [[0; LANES]; 3],
+        total: 0,
+        drop: [0; LANES],
+    };
+    let drops = if g.per_segment {
+        read_u16(data, m + 3 * rb + 6 * n) as u32
+    } else {
+        g.drops
+    };
+    for l in 0..n {
+        c.drop[l] = (drops >> (2 * l)) & 3;
+    }
+    for k in 0..3 {
+        let mut w = 0u64;
+        for (i, &b) in data[m + rb * k..m + rb * (k + 1)].iter().enumerate() {
+            w |= (b as u64) << (8 * i);
+        }
+        for l in 0..n {
+            // The clip range of the component stored in slot `k`.
+            let (min, ext) = if g.class == 0 {
+                let slot = if g.per_segment {
+                    k + (k >= c.drop[l] as usize) as usize
+                } else {
+                    k
+                };
+                rotation_range(read_u32(data, g.ranges + 4 * (n * slot + l)))
+            } else {
+                (
+                    f32::from_bits(read_u32(data, g.ranges + 4 * (n * k + l))),
+                    f32::from_bits(read_u32(data, g.ranges + 4 * (n * (3 + k) + l))),
+                )
+            };
+            let r = ((w >> (5 * l)) & 31) as u32;
+            let bits = match r {
+                0 => 0,
+                RAW => 32,
+                _ => r + 2,
+            };
+            // 1 / (2^bits - 1) for the quantised rates, else 0.
+            let inv_q = if r == 0 || r == RAW {
+                0.0
+            } else {
+                1.0 / (f32::from_bits((bits + 127) << 23) - 1.0)
+            };
+            let f = read_u16(data, m + 3 * rb + 2 * (n * k + l)) as u32;
+            let smin = (f & 0xFF) as f32 * (1.0 / 255.0);
+            let sext = (f >> 8) as f32 * (1.0 / 255.0);
+            let cfrac = f as f32 * (1.0 / 65535.0);
+            let frac = if inv_q == 0.0 { cfrac } else { smin };
+            c.mul[k][l] = inv_q * sext * ext;
+            c.add[k][l] = frac * ext + min;
+            c.rate[k][l] = r;
+            c.bits[k][l] = bits;
+            c.off[k][l] = c.total;
+            c.total += bits as usize;
+        }
+    }
+    c
+}
+
+/// Component `k` of lane `l` in the stored frame whose group fields start at `bit`.
+fn value(data: &[u8], bit: usize, c: &Coef, k: usize, l: usize, limit: f32) -> f32 {
+    let at = bit + c.off[k][l];
+    if c.rate[k][l] == RAW {
+        let x = f32::from_bits(read_bits(data, at, 32));
+        // `maxps` then `minps`: a NaN gives `-limit`.
+        if x.is_nan() {
+            -limit
+        } else {
+            x.max(-limit).min(limit)
+        }
+    } else {
+        (read_bits(data, at, c.bits[k][l]) as i32) as f32 * c.mul[k][l] + c.add[k][l]
+    }
+}
+
+/// Lane `l` of a group at a sample: its stored frame, blended towards the next one for a dropped
+/// sample.
+fn sample(data: &[u8], pos: &Pos, gbit: usize, c: &Coef, l: usize, limit: f32) -> [f32; 3] {
+    let a = [0, 1, 2].map(|k| value(data, pos.bit + gbit, c, k, l, limit));
+    if pos.t > 0.0 {
+        let n = [0, 1, 2].map(|k| value(data, pos.bit + pos.fb + gbit, c, k, l, limit));
+        [0, 1, 2].map(|k| a[k] + (n[k] - a[k]) * pos.t)
+    } else {
+        a
+    }
+}
+
+/// A rotation from its stored slots and dropped component.
+fn rebuild(s: [f32; 3], d: u32) -> [f32; 4] {
+    let len2 = (s[0] * s[0] + s[1] * s[1]) + s[2] * s[2];
+    let inside = len2 <= 1.0;
+    let dd = if inside { (1.0 - len2).sqrt() } else { 0.0 };
+    let r = 1.0 / len2.sqrt();
+    let s = if inside { s } else { s.map(|x| x * r) };
+    match d {
+        0 => [dd, s[0], s[1], s[2]],
+        1 => [s[0], dd, s[1], s[2]],
+        2 => [s[0], s[1], dd, s[2]],
+        _ => [s[0], s[1], s[2], dd],
+    }
+}
+
+fn dot(p: &[f32; 4], q: &[f32; 4]) -> f32 {
+    (p[0] * q[0] + p[2] * q[2]) + (p[1] * q[1] + p[3] * q[3])
+}
+
+/// `nlerp_shortest` (the operations of `blend::nlerp4`).
+fn nlerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
+    let b = if dot(&a, &b) < 0.0 { b.map(|x| -x) } else { b };
+    let v = [0, 1, 2, 3].map(|k| a[k] + (b[k] - a[k]) * t);
+    let len2 = dot(&v, &v);
+    if len2 > 0.0 {
+        let r = 1.0 / len2.sqrt();
+        v.map(|x| x * r)
+    } else {
+        a
+    }
+}
+
+pub(super) fn sample_pose(p: &Proto, key: &SampleKey, out: &mut [f32], stride: usize) {
+    for s in &p.statics {
+        let at = s.joint as usize * stride + s.at as usize;
+        let len = if s.at == 0 { 4 } else { 3 };
+        out[at..at + len].copy_from_slice(&s.value[..len]);
+    }
+    for d in &p.defaults {
+        let at = d.joint as usize * stride + d.at as usize;
+        let len = if d.at == 0 { 4 } else { 3 };
+        out[at..at + len].copy_from_slice(&DEFAULT_VALUES[(d.value as usize).min(2)][..len]);
+    }
+    let m = case(p, key);
+    let data = &p.data[..];
+    let a = position(p, key.i0);
+    let b = if m == ONE { a } else { position(p, key.i1) };
+    let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
+    let alpha = key.alpha;
+    let mut rec = 0;
+    for _ in 0..p.num_groups {
+        let g = Record::read(data, rec);
+        rec += g.size;
+        let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+        let ca = coef(data, &g, ma);
+        let two;
+        let cb = if m == TWO {
+            two = coef(data, &g, mb);
+            &two
+        } else {
+            &ca
+        };
+        for l in 0..g.n {
+            let va = sample(data, &a, ga, &ca, l, limit);
+            let vb = if m == ONE {
+                va
+            } else {
+                sample(data, &b, gb, cb, l, limit)
+            };
+            let joint = read_u16(data, g.joints + 2 * l) as usize;
+            let o = joint * stride;
+            if g.class == 0 {
+                let qa = rebuild(va, ca.drop[l]);
+                let q = if m == ONE || (m == PAIR && ca.constant(l)) {
+                    // Constant over the segment: both samples are the same, not blended.
+                    qa
+                } else {
+                    nlerp(qa, rebuild(vb, cb.drop[l]), alpha)
+                };
+                out[o..o + 4].copy_from_slice(&q);
+            } else {
+                let v = if m == ONE {
+                    va
+                } else {
+                    [0, 1, 2].map(|k| va[k] * (1.0 - alpha) + vb[k] * alpha)
+                };
+                let at = o + if g.class == 1 { 4 } else { 7 };
+                for k in 0..3 {
+                    // `maxps` then `minps` (not `clamp`): a NaN gives `-MAX_ABS_VALUE`.
+                    #[allow(clippy::manual_clamp)]
+                    let x = v[k].max(-MAX_ABS_VALUE).min(MAX_ABS_VALUE);
+                    out[at + k] = x;
+                }
+            }
+        }
+        ga += ca.total;
+        ma += g.meta;
+        if m != ONE {
+            gb += cb.total;
+        }
+        if m == TWO {
+            mb += g.meta;
+        }
+    }
+}

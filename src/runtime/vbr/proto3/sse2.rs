@@ -1,0 +1,667 @@
+//! The prototype's decoder on SSE2 alone (the x86-64 baseline): a group's eight sub-tracks as two
+//! halves of four lanes. Every lane performs the AVX2 decoder's operations in its order, so poses
+//! are bit for bit its poses and the `vbr` decoder's.
+//!
+//! What SSE2 lacks, replaced:
+//! - per-lane variable shifts (the fields): one 64-bit window per pair of lanes, loaded at the
+//!   byte of the pair's first field, shifted by the frame's first bit in its byte (one count for
+//!   every window of a frame), then once per lane by a count fixed for the segment (the lane's
+//!   bit in its window: at most 7 + 7 + 24, and the field ends by bit 62);
+//! - the integer metadata (rates, widths, prefix sums of the field offsets): all eight lanes in
+//!   16-bit lanes; the 5-bit rate fields brought into 16-bit lanes by two 64-bit shifts and word
+//!   shuffles, then aligned by a 16-bit multiply; the 2-bit drops by a 16-bit multiply;
+//! - `(1 << bits) - 1`: the float `2^bits` (built for `1 / (2^bits - 1)` anyway) converted;
+//! - `blendv`: `xor`/`and`; the per-segment drop's range slots selected as words, before their
+//!   conversion; the rotation rebuild's placement of the dropped component is free when the
+//!   four lanes drop the same one, and the rebuild's and the blend's rare lanes (outside the
+//!   unit ball, zero length) are selected only when a lane in use has one.
+//!
+//! Two samples in one segment decode a stored frame they both read once.
+
+use super::common::{case, position, prefetch, Pos, Record, ONE, PAIR, TWO};
+use super::{Proto, DEFAULT_VALUES};
+use crate::format::limits::MAX_ABS_VALUE;
+use crate::format::quantize::bits::read_bits;
+use crate::format::vbr::bitrate::rate_bits;
+use crate::runtime::SampleKey;
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+/// The raw `f32` rate index.
+const RAW: i32 = 23;
+
+/// Four lanes of one group's decode in one segment.
+#[derive(Clone, Copy)]
+struct Half {
+    mul: [__m128; 3],
+    add: [__m128; 3],
+    /// `(1 << bits) - 1` per lane.
+    mask: [__m128i; 3],
+    /// `psrlq` counts (low 64 bits) of each lane: the bit of its field in its pair's window
+    /// (less the frame's first bit in its byte).
+    cnt: [[__m128i; 4]; 3],
+    /// Lanes whose three widths are 0 (constant over the segment).
+    constant: __m128,
+    /// Dropped components (rotations).
+    drop: __m128i,
+    /// The dropped component of every lane in use, or 4 when they differ.
+    udrop: u32,
+    /// Bit `l` set for lane `l` in use (`movemask` bits).
+    active: i32,
+    /// Whether a lane in use is constant over the segment.
+    any_constant: bool,
+}
+
+/// One group's decode in one segment: half 1 is written only for a group of more than four
+/// lanes.
+struct Coef {
+    h: [MaybeUninit<Half>; 2],
+    /// Per component and lane, the byte of its field from the frame's first byte (less the
+    /// frame's first bit in its byte): lanes 0, 2, 4 and 6 are their pairs' windows.
+    byte: [[u16; 8]; 3],
+    /// Per component and lane, the bit of its field from the group's first bit in a frame.
+    off: [[u16; 8]; 3],
+    /// Per component and lane, the rate index.
+    rates: [[u16; 8]; 3],
+    /// Bits of the group in a frame.
+    total: usize,
+    /// Whether a lane stores raw `f32`s.
+    raw: bool,
+}
+
+impl Coef {
+    #[inline(always)]
+    unsafe fn half(&self, h: usize) -> &Half {
+        self.h.get_unchecked(h).assume_init_ref()
+    }
+}
+
+/// `[f(0), f(1), f(2)]` (`array::map` is not always inlined).
+#[inline(always)]
+fn map3<T>(f: impl Fn(usize) -> T) -> [T; 3] {
+    [f(0), f(1), f(2)]
+}
+
+/// `[f(0), f(1), f(2), f(3)]`.
+#[inline(always)]
+fn map4<T>(f: impl Fn(usize) -> T) -> [T; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
+/// `b` where `mask`, else `a`.
+#[inline(always)]
+unsafe fn sel(mask: __m128, a: __m128, b: __m128) -> __m128 {
+    _mm_xor_ps(a, _mm_and_ps(_mm_xor_ps(a, b), mask))
+}
+
+#[inline(always)]
+unsafe fn sel_i(mask: __m128i, a: __m128i, b: __m128i) -> __m128i {
+    _mm_xor_si128(a, _mm_and_si128(_mm_xor_si128(a, b), mask))
+}
+
+/// The eight 5-bit fields (lane l at bits 5l) of `w` (at most 40 bits), in 16-bit lanes: each
+/// field brought into a 16-bit lane (`w << 1` holds fields 0 to 2 in its bits 0..16 and field 3
+/// in 16..32, `w >> 19` fields 4 to 6 and 7 likewise), moved to the top of it by a 16-bit
+/// multiply, then down by one constant shift.
+#[inline(always)]
+unsafe fn rates8(w: u64) -> __m128i {
+    let q = _mm_set_epi64x((w >> 19) as i64, (w << 1) as i64);
+    let q = _mm_shufflehi_epi16::<0b01_00_00_00>(_mm_shufflelo_epi16::<0b01_00_00_00>(q));
+    let top = _mm_setr_epi16(1 << 10, 1 << 5, 1, 1 << 11, 1 << 10, 1 << 5, 1, 1 << 11);
+    _mm_srli_epi16::<11>(_mm_mullo_epi16(q, top))
+}
+
+/// Four 2-bit fields (lane l at bits 2l) of the 8 low bits of `x`: `x << (6 - 2l)` in the low
+/// 16 bits of each lane (a 16-bit multiply), then one constant shift.
+#[inline(always)]
+unsafe fn two_bits4(x: u32) -> __m128i {
+    let v = _mm_set1_epi32((x & 0xFF) as i32);
+    let m = _mm_mullo_epi16(v, _mm_setr_epi16(64, 0, 16, 0, 4, 0, 1, 0));
+    _mm_and_si128(_mm_srli_epi32::<6>(m), _mm_set1_epi32(3))
+}
+
+/// Clip ranges (min, extent) of four rotation components from their stored words.
+#[inline(always)]
+unsafe fn rotation_ranges(w: __m128i) -> (__m128, __m128) {
+    let k = _mm_set1_ps(2.0 / 65535.0);
+    let lo = _mm_cvtepi32_ps(_mm_and_si128(w, _mm_set1_epi32(0xFFFF)));
+    let hi = _mm_cvtepi32_ps(_mm_srli_epi32::<16>(w));
+    (
+        _mm_sub_ps(_mm_mul_ps(lo, k), _mm_set1_ps(1.0)),
+        _mm_mul_ps(hi, k),
+    )
+}
+
+/// Inclusive prefix sums of the 16-bit lanes.
+#[inline(always)]
+unsafe fn prefix(x: __m128i) -> __m128i {
+    let a = _mm_add_epi16(x, _mm_slli_si128::<2>(x));
+    let b = _mm_add_epi16(a, _mm_slli_si128::<4>(a));
+    _mm_add_epi16(b, _mm_slli_si128::<8>(b))
+}
+
+/// Writes the coefficients of the group `g` in the segment whose group metadata is at `m`.
+/// The integer metadata of the eight lanes (rates, widths, offsets) is computed in 16-bit lanes,
+/// the floats per half.
+#[inline(always)]
+unsafe fn coef(c: *mut Coef, d: *const u8, g: &Record, m: *const u8) {
+    let n = g.n;
+    let two = n > 4;
+    let rb = (5 * n).div_ceil(8);
+    let drops = if g.per_segment {
+        (m.add(3 * rb + 6 * n) as *const u16).read_unaligned() as u32
+    } else {
+        g.drops
+    };
+    // The rate bits of the lanes in use.
+    let lanes = (1u64 << (5 * n)) - 1;
+    let h0 = (*c).h[0].as_mut_ptr();
+    let h1 = (*c).h[1].as_mut_ptr();
+    let drop0 = two_bits4(drops);
+    let drop1 = two_bits4(drops >> 8);
+    let zero = _mm_setzero_si128();
+    let mut total = 0usize;
+    let mut any = zero;
+    let mut raw = zero;
+    for k in 0..3 {
+        let r = rates8((m.add(rb * k) as *const u64).read_unaligned() & lanes);
+        let none = _mm_cmpeq_epi16(r, zero);
+        let is_raw = _mm_cmpeq_epi16(r, _mm_set1_epi16(RAW as i16));
+        raw = _mm_or_si128(raw, is_raw);
+        // Widths: 0, r + 2, or 32 for a raw rate (23 + 2 + 7).
+        let bits = _mm_andnot_si128(
+            none,
+            _mm_add_epi16(
+                _mm_add_epi16(r, _mm_set1_epi16(2)),
+                _mm_and_si128(is_raw, _mm_set1_epi16(7)),
+            ),
+        );
+        any = _mm_or_si128(any, bits);
+        let none = _mm_or_si128(none, is_raw);
+        let incl = prefix(bits);
+        let off = _mm_add_epi16(_mm_sub_epi16(incl, bits), _mm_set1_epi16(total as i16));
+        total += _mm_extract_epi16::<7>(incl) as usize;
+        // Windows at the bytes of lanes 0, 2, 4 and 6; each lane's bit in its pair's window.
+        let byte = _mm_srli_epi16::<3>(off);
+        let first =
+            _mm_shufflehi_epi16::<0b10_10_00_00>(_mm_shufflelo_epi16::<0b10_10_00_00>(byte));
+        let cnt = _mm_sub_epi16(off, _mm_slli_epi16::<3>(first));
+        _mm_storeu_si128((*c).byte[k].as_mut_ptr() as *mut __m128i, byte);
+        _mm_storeu_si128((*c).off[k].as_mut_ptr() as *mut __m128i, off);
+        _mm_storeu_si128((*c).rates[k].as_mut_ptr() as *mut __m128i, r);
+        let at = Component { d, g, m, rb, k };
+        at.write(
+            h0,
+            0,
+            _mm_unpacklo_epi16(bits, zero),
+            _mm_unpacklo_epi16(none, none),
+            _mm_unpacklo_epi16(cnt, zero),
+            drop0,
+        );
+        if two {
+            at.write(
+                h1,
+                1,
+                _mm_unpackhi_epi16(bits, zero),
+                _mm_unpackhi_epi16(none, none),
+                _mm_unpackhi_epi16(cnt, zero),
+                drop1,
+            );
+        }
+    }
+    let constant = _mm_cmpeq_epi16(any, zero);
+    let finish = |hp: *mut Half, h: usize, drop: __m128i, constant: __m128i| {
+        let lanes = (n - 4 * h).min(4);
+        let active = (1 << lanes) - 1;
+        let constant = _mm_castsi128_ps(constant);
+        (*hp).drop = drop;
+        (*hp).constant = constant;
+        (*hp).active = active;
+        (*hp).any_constant = _mm_movemask_ps(constant) & active != 0;
+        let x = (drops >> (8 * h)) & 0xFF;
+        let first = x & 3;
+        let same = (x ^ (first * 0x55)) & ((1 << (2 * lanes)) - 1) == 0;
+        (*hp).udrop = if same { first } else { 4 };
+    };
+    finish(h0, 0, drop0, _mm_unpacklo_epi16(constant, constant));
+    if two {
+        finish(h1, 1, drop1, _mm_unpackhi_epi16(constant, constant));
+    }
+    (*c).total = total;
+    (*c).raw = _mm_movemask_epi8(raw) != 0;
+}
+
+/// Component `k` of a group's metadata in a segment.
+struct Component<'a> {
+    d: *const u8,
+    g: &'a Record,
+    m: *const u8,
+    /// Bytes of a component's rate indices.
+    rb: usize,
+    k: usize,
+}
+
+impl Component<'_> {
+    /// Writes the component's coefficients of half `h` into `hp`: `bits` the widths, `none` the
+    /// lanes without a `1 / (2^bits - 1)` (constant and raw), `cnt` the bits of the fields in
+    /// their pairs' windows, `drop` the dropped components.
+    #[inline(always)]
+    unsafe fn write(
+        &self,
+        hp: *mut Half,
+        h: usize,
+        bits: __m128i,
+        none: __m128i,
+        cnt: __m128i,
+        drop: __m128i,
+    ) {
+        let (d, g, m, k) = (self.d, self.g, self.m, self.k);
+        let n = g.n;
+        // The clip range of the component stored in slot `k`: with per-segment drops, the range
+        // of quaternion component `k + 1` in the lanes that drop one at or below `k` (selected
+        // as words, then converted).
+        let (min, ext) = if g.class == 0 {
+            let w =
+                |c: usize| _mm_loadu_si128(d.add(g.ranges + 4 * (n * c + 4 * h)) as *const __m128i);
+            let word = if g.per_segment {
+                let above = _mm_cmpgt_epi32(_mm_set1_epi32(k as i32 + 1), drop);
+                sel_i(above, w(k), w(k + 1))
+            } else {
+                w(k)
+            };
+            rotation_ranges(word)
+        } else {
+            let f = |c: usize| _mm_loadu_ps(d.add(g.ranges + 4 * (n * c + 4 * h)) as *const f32);
+            (f(k), f(3 + k))
+        };
+        // 2^bits, then 1 / (2^bits - 1) for the quantised rates, else 0.
+        let p2 = _mm_castsi128_ps(_mm_slli_epi32::<23>(_mm_add_epi32(
+            bits,
+            _mm_set1_epi32(127),
+        )));
+        let one = _mm_set1_ps(1.0);
+        let none = _mm_castsi128_ps(none);
+        let inv_q = _mm_andnot_ps(none, _mm_div_ps(one, _mm_sub_ps(p2, one)));
+        let f = _mm_unpacklo_epi16(
+            _mm_loadl_epi64(m.add(3 * self.rb + 2 * (n * k + 4 * h)) as *const __m128i),
+            _mm_setzero_si128(),
+        );
+        let k8 = _mm_set1_ps(1.0 / 255.0);
+        let smin = _mm_mul_ps(_mm_cvtepi32_ps(_mm_and_si128(f, _mm_set1_epi32(0xFF))), k8);
+        let sext = _mm_mul_ps(_mm_cvtepi32_ps(_mm_srli_epi32::<8>(f)), k8);
+        let cfrac = _mm_mul_ps(_mm_cvtepi32_ps(f), _mm_set1_ps(1.0 / 65535.0));
+        // `inv_q == 0` exactly where `none`.
+        let frac = sel(none, smin, cfrac);
+        (*hp).mul[k] = _mm_mul_ps(_mm_mul_ps(inv_q, sext), ext);
+        (*hp).add[k] = _mm_add_ps(_mm_mul_ps(frac, ext), min);
+        // 2^bits as an integer (2^32 for raw lanes: not used), minus 1.
+        (*hp).mask[k] = _mm_sub_epi32(_mm_cvttps_epi32(p2), _mm_set1_epi32(1));
+        // Counts in the low 64 bits: lanes 0 and 2 the low halves of (c0, 0, c1, 0) and
+        // (c2, 0, c3, 0), lanes 1 and 3 their high halves moved down.
+        let zero = _mm_setzero_si128();
+        let c01 = _mm_unpacklo_epi32(cnt, zero);
+        let c23 = _mm_unpackhi_epi32(cnt, zero);
+        (*hp).cnt[k] = [c01, _mm_srli_si128::<8>(c01), c23, _mm_srli_si128::<8>(c23)];
+    }
+}
+
+/// The fields of component `k` of a half's lanes in the frame whose first byte is `fb` and
+/// first bit in it `r` (a `psrlq` count).
+#[inline(always)]
+unsafe fn fields(fb: *const u8, r: __m128i, c: &Coef, h: &Half, hi: usize, k: usize) -> __m128i {
+    // Each pair's 64-bit window holds its two fields from bit `r + cnt` (at most 7 + 7 + 24 +
+    // 24 bits).
+    let byte = &c.byte[k];
+    let w0 = _mm_loadl_epi64(fb.add(*byte.get_unchecked(4 * hi) as usize) as *const __m128i);
+    let w2 = _mm_loadl_epi64(fb.add(*byte.get_unchecked(4 * hi + 2) as usize) as *const __m128i);
+    let x = _mm_srl_epi64(_mm_unpacklo_epi64(w0, w2), r);
+    let cnt = &h.cnt[k];
+    let y = map4(|l| _mm_srl_epi64(x, cnt[l]));
+    let q = _mm_unpacklo_epi64(
+        _mm_unpacklo_epi32(y[0], y[1]),
+        _mm_unpackhi_epi32(y[2], y[3]),
+    );
+    _mm_and_si128(q, h.mask[k])
+}
+
+/// The three components of half `h` of the stored frame whose group fields start at `bit`.
+#[inline(always)]
+unsafe fn frame(data: &[u8], bit: usize, c: &Coef, h: usize, limit: f32) -> [__m128; 3] {
+    let hf = c.half(h);
+    if c.raw {
+        return frame_raw(data, bit, c, hf, h, limit);
+    }
+    let fb = data.as_ptr().add(bit >> 3);
+    let r = _mm_cvtsi32_si128((bit & 7) as i32);
+    map3(|k| {
+        let q = fields(fb, r, c, hf, h, k);
+        _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(q), hf.mul[k]), hf.add[k])
+    })
+}
+
+/// [`frame`] of a group with a raw `f32` lane, lane by lane.
+#[cold]
+#[inline(never)]
+unsafe fn frame_raw(
+    data: &[u8],
+    bit: usize,
+    c: &Coef,
+    h: &Half,
+    hi: usize,
+    limit: f32,
+) -> [__m128; 3] {
+    let mut v = [_mm_setzero_ps(); 3];
+    for (k, v) in v.iter_mut().enumerate() {
+        let mut mul = [0f32; 4];
+        let mut add = [0f32; 4];
+        _mm_storeu_ps(mul.as_mut_ptr(), h.mul[k]);
+        _mm_storeu_ps(add.as_mut_ptr(), h.add[k]);
+        let r: [f32; 4] = core::array::from_fn(|l| {
+            let at = bit + c.off[k][4 * hi + l] as usize;
+            let rate = c.rates[k][4 * hi + l] as i32;
+            if rate == RAW {
+                let x = f32::from_bits(read_bits(data, at, 32));
+                // `maxps` then `minps`: a NaN gives `-limit`.
+                if x.is_nan() {
+                    -limit
+                } else {
+                    x.max(-limit).min(limit)
+                }
+            } else {
+                let w = rate_bits(rate as u8);
+                (read_bits(data, at, w) as i32) as f32 * mul[l] + add[l]
+            }
+        });
+        *v = _mm_loadu_ps(r.as_ptr());
+    }
+    v
+}
+
+/// Half `h` of a group at a sample: its stored frame, blended towards the next one for a
+/// dropped sample.
+#[inline(always)]
+unsafe fn sample(
+    data: &[u8],
+    pos: &Pos,
+    gbit: usize,
+    c: &Coef,
+    h: usize,
+    limit: f32,
+) -> [__m128; 3] {
+    let a = frame(data, pos.bit + gbit, c, h, limit);
+    if pos.t > 0.0 {
+        let n = frame(data, pos.bit + pos.fb + gbit, c, h, limit);
+        blend(a, n, pos.t)
+    } else {
+        a
+    }
+}
+
+/// The keyframe blend of a dropped sample.
+#[inline(always)]
+unsafe fn blend(a: [__m128; 3], n: [__m128; 3], t: f32) -> [__m128; 3] {
+    let t = _mm_set1_ps(t);
+    map3(|k| _mm_add_ps(a[k], _mm_mul_ps(_mm_sub_ps(n[k], a[k]), t)))
+}
+
+/// Half `h` of a group at two samples of one segment (`a` and `b`, the same coefficients):
+/// [`sample`] of each, a stored frame both read decoded once.
+#[inline(always)]
+unsafe fn sample_pair(
+    data: &[u8],
+    a: &Pos,
+    b: &Pos,
+    gbit: usize,
+    c: &Coef,
+    h: usize,
+    limit: f32,
+) -> ([__m128; 3], [__m128; 3]) {
+    let next = a.bit + a.fb;
+    let a0 = frame(data, a.bit + gbit, c, h, limit);
+    let a1 = if a.t > 0.0 {
+        frame(data, next + gbit, c, h, limit)
+    } else {
+        a0
+    };
+    let va = if a.t > 0.0 { blend(a0, a1, a.t) } else { a0 };
+    let b0 = if b.bit == a.bit {
+        a0
+    } else if b.bit == next && a.t > 0.0 {
+        a1
+    } else {
+        frame(data, b.bit + gbit, c, h, limit)
+    };
+    let vb = if b.t > 0.0 {
+        let b1 = if b.bit == a.bit && a.t > 0.0 {
+            a1
+        } else {
+            frame(data, b.bit + b.fb + gbit, c, h, limit)
+        };
+        blend(b0, b1, b.t)
+    } else {
+        b0
+    };
+    (va, vb)
+}
+
+/// Rotations from their stored slots and dropped components (of half `h`).
+#[inline(always)]
+unsafe fn rebuild(s: [__m128; 3], h: &Half) -> [__m128; 4] {
+    let one = _mm_set1_ps(1.0);
+    let len2 = _mm_add_ps(
+        _mm_add_ps(_mm_mul_ps(s[0], s[0]), _mm_mul_ps(s[1], s[1])),
+        _mm_mul_ps(s[2], s[2]),
+    );
+    let inside = _mm_cmple_ps(len2, one);
+    let dd = _mm_and_ps(inside, _mm_sqrt_ps(_mm_sub_ps(one, len2)));
+    // Every lane in use inside the unit ball (the usual case): no renormalisation.
+    let [a, b, c] = if _mm_movemask_ps(inside) & h.active == h.active {
+        s
+    } else {
+        let r = _mm_div_ps(one, _mm_sqrt_ps(len2));
+        map3(|k| sel(inside, _mm_mul_ps(s[k], r), s[k]))
+    };
+    match h.udrop {
+        0 => [dd, a, b, c],
+        1 => [a, dd, b, c],
+        2 => [a, b, dd, c],
+        3 => [a, b, c, dd],
+        _ => {
+            let d = h.drop;
+            let eq = |k: i32| _mm_castsi128_ps(_mm_cmpeq_epi32(d, _mm_set1_epi32(k)));
+            let (e0, e1, e2, e3) = (eq(0), eq(1), eq(2), eq(3));
+            [
+                sel(e0, a, dd),
+                sel(e0, sel(e1, b, dd), a),
+                sel(_mm_or_ps(e0, e1), sel(e2, c, dd), b),
+                sel(e3, c, dd),
+            ]
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn dot(p: &[__m128; 4], q: &[__m128; 4]) -> __m128 {
+    _mm_add_ps(
+        _mm_add_ps(_mm_mul_ps(p[0], q[0]), _mm_mul_ps(p[2], q[2])),
+        _mm_add_ps(_mm_mul_ps(p[1], q[1]), _mm_mul_ps(p[3], q[3])),
+    )
+}
+
+/// `nlerp_shortest` per lane (the operations of `blend::nlerp4`); `active` the lanes in use.
+#[inline(always)]
+unsafe fn nlerp(a: [__m128; 4], b: [__m128; 4], t: f32, active: i32) -> [__m128; 4] {
+    let d = dot(&a, &b);
+    let flip = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), _mm_set1_ps(-0.0));
+    let tv = _mm_set1_ps(t);
+    let v = map4(|k| {
+        _mm_add_ps(
+            a[k],
+            _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b[k], flip), a[k]), tv),
+        )
+    });
+    let len2 = dot(&v, &v);
+    let r = _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(len2));
+    let ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
+    if _mm_movemask_ps(ok) & active == active {
+        map4(|k| _mm_mul_ps(v[k], r))
+    } else {
+        map4(|k| sel(ok, a[k], _mm_mul_ps(v[k], r)))
+    }
+}
+
+/// The lanes of half `h` of four component registers as four-float rows at
+/// `joint * stride + at`; rows of three floats when `three`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn store(
+    q: [__m128; 4],
+    g: &Record,
+    h: usize,
+    d: *const u8,
+    out: *mut f32,
+    stride: usize,
+    at: usize,
+    three: bool,
+) {
+    let t0 = _mm_unpacklo_ps(q[0], q[1]);
+    let t1 = _mm_unpackhi_ps(q[0], q[1]);
+    let t2 = _mm_unpacklo_ps(q[2], q[3]);
+    let t3 = _mm_unpackhi_ps(q[2], q[3]);
+    let r = [
+        _mm_movelh_ps(t0, t2),
+        _mm_movehl_ps(t2, t0),
+        _mm_movelh_ps(t1, t3),
+        _mm_movehl_ps(t3, t1),
+    ];
+    let joints = d.add(g.joints + 8 * h) as *const u16;
+    let lanes = (g.n - 4 * h).min(4);
+    for (l, &row) in r.iter().enumerate().take(lanes) {
+        let dst = out.add(joints.add(l).read_unaligned() as usize * stride + at);
+        if three {
+            _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(row));
+            _mm_store_ss(dst.add(2), _mm_movehl_ps(row, row));
+        } else {
+            _mm_storeu_ps(dst, row);
+        }
+    }
+}
+
+/// Samples every joint at `key` into `out` (10 floats per joint at `stride`). The caller checks
+/// the key and that `out` holds every joint.
+pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
+    prefetch(p, key);
+    let put = |dst: *mut f32, v: __m128, at: usize| {
+        if at == 0 {
+            _mm_storeu_ps(dst, v);
+        } else {
+            _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
+            _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
+        }
+    };
+    for s in &p.statics {
+        let at = s.at as usize;
+        put(
+            out.add(s.joint as usize * stride + at),
+            _mm_loadu_ps(s.value.as_ptr()),
+            at,
+        );
+    }
+    for d in &p.defaults {
+        let at = d.at as usize;
+        let v = _mm_loadu_ps(DEFAULT_VALUES[(d.value as usize).min(2)].as_ptr());
+        put(out.add(d.joint as usize * stride + at), v, at);
+    }
+    match case(p, key) {
+        PAIR => walk::<PAIR>(p, key, out, stride),
+        TWO => walk::<TWO>(p, key, out, stride),
+        _ => walk::<ONE>(p, key, out, stride),
+    }
+}
+
+#[inline(always)]
+unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
+    let data = &p.data[..];
+    let d = data.as_ptr();
+    let a = position(p, key.i0);
+    let b = if M == ONE { a } else { position(p, key.i1) };
+    let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
+    let alpha = key.alpha;
+    let mut rec = 0;
+    for _ in 0..p.num_groups {
+        let g = Record::at(d, rec);
+        rec += g.size;
+        let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+        let mut ca = MaybeUninit::<Coef>::uninit();
+        coef(ca.as_mut_ptr(), d, &g, d.add(ma));
+        let ca = ca.assume_init_ref();
+        let mut two = MaybeUninit::<Coef>::uninit();
+        let cb = if M == TWO {
+            coef(two.as_mut_ptr(), d, &g, d.add(mb));
+            two.assume_init_ref()
+        } else {
+            ca
+        };
+        for h in 0..1 + (g.n > 4) as usize {
+            let (va, vb) = match M {
+                ONE => {
+                    let v = sample(data, &a, ga, ca, h, limit);
+                    (v, v)
+                }
+                PAIR => sample_pair(data, &a, &b, ga, ca, h, limit),
+                _ => (
+                    sample(data, &a, ga, ca, h, limit),
+                    sample(data, &b, gb, cb, h, limit),
+                ),
+            };
+            if g.class == 0 {
+                let ha = ca.half(h);
+                let qa = rebuild(va, ha);
+                let q = match M {
+                    ONE => qa,
+                    _ => {
+                        let q = nlerp(qa, rebuild(vb, cb.half(h)), alpha, ha.active);
+                        if M == PAIR && ha.any_constant {
+                            // Constant over the segment: both samples are the same, not blended.
+                            let k = ha.constant;
+                            map4(|i| sel(k, q[i], qa[i]))
+                        } else {
+                            q
+                        }
+                    }
+                };
+                store(q, &g, h, d, out, stride, 0, false);
+            } else {
+                let v = match M {
+                    ONE => va,
+                    _ => {
+                        let s0 = _mm_set1_ps(1.0 - alpha);
+                        let s1 = _mm_set1_ps(alpha);
+                        map3(|k| _mm_add_ps(_mm_mul_ps(va[k], s0), _mm_mul_ps(vb[k], s1)))
+                    }
+                };
+                let m = _mm_set1_ps(MAX_ABS_VALUE);
+                let nm = _mm_set1_ps(-MAX_ABS_VALUE);
+                let v = map3(|k| _mm_min_ps(_mm_max_ps(v[k], nm), m));
+                store(
+                    [v[0], v[1], v[2], _mm_setzero_ps()],
+                    &g,
+                    h,
+                    d,
+                    out,
+                    stride,
+                    if g.class == 1 { 4 } else { 7 },
+                    true,
+                );
+            }
+        }
+        ga += ca.total;
+        ma += g.meta;
+        if M != ONE {
+            gb += cb.total;
+        }
+        if M == TWO {
+            mb += g.meta;
+        }
+    }
+}
