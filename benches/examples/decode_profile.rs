@@ -151,7 +151,13 @@ fn main() {
                             // Every tenth joint through the subset decoder, both paths.
                             for wide in [false, Proto::supported()] {
                                 let mut sub = vec![f32::NAN; pose.len()];
-                                p.sample_joints_with(&key, &tenth, &mut sub, FLOATS_PER_JOINT, wide);
+                                p.sample_joints_with(
+                                    &key,
+                                    &tenth,
+                                    &mut sub,
+                                    FLOATS_PER_JOINT,
+                                    wide,
+                                );
                                 for &j in &tenth {
                                     let r = j as usize * 10..j as usize * 10 + 10;
                                     let same = sub[r.clone()]

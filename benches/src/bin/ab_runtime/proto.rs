@@ -90,18 +90,42 @@ pub fn subset3(
         return None;
     }
     let (even, _) = crate::measure::subsets(joints);
-    let mut a = || warm_pass(times, &mut |t| base.joints_only(c, &even, t));
-    let mut b = || warm_pass(times, &mut |t| new.joints_only(c, &even, t));
-    let mut p = || {
-        warm_pass(times, &mut |t| {
+    let r = warm_rounds(
+        times,
+        plan.warm_rounds.div_ceil(2),
+        &mut |t| base.joints_only(c, &even, t),
+        &mut |t| new.joints_only(c, &even, t),
+        Some(&mut |t| {
             if let Some(pr) = &proto.protos[c] {
                 let key = resolve(pr.header(), t, Looping::Clamp, Rounding::None).unwrap();
                 pr.sample_joints(&key, &even, &mut proto.pose, 10);
             }
-        })
+        }),
+    );
+    Some([r.0, r.1, r.2?])
+}
+
+/// Warm passes over `times` of the three variants (the prototype's when given), interleaved
+/// over `rounds`; ns per call, medians.
+fn warm_rounds(
+    times: &[f32],
+    rounds: usize,
+    base: &mut dyn FnMut(f32),
+    new: &mut dyn FnMut(f32),
+    proto: Option<&mut dyn FnMut(f32)>,
+) -> (f64, f64, Option<f64>) {
+    let has = proto.is_some();
+    let mut a = || warm_pass(times, base);
+    let mut b = || warm_pass(times, new);
+    let mut proto = proto;
+    let mut p = || proto.as_mut().map_or(0.0, |f| warm_pass(times, *f));
+    let mut r = if has {
+        interleave(rounds, &mut [&mut a, &mut b, &mut p])
+    } else {
+        interleave(rounds, &mut [&mut a, &mut b])
     };
-    let mut r = interleave(plan.warm_rounds.div_ceil(2), &mut [&mut a, &mut b, &mut p]);
-    Some([median(&mut r[0]), median(&mut r[1]), median(&mut r[2])])
+    let pm = has.then(|| median(&mut r[2]));
+    (median(&mut r[0]), median(&mut r[1]), pm)
 }
 
 /// Warm ns per pose of the baseline, the new build and the prototype, interleaved.
@@ -115,16 +139,14 @@ pub fn warm3(
     plan: &Plan,
 ) -> (f64, f64, Option<f64>) {
     let has = proto.has(c);
-    let mut a = || warm_pass(times, &mut |t| base.pose_only(c, joints, t));
-    let mut b = || warm_pass(times, &mut |t| new.pose_only(c, joints, t));
-    let mut p = || warm_pass(times, &mut |t| proto.pose(c, joints, t));
-    let mut r = if has {
-        interleave(plan.warm_rounds, &mut [&mut a, &mut b, &mut p])
-    } else {
-        interleave(plan.warm_rounds, &mut [&mut a, &mut b])
-    };
-    let pm = has.then(|| median(&mut r[2]));
-    (median(&mut r[0]), median(&mut r[1]), pm)
+    let mut fp = |t| proto.pose(c, joints, t);
+    warm_rounds(
+        times,
+        plan.warm_rounds,
+        &mut |t| base.pose_only(c, joints, t),
+        &mut |t| new.pose_only(c, joints, t),
+        if has { Some(&mut fp) } else { None },
+    )
 }
 
 /// Cold ns of one pose per clip (median over passes) for the three, passes interleaved.
@@ -144,36 +166,34 @@ pub fn cold3(
         vec![Vec::new(); n],
     ];
     let [pa, pb, pc] = &mut per;
-    let (mut ka, mut kb, mut kc) = (0usize, 0usize, 0usize);
-    let at = |c: usize, k: usize| times[c][k % times[c].len()];
-    let mut a = || {
-        let k = ka;
-        ka += 1;
-        cold_pass(&mut flusher.borrow_mut(), pa, &mut |c| {
-            base.pose_only(c, clips[c].joints, at(c, k))
-        });
-        0.0
-    };
-    let mut b = || {
-        let k = kb;
-        kb += 1;
-        cold_pass(&mut flusher.borrow_mut(), pb, &mut |c| {
-            new.pose_only(c, clips[c].joints, at(c, k))
-        });
-        0.0
-    };
-    let mut p = || {
-        let k = kc;
-        kc += 1;
-        cold_pass(&mut flusher.borrow_mut(), pc, &mut |c| {
-            proto.pose(c, clips[c].joints, at(c, k))
-        });
-        0.0
-    };
+    let mut fa = |c, j, t| base.pose_only(c, j, t);
+    let mut fb = |c, j, t| new.pose_only(c, j, t);
+    let mut fp = |c, j, t| proto.pose(c, j, t);
+    let mut a = cold_variant(&flusher, pa, clips, times, &mut fa);
+    let mut b = cold_variant(&flusher, pb, clips, times, &mut fb);
+    let mut p = cold_variant(&flusher, pc, clips, times, &mut fp);
     interleave(plan.cold_passes, &mut [&mut a, &mut b, &mut p]);
-    let med = |v: &mut Vec<Vec<f64>>| v.iter_mut().map(|x| median(x)).collect::<Vec<f64>>();
-    let [pa, pb, pc] = &mut per;
-    [med(pa), med(pb), med(pc)]
+    drop((a, b, p));
+    per.map(|mut v| v.iter_mut().map(|x| median(x)).collect())
+}
+
+/// One cold variant: pass `k` samples every clip once at its `k`-th time through `pose(clip,
+/// joints, time)`, recording each pose's ns in `per`.
+fn cold_variant<'a>(
+    flusher: &'a RefCell<CacheFlusher>,
+    per: &'a mut [Vec<f64>],
+    clips: &'a [CClip],
+    times: &'a [Vec<f32>],
+    pose: &'a mut dyn FnMut(usize, usize, f32),
+) -> impl FnMut() -> f64 + 'a {
+    let mut k = 0usize;
+    move || {
+        cold_pass(&mut flusher.borrow_mut(), per, &mut |c| {
+            pose(c, clips[c].joints, times[c][k % times[c].len()])
+        });
+        k += 1;
+        0.0
+    }
 }
 
 /// The playback pattern's instances on the prototype (`playback::playback`): instance `i`

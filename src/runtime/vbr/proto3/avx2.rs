@@ -3,16 +3,12 @@
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
-use super::{position, Pos, Proto, DEFAULT_VALUES, LANES};
-use crate::format::bytes::read_u32;
+use super::common::{case, position, prefetch, Pos, Record, ONE, PAIR, TWO};
+use super::{Proto, DEFAULT_VALUES, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
 use crate::runtime::SampleKey;
 use core::arch::x86_64::*;
-
-const ONE: u8 = 0;
-const PAIR: u8 = 1;
-const TWO: u8 = 2;
 
 /// One group's decode in one segment.
 #[derive(Clone, Copy)]
@@ -51,19 +47,19 @@ struct GroupView {
 }
 
 impl GroupView {
+    /// The record at byte `at` of `data` (see [`Record`]).
     #[inline(always)]
-    unsafe fn at(r: *const u8) -> GroupView {
-        let (class, n, ps, meta) = (*r, *r.add(1) as usize, *r.add(2) != 0, *r.add(3) as usize);
-        let ranges = 4 * n * if class == 0 { 3 + ps as usize } else { 6 };
+    unsafe fn at(data: *const u8, at: usize) -> GroupView {
+        let r = Record::at(data, at);
         GroupView {
-            class,
-            n,
-            per_segment: ps,
-            meta,
-            joints: r.add(4) as *const u16,
-            drops: (r.add(20) as *const u32).read_unaligned(),
-            ranges: r.add(24),
-            size: 24 + ranges,
+            class: r.class,
+            n: r.n,
+            per_segment: r.per_segment,
+            meta: r.meta,
+            joints: data.add(r.joints) as *const u16,
+            drops: r.drops,
+            ranges: data.add(r.ranges),
+            size: r.size,
         }
     }
 }
@@ -282,13 +278,7 @@ unsafe fn frame_raw(data: &[u8], bit: usize, c: &Coef, limit: f32) -> [__m256; 3
         for l in 0..LANES {
             let at = bit + c.start[k] + off[l] as usize;
             r[l] = if rate[l] == 23 {
-                let x = f32::from_bits(read_bits(data, at, 32));
-                // `maxps` then `minps`: a NaN gives `-limit`.
-                if x.is_nan() {
-                    -limit
-                } else {
-                    x.max(-limit).min(limit)
-                }
+                super::common::raw_value(read_bits(data, at, 32), limit)
             } else {
                 let w = crate::format::vbr::bitrate::rate_bits(rate[l] as u8);
                 (read_bits(data, at, w) as i32) as f32 * mul[l] + add[l]
@@ -414,14 +404,7 @@ unsafe fn store(
 pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
     prefetch(p, key);
     statics(p, out, stride);
-    let case = if key.i1 == key.i0 || key.alpha <= 0.0 {
-        ONE
-    } else if key.i0 / p.seg_len == key.i1 / p.seg_len {
-        PAIR
-    } else {
-        TWO
-    };
-    match case {
+    match case(p, key) {
         PAIR => walk::<PAIR>(p, key, out, stride),
         TWO => walk::<TWO>(p, key, out, stride),
         _ => walk::<ONE>(p, key, out, stride),
@@ -462,60 +445,6 @@ unsafe fn statics(p: &Proto, out: *mut f32, stride: usize) {
         }
         three(out.add(d.joint as usize * stride + d.at as usize), x);
     }
-}
-
-/// Lines of `len` bytes at `p`.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn fetch(p: *const u8, len: usize) {
-    let mut o = 0;
-    while o < len {
-        _mm_prefetch::<_MM_HINT_T0>(p.add(o) as *const i8);
-        o += 64;
-    }
-    _mm_prefetch::<_MM_HINT_T0>(p.add(len.saturating_sub(1)) as *const i8);
-}
-
-/// Hints for everything a whole pose reads, in the order its misses would chain: the segment
-/// table entries and the segments' metadata and frames (their place estimated from the
-/// segment's size before its header is read), the group records, the static channels.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn prefetch(p: &Proto, key: &SampleKey) {
-    let d = p.data.as_ptr();
-    let table = p.seg_table;
-    let last = p.num_segments - 1;
-    for s in [key.i0, key.i1] {
-        let seg = (s / p.seg_len).min(last) as usize;
-        _mm_prefetch::<_MM_HINT_T0>(d.add(table + 4 * seg) as *const i8);
-    }
-    // Independent of the segment table: issued while its entries load.
-    fetch(d, table);
-    for s in [key.i0, key.i1] {
-        let seg = (s / p.seg_len).min(last) as usize;
-        let off = read_u32(&p.data, table + 4 * seg) as usize;
-        let end = if seg as u32 == last {
-            p.data.len() - 64
-        } else {
-            read_u32(&p.data, table + 4 * seg + 4) as usize
-        };
-        let frames = off + 8 + p.meta_bytes;
-        fetch(d.add(off), frames - off);
-        // The frame of the local sample, estimated from the segment's share.
-        let local = (s - seg as u32 * p.seg_len) as usize;
-        let len = end.saturating_sub(frames);
-        let at = frames + len * local / p.seg_len as usize;
-        let lo = at.saturating_sub(64).max(frames);
-        fetch(d.add(lo), (len / p.seg_len as usize + 128).min(end - lo));
-    }
-    fetch(
-        p.statics.as_ptr() as *const u8,
-        std::mem::size_of_val(&p.statics[..]),
-    );
-    fetch(
-        p.defaults.as_ptr() as *const u8,
-        std::mem::size_of_val(&p.defaults[..]),
-    );
 }
 
 /// One group's values at a key of case `$m` (rotations blended, vectors blended and clamped,
@@ -580,10 +509,10 @@ unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: u
     let b = if M == ONE { a } else { position(p, key.i1) };
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
-    let mut rec = data.as_ptr();
+    let mut rec = 0;
     for _ in 0..p.num_groups {
-        let g = &GroupView::at(rec);
-        rec = rec.add(g.size);
+        let g = &GroupView::at(data.as_ptr(), rec);
+        rec += g.size;
         let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
         ga += ta;
         gb += tb;
@@ -611,18 +540,14 @@ pub(super) unsafe fn group_lanes(
 ) {
     let data = &p.data[..];
     let (rec, meta) = p.group_at[g];
-    let mut gv = GroupView::at(data.as_ptr().add(rec as usize));
+    let mut gv = GroupView::at(data.as_ptr(), rec as usize);
     gv.joints = LANE_IDS.as_ptr();
     let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);
     let (ga, gb) = starts;
-    let one = key.i1 == key.i0 || key.alpha <= 0.0;
-    let pair = !one && key.i0 / p.seg_len == key.i1 / p.seg_len;
-    let q = if one {
-        group!(ONE, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0
-    } else if pair {
-        group!(PAIR, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0
-    } else {
-        group!(TWO, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0
+    let q = match case(p, key) {
+        ONE => group!(ONE, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,
+        PAIR => group!(PAIR, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,
+        _ => group!(TWO, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,
     };
     store(q, &gv, out.as_mut_ptr() as *mut f32, 4, 0, false);
 }

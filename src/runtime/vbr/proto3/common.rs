@@ -1,5 +1,5 @@
-//! What the SSE2 and scalar decoders share (the AVX2 decoder keeps its own copies): a sample's
-//! place in its segment, a pose's case, the group records, and (x86-64) the prefetch hints.
+//! What the decoders share: a sample's place in its segment, a pose's case, the group records,
+//! and (x86-64) the prefetch hints.
 
 use super::Proto;
 use crate::format::bytes::read_u32;
@@ -55,6 +55,18 @@ pub(super) fn position(p: &Proto, sample: u32) -> Pos {
         bit: (off + 8 + p.meta_bytes) * 8 + idx as usize * fb,
         t,
         fb,
+    }
+}
+
+/// The raw `f32` field `q` clamped to `[-limit, limit]` as the `vbr` decoder does (`maxps` then
+/// `minps`: a NaN gives `-limit`).
+#[inline(always)]
+pub(super) fn raw_value(q: u32, limit: f32) -> f32 {
+    let x = f32::from_bits(q);
+    if x.is_nan() {
+        -limit
+    } else {
+        x.max(-limit).min(limit)
     }
 }
 
@@ -119,7 +131,7 @@ unsafe fn fetch(p: *const u8, len: usize) {
     _mm_prefetch::<_MM_HINT_T0>(p.add(len.saturating_sub(1)) as *const i8);
 }
 
-/// The AVX2 decoder's hints (SSE only) for everything a whole pose reads: the segment table
+/// Hints (SSE only) for everything a whole pose reads: the segment table
 /// entries, the segments' metadata and frames (their place estimated), the group records and
 /// the static channels.
 #[cfg(target_arch = "x86_64")]

@@ -36,6 +36,8 @@ mod scalar;
 mod sse2;
 mod subset;
 
+use common::{position, Pos};
+
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{rate_bits, RATE_FIELD_BITS};
@@ -44,7 +46,6 @@ use crate::format::vbr::layout::{
     SEGMENT_HEADER,
 };
 use crate::format::{validate_blob, BlobFlags, CodecId, Header};
-use crate::runtime::vbr::keyframe_position;
 use crate::runtime::SampleKey;
 use crate::{Error, Result};
 
@@ -497,6 +498,16 @@ impl Proto {
         self.sample_pose_isa(Isa::best(), key, out, stride);
     }
 
+    /// Panics unless `key` is within the clip and `out` holds the pose at `stride` (the
+    /// decoders index without further checks).
+    fn check(&self, key: &SampleKey, out: &[f32], stride: usize) {
+        let joints = self.header.num_joints as usize;
+        // Joint indices are stored in 16 bits.
+        assert!(joints <= 1 << 16);
+        assert!(stride >= 10 && (joints == 0 || out.len() >= (joints - 1) * stride + 10));
+        assert!(key.i0 < self.header.num_samples && key.i1 < self.header.num_samples);
+    }
+
     /// [`Proto::sample_pose`] through a playback cache (AVX2; false when this machine does not
     /// have it): the samples the key needs that the cache does not hold are decoded into it,
     /// then blended. A key far from the previous one takes the plain walk.
@@ -507,10 +518,7 @@ impl Proto {
         out: &mut [f32],
         stride: usize,
     ) -> bool {
-        let joints = self.header.num_joints as usize;
-        assert!(joints <= 1 << 16);
-        assert!(stride >= 10 && (joints == 0 || out.len() >= (joints - 1) * stride + 10));
-        assert!(key.i0 < self.header.num_samples && key.i1 < self.header.num_samples);
+        self.check(key, out, stride);
         #[cfg(target_arch = "x86_64")]
         if Isa::Avx2.available() {
             // SAFETY: AVX2 is present; the key and the buffer were checked above.
@@ -530,11 +538,7 @@ impl Proto {
         out: &mut [f32],
         stride: usize,
     ) -> bool {
-        let joints = self.header.num_joints as usize;
-        // Joint indices are stored in 16 bits.
-        assert!(joints <= 1 << 16);
-        assert!(stride >= 10 && (joints == 0 || out.len() >= (joints - 1) * stride + 10));
-        assert!(key.i0 < self.header.num_samples && key.i1 < self.header.num_samples);
+        self.check(key, out, stride);
         if !isa.available() {
             return false;
         }
@@ -632,37 +636,6 @@ impl Isa {
             .into_iter()
             .find(|i| i.available())
             .unwrap_or(Isa::Scalar)
-    }
-}
-
-/// Where one sample's stored frame starts, and its keyframe blend.
-#[derive(Clone, Copy)]
-pub(super) struct Pos {
-    /// Byte offset of the segment's group metadata.
-    pub(super) meta: usize,
-    /// Absolute bit of the stored frame.
-    pub(super) bit: usize,
-    /// Blend towards the next stored frame (a dropped sample), 0 for a stored one.
-    pub(super) t: f32,
-    /// Bits of a frame.
-    pub(super) fb: usize,
-}
-
-pub(super) fn position(p: &Proto, sample: u32) -> Pos {
-    let seg = sample / p.seg_len;
-    let local = sample - seg * p.seg_len;
-    let off = read_u32(
-        &p.data,
-        p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
-    ) as usize;
-    let mask = read_u32(&p.data, off);
-    let fb = read_u32(&p.data, off + 4) as usize;
-    let (idx, t) = keyframe_position(mask, local);
-    Pos {
-        meta: off + 8,
-        bit: (off + 8 + p.meta_bytes) * 8 + idx as usize * fb,
-        t,
-        fb,
     }
 }
 

@@ -115,13 +115,7 @@ fn coef(data: &[u8], g: &Record, m: usize) -> Coef {
 fn value(data: &[u8], bit: usize, c: &Coef, k: usize, l: usize, limit: f32) -> f32 {
     let at = bit + c.off[k][l];
     if c.rate[k][l] == RAW {
-        let x = f32::from_bits(read_bits(data, at, 32));
-        // `maxps` then `minps`: a NaN gives `-limit`.
-        if x.is_nan() {
-            -limit
-        } else {
-            x.max(-limit).min(limit)
-        }
+        super::common::raw_value(read_bits(data, at, 32), limit)
     } else {
         (read_bits(data, at, c.bits[k][l]) as i32) as f32 * c.mul[k][l] + c.add[k][l]
     }

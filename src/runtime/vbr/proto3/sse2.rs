@@ -360,13 +360,7 @@ unsafe fn frame_raw(
             let at = bit + c.off[k][4 * hi + l] as usize;
             let rate = c.rates[k][4 * hi + l] as i32;
             if rate == RAW {
-                let x = f32::from_bits(read_bits(data, at, 32));
-                // `maxps` then `minps`: a NaN gives `-limit`.
-                if x.is_nan() {
-                    -limit
-                } else {
-                    x.max(-limit).min(limit)
-                }
+                super::common::raw_value(read_bits(data, at, 32), limit)
             } else {
                 let w = rate_bits(rate as u8);
                 (read_bits(data, at, w) as i32) as f32 * mul[l] + add[l]

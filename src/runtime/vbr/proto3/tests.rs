@@ -70,6 +70,11 @@ fn vbr_blob(joints: usize, samples: usize, scale: bool) -> AlignedBlob {
     vbr_blob_with(joints, samples, scale, |_| ())
 }
 
+/// [`vbr_blob`] with another generator seed.
+fn seeded_blob(joints: usize, samples: usize, scale: bool, seed: u64) -> AlignedBlob {
+    blob_of(joints, samples, scale, seed, |_| ())
+}
+
 /// [`vbr_blob`] of the generated clip changed by `edit`.
 fn vbr_blob_with(
     joints: usize,
@@ -77,12 +82,23 @@ fn vbr_blob_with(
     scale: bool,
     edit: impl Fn(&mut RawClip),
 ) -> AlignedBlob {
+    blob_of(joints, samples, scale, joints as u64, edit)
+}
+
+/// The `vbr` blob of the clip generated with `seed`, changed by `edit`.
+fn blob_of(
+    joints: usize,
+    samples: usize,
+    scale: bool,
+    seed: u64,
+    edit: impl Fn(&mut RawClip),
+) -> AlignedBlob {
     let mut clip = generate_clip(&GenerateOptions {
         joints,
         samples,
         scale,
         animated_translation: true,
-        seed: joints as u64,
+        seed,
         ..Default::default()
     });
     edit(&mut clip);
@@ -205,19 +221,7 @@ fn proto_cached_poses_are_the_vbr_poses() {
         return;
     }
     for (joints, samples, scale) in [(14, 150, true), (9, 61, false), (40, 200, true)] {
-        let clip = generate_clip(&GenerateOptions {
-            joints,
-            samples,
-            scale,
-            animated_translation: true,
-            seed: 7 + joints as u64,
-            ..Default::default()
-        });
-        let settings = crate::CompressSettings {
-            codec: crate::CodecChoice::Vbr,
-            ..Default::default()
-        };
-        let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
+        let blob = seeded_blob(joints, samples, scale, 7 + joints as u64);
         let proto = Proto::convert(blob.as_bytes()).unwrap();
         let mut cache = ProtoCache::new(&proto);
         let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
@@ -255,19 +259,7 @@ fn proto_cached_poses_are_the_vbr_poses() {
 #[test]
 fn proto_subsets_are_the_vbr_joints() {
     for (joints, samples, scale) in [(14, 150, true), (30, 61, false)] {
-        let clip = generate_clip(&GenerateOptions {
-            joints,
-            samples,
-            scale,
-            animated_translation: true,
-            seed: 11 + joints as u64,
-            ..Default::default()
-        });
-        let settings = crate::CompressSettings {
-            codec: crate::CodecChoice::Vbr,
-            ..Default::default()
-        };
-        let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
+        let blob = seeded_blob(joints, samples, scale, 11 + joints as u64);
         let proto = Proto::convert(blob.as_bytes()).unwrap();
         let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
         let n = d.num_joints();

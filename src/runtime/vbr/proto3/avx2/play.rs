@@ -13,15 +13,15 @@ unsafe fn fill(p: &Proto, c: &mut ProtoCache, s: u32, k: usize) {
     const _: () = assert!(std::mem::size_of::<Coef>() <= 640);
     let pos = position(p, s);
     let (mut m, mut gbit) = (pos.meta, 0usize);
-    let mut rec = data.as_ptr();
+    let mut rec = 0;
     let base = k * p.num_groups;
     // The segment's group coefficients: computed once per segment, kept for the next samples.
     let seg = s / p.seg_len;
     let known = c.coef_segment == seg;
     c.coef_segment = seg;
     for g in 0..p.num_groups {
-        let gv = &GroupView::at(rec);
-        rec = rec.add(gv.size);
+        let gv = &GroupView::at(data.as_ptr(), rec);
+        rec += gv.size;
         let limit = if gv.class == 0 { 1.0 } else { MAX_ABS_VALUE };
         let slot = c.coefs.as_mut_ptr().add(g) as *mut Coef;
         let cf = if known {
@@ -103,10 +103,10 @@ pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
     let alpha = key.alpha;
     let n = p.num_groups;
     let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    let mut rec = p.data.as_ptr();
+    let mut rec = 0;
     for g in 0..n {
-        let gv = &GroupView::at(rec);
-        rec = rec.add(gv.size);
+        let gv = &GroupView::at(p.data.as_ptr(), rec);
+        rec += gv.size;
         let a = load(c, sa, g, n);
         if gv.class == 0 {
             let q = if one {
