@@ -4,7 +4,7 @@
 
 use crate::measure::{Plan, Side};
 use animcomp::decompress::seek::{resolve, Looping, Rounding};
-use animcomp::decompress::vbr::proto3::{Proto, ProtoCache};
+use animcomp::decompress::vbr::proto3::{Isa, Proto, ProtoCache};
 use animcomp_bench::capi::CClip;
 use animcomp_bench::timing::{cold_pass, interleave, median, warm_pass, CacheFlusher, FLUSH_BYTES};
 use std::cell::RefCell;
@@ -13,6 +13,9 @@ use std::cell::RefCell;
 /// clip on a machine without AVX2).
 pub struct ProtoSide {
     protos: Vec<Option<Proto>>,
+    /// The decoder of the whole poses: the widest available, or `AB_PROTO_ISA` (`avx2`, `sse2`,
+    /// `scalar`) when set.
+    pub isa: Isa,
     pose: Vec<f32>,
     /// Clips whose prototype poses differed from the new build's (bit for bit) at the first
     /// sixteen times.
@@ -20,19 +23,26 @@ pub struct ProtoSide {
 }
 
 impl ProtoSide {
-    /// Converts every blob of `new`.
+    /// Converts every blob of `new` (none when the chosen decoder is not available here).
     pub fn new(new: &Side, max_joints: usize) -> ProtoSide {
+        let isa = match std::env::var("AB_PROTO_ISA").as_deref() {
+            Ok("sse2") => Isa::Sse2,
+            Ok("scalar") => Isa::Scalar,
+            Ok("avx2") => Isa::Avx2,
+            _ => Isa::best(),
+        };
         let protos = new
             .blobs
             .iter()
             .map(|b| {
-                Proto::supported()
+                isa.available()
                     .then(|| Proto::convert(b.as_bytes()).ok())
                     .flatten()
             })
             .collect();
         ProtoSide {
             protos,
+            isa,
             pose: vec![0.0; max_joints * 10],
             mismatches: 0,
         }
@@ -52,7 +62,7 @@ impl ProtoSide {
     fn pose(&mut self, c: usize, joints: usize, t: f32) {
         if let Some(p) = &self.protos[c] {
             let key = resolve(p.header(), t, Looping::Clamp, Rounding::None).unwrap();
-            p.sample_pose(&key, &mut self.pose[..joints * 10], 10);
+            p.sample_pose_isa(self.isa, &key, &mut self.pose[..joints * 10], 10);
         }
     }
 
@@ -200,6 +210,7 @@ fn cold_variant<'a>(
 /// plays clip `i mod clips`' prototype from the same phases, with its own pose buffer.
 pub struct ProtoInstances<'a> {
     protos: Vec<&'a Proto>,
+    isa: Isa,
     /// A playback cache per instance (when cached).
     caches: Option<Vec<ProtoCache>>,
     poses: Vec<Vec<f32>>,
@@ -222,6 +233,7 @@ impl<'a> ProtoInstances<'a> {
         let caches = cached.then(|| protos.iter().map(|p| ProtoCache::new(p)).collect());
         Some(ProtoInstances {
             protos,
+            isa: side.isa,
             caches,
             poses,
             phase,
@@ -252,7 +264,9 @@ impl<'a> ProtoInstances<'a> {
                     Some(c) => {
                         p.sample_pose_cached(&mut c[i], &key, &mut self.poses[i], 10);
                     }
-                    None => p.sample_pose(&key, &mut self.poses[i], 10),
+                    None => {
+                        p.sample_pose_isa(self.isa, &key, &mut self.poses[i], 10);
+                    }
                 }
             }
             per.push(t0.elapsed().as_nanos() as f64);

@@ -352,7 +352,7 @@ pub fn render_summary(rep: &SetReport) -> String {
     ));
     if let Some((p, n)) = s.proto_bytes {
         out.push_str(&format!(
-            "v3 prototype (new blobs converted, AVX2, Rust API): warm {} ns base/proto {}x, cold {} ns base/proto {}x; bytes proto/new {:.4}; clips not bit for bit the new build's: {}\n",
+            "v3 prototype (new blobs converted, widest ISA or AB_PROTO_ISA, Rust API): warm {} ns base/proto {}x, cold {} ns base/proto {}x; bytes proto/new {:.4}; clips not bit for bit the new build's: {}\n",
             opt(s.warm_proto_ns, 0),
             opt(s.warm_proto_ratio, 2),
             opt(s.cold_proto_ns, 0),
