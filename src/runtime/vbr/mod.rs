@@ -7,7 +7,9 @@
 //! - [`blend`]: rotation blends finished in passes of their own;
 //! - [`prefetch`]: the hints that overlap a cold pose's cache misses;
 //! - [`cache`]: the optional playback cache (decoded samples and segment coefficients in
-//!   caller-owned memory).
+//!   caller-owned memory);
+//! - `proto3` (feature `proto-v3`, benchmarks only): the format version 3 prototype, a converted
+//!   grouped layout and its decoders (`docs/runtime.md`).
 //!
 //! A pose between two samples uses two cursors (the samples may lie in different segments) and
 //! blends the results: `nlerp` on the shortest arc for rotations, `lerp` for vectors.
