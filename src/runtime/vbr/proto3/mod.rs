@@ -21,6 +21,7 @@
 //!   per group: per component ceil(5n / 8) bytes of rate indices (lane l at bits 5l), per
 //!              component n u16 range fields, and for a group with per-segment drops a u16 of
 //!              2-bit dropped components (lane l at bits 2l)
+//!   per group: u16, its first bit in a frame (subsets decode a group alone)
 //!   stored frames, sample-major: per group, component x of lanes 0..n, then y, then z
 //! 64 bytes of padding (the decoder's 32-byte windows)
 //! ```
@@ -140,8 +141,10 @@ pub struct Proto {
     group_at: Vec<(u32, u32)>,
     /// Byte offset of the segment table in `data` (the group records end there).
     seg_table: usize,
-    /// Bytes of the group metadata of one segment.
+    /// Bytes of the group metadata of one segment (with the groups' first bits).
     meta_bytes: usize,
+    /// Offset of the groups' first bits (`u16` per group) in a segment's metadata.
+    starts_at: usize,
     data: Vec<u8>,
     /// Bytes the layout would take in a blob (see [`Proto::size`]).
     size: usize,
@@ -313,7 +316,9 @@ impl Proto {
                 }
             }
         }
-        let meta_bytes: usize = groups.iter().map(Group::meta_bytes).sum();
+        // The groups' metadata, then a u16 per group: its first bit in a frame.
+        let starts_at: usize = groups.iter().map(Group::meta_bytes).sum();
+        let meta_bytes = starts_at + 2 * groups.len();
         let mut joint_map = vec![[u32::MAX; 3]; h.num_joints as usize];
         for (i, st) in statics.iter().enumerate() {
             joint_map[st.joint as usize][(st.at as usize + 2) / 4] = SRC_STATIC | i as u32;
@@ -428,6 +433,24 @@ impl Proto {
                     data.extend_from_slice(&d.to_le_bytes());
                 }
             }
+            // Each group's first bit in a frame (for subsets, which decode a group alone).
+            let mut bit = 0usize;
+            for m in &members {
+                if bit > u16::MAX as usize {
+                    return Err(Error::InvalidArgument(
+                        "proto-v3: a frame wider than 65535 bits",
+                    ));
+                }
+                data.extend_from_slice(&(bit as u16).to_le_bytes());
+                bit += m
+                    .iter()
+                    .map(|&i| {
+                        (0..3)
+                            .map(|c| rate_bits(rates[i][c] as u8) as usize)
+                            .sum::<usize>()
+                    })
+                    .sum::<usize>();
+            }
             debug_assert_eq!(data.len() - seg_start, 8 + meta_bytes);
             let mut bw = BitWriter::default();
             for k in 0..stored {
@@ -470,6 +493,7 @@ impl Proto {
             group_at,
             seg_table,
             meta_bytes,
+            starts_at,
             data,
             size,
         })

@@ -1,6 +1,6 @@
 //! Joint subsets on the prototype layout, portable: each requested channel decoded alone (one
-//! lane of its group), after the starts of the groups in a frame are summed from the segment's
-//! rate fields (only up to the last group needed). Bit for bit the `vbr` decoder's joints.
+//! lane of its group, whose first bit in a frame the segment stores). Bit for bit the `vbr`
+//! decoder's joints.
 
 use super::{position, Pos, Proto, DEFAULT_VALUES, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -12,48 +12,23 @@ use crate::runtime::vbr::lanes;
 use crate::runtime::vbr::walk::clamp_value;
 use crate::runtime::SampleKey;
 use glam::Vec4;
-use std::mem::MaybeUninit;
 
-/// Most groups a subset call handles (the starts of a frame's groups live on the stack).
-pub const MAX_GROUPS: usize = 128;
-
-/// One segment's view for a subset: where its samples are and where each group starts in a
-/// frame (filled up to `known`).
+/// One segment's view for a subset: where its samples are.
 struct Seg {
     pos: Pos,
-    /// Initialised below `known`.
-    starts: [MaybeUninit<u32>; MAX_GROUPS],
-    known: usize,
-    bit: usize,
 }
 
 impl Seg {
     fn new(p: &Proto, sample: u32) -> Seg {
         Seg {
             pos: position(p, sample),
-            starts: [MaybeUninit::uninit(); MAX_GROUPS],
-            known: 0,
-            bit: 0,
         }
     }
 
-    /// Bit where group `g` starts in a frame: the widths of every group before it, two rate
-    /// fields per table lookup.
+    /// Bit where group `g` starts in a frame (stored per segment).
+    #[inline(always)]
     fn start(&mut self, p: &Proto, g: usize) -> usize {
-        while self.known <= g {
-            let k = self.known;
-            self.starts[k] = MaybeUninit::new(self.bit as u32);
-            let (rec, meta) = p.group_at[k];
-            let n = p.data[rec as usize + 1] as usize;
-            let m = self.pos.meta + meta as usize;
-            let rb = (5 * n).div_ceil(8);
-            for c in 0..3 {
-                self.bit += widths(read_u64(&p.data, m + rb * c), n);
-            }
-            self.known += 1;
-        }
-        // SAFETY: entries below `known` are initialised, and `g < known` here.
-        unsafe { self.starts[g].assume_init() as usize }
+        read_u64(&p.data, self.pos.meta + p.starts_at + 2 * g) as u16 as usize
     }
 }
 
@@ -196,7 +171,8 @@ impl Proto {
     /// `out[j * stride..]` (the `vbr` decoder's `sample_joints` with every channel and slots
     /// equal to the joints). Bit for bit its whole pose's floats.
     pub fn sample_joints(&self, key: &SampleKey, joints: &[u32], out: &mut [f32], stride: usize) {
-        self.sample_joints_with(key, joints, out, stride, super::Isa::Avx2.available())
+        // Lane by lane: fewer instructions than a whole group for one lane (`docs/runtime.md`).
+        self.sample_joints_with(key, joints, out, stride, false)
     }
 
     /// [`Proto::sample_joints`], decoding whole groups with AVX2 when `wide` (which must then be
@@ -210,7 +186,7 @@ impl Proto {
         wide: bool,
     ) {
         assert!(!wide || super::Isa::Avx2.available());
-        assert!(self.num_groups <= MAX_GROUPS && stride >= 10);
+        assert!(stride >= 10);
         let one = key.i1 == key.i0 || key.alpha <= 0.0;
         let pair = !one && key.i0 / self.seg_len == key.i1 / self.seg_len;
         let mut a = Seg::new(self, key.i0);
