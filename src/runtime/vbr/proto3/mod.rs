@@ -27,7 +27,9 @@
 //! ```
 //!
 //! The frame bits, rate and range fields are those of the `vbr` segment, moved: a segment's size
-//! only changes by the padding of partly filled groups and the byte-aligned rate fields.
+//! only changes by the byte alignment of a partly filled group's rate fields, a `u16` of drops
+//! per group with per-segment drops (instead of 2 bits per such rotation) and the groups' first
+//! bits.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -112,7 +114,7 @@ struct Static {
 /// transform (0, 4 or 7) with the default's index in [`DEFAULT_VALUES`] in its high byte.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
-struct Default_ {
+struct DefaultChannel {
     joint: u16,
     at: u8,
     value: u8,
@@ -130,7 +132,7 @@ pub struct Proto {
     statics: Vec<Static>,
     statics4: usize,
     /// Rotations first (`defaults4` of them), then vectors.
-    defaults: Vec<Default_>,
+    defaults: Vec<DefaultChannel>,
     defaults4: usize,
     num_groups: usize,
     /// Per joint and channel: [`SRC_ANIMATED`] | group << 3 | lane, [`SRC_STATIC`] | index in
@@ -148,6 +150,8 @@ pub struct Proto {
     data: Vec<u8>,
     /// Bytes the layout would take in a blob (see [`Proto::size`]).
     size: usize,
+    /// The widest decoder this machine runs.
+    best: Isa,
 }
 
 /// One animated sub-track of the `vbr` body, in its order.
@@ -189,7 +193,7 @@ impl Proto {
                 let k = kind(byte, ch);
                 let at = [0, 4, 7][ch as usize];
                 if ch == 2 && !has_scale {
-                    defaults.push(Default_ {
+                    defaults.push(DefaultChannel {
                         joint: j as u16,
                         at: at as u8,
                         value: 2,
@@ -232,7 +236,7 @@ impl Proto {
                             _ if zero_scale => 1,
                             _ => 2,
                         };
-                        defaults.push(Default_ {
+                        defaults.push(DefaultChannel {
                             joint: j as u16,
                             at: at as u8,
                             value,
@@ -496,7 +500,17 @@ impl Proto {
             starts_at,
             data,
             size,
+            best: Isa::best(),
         })
+    }
+
+    /// What a [`ProtoCache`] records of the clip it was filled for.
+    fn owner(&self) -> (usize, usize, u32) {
+        (
+            self.data.as_ptr() as usize,
+            self.data.len(),
+            self.header.checksum,
+        )
     }
 
     /// The blob header of the converted clip.
@@ -505,8 +519,9 @@ impl Proto {
     }
 
     /// Bytes the layout would take as a blob: the `vbr` blob's size with each segment's
-    /// metadata in the grouped layout (padding of partly filled groups, byte-aligned rate
-    /// fields, per-segment drops per group), plus the group tables.
+    /// metadata in the grouped layout (byte-aligned rate fields of partly filled groups,
+    /// per-segment drops per group, the groups' first bits), plus the group records' headers,
+    /// joints and drops.
     pub fn size(&self) -> usize {
         self.size
     }
@@ -517,9 +532,9 @@ impl Proto {
     }
 
     /// Samples every joint at `key` into `out` (10 floats per joint at `stride`) with the widest
-    /// decoder this machine runs ([`Isa::best`]).
+    /// decoder this machine runs ([`Isa::best`], chosen when the clip was converted).
     pub fn sample_pose(&self, key: &SampleKey, out: &mut [f32], stride: usize) {
-        self.sample_pose_isa(Isa::best(), key, out, stride);
+        self.sample_pose_isa(self.best, key, out, stride);
     }
 
     /// Panics unless `key` is within the clip and `out` holds the pose at `stride` (the
@@ -588,8 +603,10 @@ pub struct ProtoCache {
     held: [u32; 2],
     /// The previous key's first sample (`u32::MAX`: none).
     last: u32,
-    /// The converted clip it was filled for.
-    owner: usize,
+    /// The converted clip it was filled for: its buffer's address and length and the blob's
+    /// checksum (memory freed and reused for another clip is not trusted: the cached
+    /// coefficients locate fields in the buffer).
+    owner: (usize, usize, u32),
     /// Per slot and group: four components of eight lanes.
     values: Vec<[[f32; LANES]; 4]>,
     /// Per slot and group: the lanes constant over the sample's segment (bit per lane).
@@ -611,7 +628,7 @@ impl ProtoCache {
         ProtoCache {
             held: [u32::MAX; 2],
             last: u32::MAX,
-            owner: p.data.as_ptr() as usize,
+            owner: p.owner(),
             values: vec![[[0.0; LANES]; 4]; 2 * p.num_groups],
             constant: vec![0; 2 * p.num_groups],
             coef_segment: u32::MAX,

@@ -13,23 +13,10 @@ use crate::runtime::vbr::walk::clamp_value;
 use crate::runtime::SampleKey;
 use glam::Vec4;
 
-/// One segment's view for a subset: where its samples are.
-struct Seg {
-    pos: Pos,
-}
-
-impl Seg {
-    fn new(p: &Proto, sample: u32) -> Seg {
-        Seg {
-            pos: position(p, sample),
-        }
-    }
-
-    /// Bit where group `g` starts in a frame (stored per segment).
-    #[inline(always)]
-    fn start(&mut self, p: &Proto, g: usize) -> usize {
-        read_u64(&p.data, self.pos.meta + p.starts_at + 2 * g) as u16 as usize
-    }
+/// Bit where group `g` starts in a frame of the segment of `pos` (stored per segment).
+#[inline(always)]
+fn start(p: &Proto, pos: &Pos, g: usize) -> usize {
+    read_u64(&p.data, pos.meta + p.starts_at + 2 * g) as u16 as usize
 }
 
 /// The little-endian `u64` at byte `o` (the prototype pads its buffer past every read).
@@ -189,10 +176,8 @@ impl Proto {
         assert!(stride >= 10);
         let one = key.i1 == key.i0 || key.alpha <= 0.0;
         let pair = !one && key.i0 / self.seg_len == key.i1 / self.seg_len;
-        let mut a = Seg::new(self, key.i0);
-        // The second sample's segment (used when it is another one).
-        let mut b = Seg::new(self, key.i1);
-        let pb = position(self, key.i1);
+        let a = position(self, key.i0);
+        let b = position(self, key.i1);
         // With AVX2 a channel's whole group is decoded (and kept for the next channel in it).
         let mut lanes = [[0.0f32; 4]; super::LANES];
         let mut last = usize::MAX;
@@ -212,20 +197,16 @@ impl Proto {
                         if wide {
                             #[cfg(target_arch = "x86_64")]
                             if last != g {
-                                let ga = a.start(self, g);
-                                let (pos_b, gb) = if one || pair {
-                                    (pb, ga)
-                                } else {
-                                    (b.pos, b.start(self, g))
-                                };
+                                let ga = start(self, &a, g);
+                                let gb = if one || pair { ga } else { start(self, &b, g) };
                                 // SAFETY: AVX2 is present (`wide`).
                                 unsafe {
                                     super::avx2::group_lanes(
                                         self,
                                         key,
                                         g,
-                                        &a.pos,
-                                        &pos_b,
+                                        &a,
+                                        &b,
                                         (ga, gb),
                                         &mut lanes,
                                     )
@@ -234,7 +215,7 @@ impl Proto {
                             }
                             lanes[l]
                         } else {
-                            self.lane_value(key, &mut a, &mut b, &pb, g, l, ch, one, pair)
+                            self.lane_value(key, &a, &b, g, l, ch, one, pair)
                         }
                     }
                     _ => continue,
@@ -254,9 +235,8 @@ impl Proto {
     fn lane_value(
         &self,
         key: &SampleKey,
-        a: &mut Seg,
-        b: &mut Seg,
-        pb: &Pos,
+        a: &Pos,
+        b: &Pos,
         g: usize,
         l: usize,
         ch: usize,
@@ -266,18 +246,17 @@ impl Proto {
         let d = &self.data[..];
         let alpha = key.alpha;
         let limit = if ch == 0 { 1.0 } else { MAX_ABS_VALUE };
-        let xa = lane(self, &a.pos, g, l);
-        let sa = a.start(self, g);
-        let va = sample(d, &a.pos, sa, &xa, limit);
+        let xa = lane(self, a, g, l);
+        let sa = start(self, a, g);
+        let va = sample(d, a, sa, &xa, limit);
         let (vb, xb_drop) = if one {
             (va, xa.drop)
         } else if pair {
             // The same segment: its group starts and decode, another frame.
-            (sample(d, pb, sa, &xa, limit), xa.drop)
+            (sample(d, b, sa, &xa, limit), xa.drop)
         } else {
-            let xb = lane(self, &b.pos, g, l);
-            let sb = b.start(self, g);
-            (sample(d, &b.pos, sb, &xb, limit), xb.drop)
+            let xb = lane(self, b, g, l);
+            (sample(d, b, start(self, b, g), &xb, limit), xb.drop)
         };
         if ch == 0 {
             let qa = lanes::from_stored(va, xa.drop);

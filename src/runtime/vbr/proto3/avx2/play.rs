@@ -65,10 +65,7 @@ pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
     out: *mut f32,
     stride: usize,
 ) {
-    if c.owner != p.data.as_ptr() as usize
-        || c.values.len() != 2 * p.num_groups
-        || c.coefs.len() != p.num_groups
-    {
+    if c.owner != p.owner() || c.values.len() != 2 * p.num_groups || c.coefs.len() != p.num_groups {
         *c = ProtoCache::new(p);
     }
     // Near the previous key (playback, either direction, or wrapping to the first samples):
