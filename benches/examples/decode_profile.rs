@@ -224,6 +224,26 @@ fn main() {
                     })
                     .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
                 println!("proto size {v3} / vbr {v2} = {:.4}", v3 as f64 / v2 as f64);
+                let mut parts: Vec<(&str, usize)> = Vec::new();
+                for b in &blobs {
+                    for (i, (name, n)) in Proto::convert(b.as_bytes())
+                        .unwrap()
+                        .parts()
+                        .into_iter()
+                        .enumerate()
+                    {
+                        if parts.len() <= i {
+                            parts.push((name, 0));
+                        }
+                        parts[i].1 += n;
+                    }
+                }
+                for (name, n) in parts {
+                    println!(
+                        "  {name}: {n} bytes ({:.2} % of vbr)",
+                        100.0 * n as f64 / v2 as f64
+                    );
+                }
             }
             if let (Some(lo), Some(hi)) = (cache_bytes.iter().min(), cache_bytes.iter().max()) {
                 println!("playback cache: {lo}-{hi} bytes per blob");

@@ -3,8 +3,8 @@
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
-use super::common::{case, position, prefetch, Pos, Record, ONE, PAIR, TWO};
-use super::{Proto, DEFAULT_VALUES, LANES};
+use super::common::{case, position, prefetch, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
 use crate::runtime::SampleKey;
@@ -401,7 +401,7 @@ unsafe fn store(
 }
 
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
+pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
     prefetch(p, key);
     statics(p, out, stride);
     match case(p, key) {
@@ -414,37 +414,18 @@ pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stri
 /// Writes the static channels (constants and defaults).
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn statics(p: &Proto, out: *mut f32, stride: usize) {
+unsafe fn statics(p: &View, out: *mut f32, stride: usize) {
     let three = |dst: *mut f32, v: __m128| {
         _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
         _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
     };
-    let (r, v) = p.statics.split_at(p.statics4);
-    for s in r {
-        _mm_storeu_ps(
-            out.add(s.joint as usize * stride),
-            _mm_loadu_ps(s.value.as_ptr()),
-        );
-    }
-    for s in v {
-        let dst = out.add(s.joint as usize * stride + s.at as usize);
-        three(dst, _mm_loadu_ps(s.value.as_ptr()));
-    }
-    let (r, v) = p.defaults.split_at(p.defaults4);
-    let identity = _mm_loadu_ps(DEFAULT_VALUES[0].as_ptr());
-    for d in r {
-        _mm_storeu_ps(out.add(d.joint as usize * stride), identity);
-    }
-    // Sorted by value: the value is loaded once per run.
-    let mut value = u8::MAX;
-    let mut x = identity;
-    for d in v {
-        if d.value != value {
-            value = d.value;
-            x = _mm_loadu_ps(DEFAULT_VALUES[(value as usize).min(2)].as_ptr());
-        }
-        three(out.add(d.joint as usize * stride + d.at as usize), x);
-    }
+    write_statics(
+        p,
+        out,
+        stride,
+        |dst, src| _mm_storeu_ps(dst, _mm_loadu_ps(src)),
+        |dst, src| three(dst, _mm_loadu_ps(src)),
+    );
 }
 
 /// One group's values at a key of case `$m` (rotations blended, vectors blended and clamped,
@@ -503,8 +484,8 @@ macro_rules! group {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
-    let data = &p.data[..];
+unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+    let data = p.data;
     let a = position(p, key.i0);
     let b = if M == ONE { a } else { position(p, key.i1) };
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
@@ -530,7 +511,7 @@ static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
 /// subset decoder: `starts` is the group's first bit in a frame of each sample's segment.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn group_lanes(
-    p: &Proto,
+    p: &View,
     key: &SampleKey,
     g: usize,
     a: &Pos,
@@ -538,8 +519,8 @@ pub(super) unsafe fn group_lanes(
     starts: (usize, usize),
     out: &mut [[f32; 4]; LANES],
 ) {
-    let data = &p.data[..];
-    let (rec, meta) = p.group_at[g];
+    let data = p.data;
+    let [rec, meta] = p.group_at[g];
     let mut gv = GroupView::at(data.as_ptr(), rec as usize);
     gv.joints = LANE_IDS.as_ptr();
     let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);

@@ -1,7 +1,7 @@
 //! What the decoders share: a sample's place in its segment, a pose's case, the group records,
 //! and (x86-64) the prefetch hints.
 
-use super::Proto;
+use super::{View, DEFAULT_VALUES};
 use crate::format::bytes::read_u32;
 use crate::runtime::vbr::keyframe_position;
 use crate::runtime::SampleKey;
@@ -15,7 +15,7 @@ pub(super) const TWO: u8 = 2;
 
 /// The case of a pose at `key`.
 #[inline(always)]
-pub(super) fn case(p: &Proto, key: &SampleKey) -> u8 {
+pub(super) fn case(p: &View, key: &SampleKey) -> u8 {
     if key.i1 == key.i0 || key.alpha <= 0.0 {
         ONE
     } else if key.i0 / p.seg_len == key.i1 / p.seg_len {
@@ -40,15 +40,15 @@ pub(super) struct Pos {
 
 /// The place of `sample` (below the clip's sample count).
 #[inline(always)]
-pub(super) fn position(p: &Proto, sample: u32) -> Pos {
+pub(super) fn position(p: &View, sample: u32) -> Pos {
     let seg = sample / p.seg_len;
     let local = sample - seg * p.seg_len;
     let off = read_u32(
-        &p.data,
+        p.data,
         p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
     ) as usize;
-    let mask = read_u32(&p.data, off);
-    let fb = read_u32(&p.data, off + 4) as usize;
+    let mask = read_u32(p.data, off);
+    let fb = read_u32(p.data, off + 4) as usize;
     let (idx, t) = keyframe_position(mask, local);
     Pos {
         meta: off + 8,
@@ -136,7 +136,7 @@ unsafe fn fetch(p: *const u8, len: usize) {
 /// the static channels.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) unsafe fn prefetch(p: &Proto, key: &SampleKey) {
+pub(super) unsafe fn prefetch(p: &View, key: &SampleKey) {
     use core::arch::x86_64::*;
     let d = p.data.as_ptr();
     let table = p.seg_table;
@@ -148,11 +148,11 @@ pub(super) unsafe fn prefetch(p: &Proto, key: &SampleKey) {
     fetch(d, table);
     for s in [key.i0, key.i1] {
         let seg = (s / p.seg_len).min(last) as usize;
-        let off = read_u32(&p.data, table + 4 * seg) as usize;
+        let off = read_u32(p.data, table + 4 * seg) as usize;
         let end = if seg as u32 == last {
             p.data.len() - 64
         } else {
-            read_u32(&p.data, table + 4 * seg + 4) as usize
+            read_u32(p.data, table + 4 * seg + 4) as usize
         };
         let frames = off + 8 + p.meta_bytes;
         fetch(d.add(off), frames - off);
@@ -170,4 +170,66 @@ pub(super) unsafe fn prefetch(p: &Proto, key: &SampleKey) {
         p.defaults.as_ptr() as *const u8,
         std::mem::size_of_val(&p.defaults[..]),
     );
+}
+
+/// Writes the static channels (constants, then defaults) into the pose at `out`: `put4(dst,
+/// src)` stores a rotation's four floats from `src`, `put3(dst, src)` a vector's three (`src`
+/// may be read four floats wide: the body or [`DEFAULT_VALUES`] holds a fourth).
+///
+/// # Safety
+/// Every joint of the view is below the joint count of the pose at `out` (validated).
+#[inline(always)]
+pub(super) unsafe fn write_statics(
+    p: &View,
+    out: *mut f32,
+    stride: usize,
+    put4: impl Fn(*mut f32, *const f32),
+    put3: impl Fn(*mut f32, *const f32),
+) {
+    let [r, t, _] = p.statics;
+    let js = p.static_joints;
+    let v = p.static_values.as_ptr();
+    for (i, &j) in js[..r].iter().enumerate() {
+        put4(out.add(j as usize * stride), v.add(4 * i));
+    }
+    let v = v.add(4 * r);
+    for (i, &j) in js[r..r + t].iter().enumerate() {
+        put3(out.add(j as usize * stride + 4), v.add(3 * i));
+    }
+    let v = v.add(3 * t);
+    for (i, &j) in js[r + t..].iter().enumerate() {
+        put3(out.add(j as usize * stride + 7), v.add(3 * i));
+    }
+    let [r, t, _] = p.defaults;
+    let js = p.default_joints;
+    for &j in &js[..r] {
+        put4(out.add(j as usize * stride), DEFAULT_VALUES[0].as_ptr());
+    }
+    for &j in &js[r..r + t] {
+        put3(out.add(j as usize * stride + 4), DEFAULT_VALUES[1].as_ptr());
+    }
+    let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
+    for &j in &js[r + t..] {
+        put3(out.add(j as usize * stride + 7), scale);
+    }
+}
+
+/// The value of static channel `k` (an index in the view's static channels) of channel `ch`,
+/// a vector's fourth float 0.
+#[inline(always)]
+pub(super) fn static_value(p: &View, k: usize, ch: usize) -> [f32; 4] {
+    let r = p.statics[0];
+    let v = p.static_values;
+    if ch == 0 {
+        [v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]]
+    } else {
+        let o = 4 * r + 3 * (k - r);
+        [v[o], v[o + 1], v[o + 2], 0.0]
+    }
+}
+
+/// The value of a default channel of channel `ch`.
+#[inline(always)]
+pub(super) fn default_value(p: &View, ch: usize) -> [f32; 4] {
+    DEFAULT_VALUES[[0, 1, p.default_scale][ch]]
 }

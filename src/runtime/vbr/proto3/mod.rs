@@ -33,19 +33,22 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod body;
 mod common;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 mod subset;
+pub mod validate;
 
+use body::View;
 use common::{position, Pos};
 
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{rate_bits, RATE_FIELD_BITS};
 use crate::format::vbr::layout::{
-    kind, range_bytes_of, View, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT,
+    kind, range_bytes_of, View as V2, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT, KIND_CONSTANT,
     SEGMENT_HEADER,
 };
 use crate::format::{validate_blob, BlobFlags, CodecId, Header};
@@ -101,7 +104,7 @@ impl Group {
 /// A channel the pose takes from the clip's constants.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
-struct Static {
+pub(crate) struct Static {
     /// Joint.
     joint: u16,
     /// Float offset in the joint's transform (0, 4 or 7).
@@ -114,7 +117,7 @@ struct Static {
 /// transform (0, 4 or 7) with the default's index in [`DEFAULT_VALUES`] in its high byte.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
-struct DefaultChannel {
+pub(crate) struct DefaultChannel {
     joint: u16,
     at: u8,
     value: u8,
@@ -123,32 +126,12 @@ struct DefaultChannel {
 /// Default channel values: identity rotation, zero vector, unit scale.
 const DEFAULT_VALUES: [[f32; 4]; 3] = [[0.0, 0.0, 0.0, 1.0], [0.0; 4], [1.0, 1.0, 1.0, 0.0]];
 
-/// A `vbr` clip in the prototype layout.
+/// A `vbr` clip in the grouped layout: its blob header and grouped body ([`body`]).
 pub struct Proto {
     header: Header,
-    seg_len: u32,
-    num_segments: u32,
-    /// Rotations first (`statics4` of them), then vectors.
-    statics: Vec<Static>,
-    statics4: usize,
-    /// Rotations first (`defaults4` of them), then vectors.
-    defaults: Vec<DefaultChannel>,
-    defaults4: usize,
-    num_groups: usize,
-    /// Per joint and channel: [`SRC_ANIMATED`] | group << 3 | lane, [`SRC_STATIC`] | index in
-    /// `statics`, or [`SRC_DEFAULT`] | index in `defaults` (for subsets; a format would derive it
-    /// from the track table).
-    joint_map: Vec<[u32; 3]>,
-    /// Per group: its record's offset in `data`, and its metadata's offset in a segment's.
-    group_at: Vec<(u32, u32)>,
-    /// Byte offset of the segment table in `data` (the group records end there).
-    seg_table: usize,
-    /// Bytes of the group metadata of one segment (with the groups' first bits).
-    meta_bytes: usize,
-    /// Offset of the groups' first bits (`u16` per group) in a segment's metadata.
-    starts_at: usize,
-    data: Vec<u8>,
-    /// Bytes the layout would take in a blob (see [`Proto::size`]).
+    /// The body, as words (4-byte aligned, like a blob's body).
+    body: Vec<u32>,
+    /// Bytes the clip takes as a blob (see [`Proto::size`]).
     size: usize,
     /// The widest decoder this machine runs.
     best: Isa,
@@ -178,7 +161,7 @@ impl Proto {
             return Err(Error::InvalidArgument("proto-v3 does not take a bind pose"));
         }
         let body = &blob[h.body_range()];
-        let v = View::read(body);
+        let v = V2::read(body);
         let has_scale = h.has(BlobFlags::HAS_SCALE);
         let zero_scale = h.additive == crate::format::AdditiveFormat::Additive1 as u8;
         let table = &body[v.tracks..v.tracks + h.num_joints as usize];
@@ -196,7 +179,7 @@ impl Proto {
                     defaults.push(DefaultChannel {
                         joint: j as u16,
                         at: at as u8,
-                        value: 2,
+                        value: if zero_scale { 1 } else { 2 },
                     });
                     continue;
                 }
@@ -246,9 +229,10 @@ impl Proto {
             }
         }
 
-        // Rotations first: one loop each, without a branch on the channel.
-        statics.sort_by_key(|s| s.at != 0);
-        defaults.sort_by_key(|d| (d.at != 0, d.value));
+        // Per channel in joint order (rotations first: one loop each, without a branch on the
+        // channel).
+        statics.sort_by_key(|s| s.at);
+        defaults.sort_by_key(|d| d.at);
 
         // Groups: rotations with per-track drops, then per-segment ones, translations, scales.
         let mut order: Vec<usize> = (0..subs.len()).collect();
@@ -323,18 +307,33 @@ impl Proto {
         // The groups' metadata, then a u16 per group: its first bit in a frame.
         let starts_at: usize = groups.iter().map(Group::meta_bytes).sum();
         let meta_bytes = starts_at + 2 * groups.len();
-        let mut joint_map = vec![[u32::MAX; 3]; h.num_joints as usize];
-        for (i, st) in statics.iter().enumerate() {
-            joint_map[st.joint as usize][(st.at as usize + 2) / 4] = SRC_STATIC | i as u32;
+        // Joint map: each channel's index among its channel's sources of its kind.
+        let mut joint_map = vec![[u16::MAX; 3]; h.num_joints as usize];
+        let mut per_channel = [0u16; 3];
+        for st in &statics {
+            let ch = (st.at as usize + 2) / 4;
+            joint_map[st.joint as usize][ch] = body::MAP_STATIC | per_channel[ch];
+            per_channel[ch] += 1;
         }
-        for (i, d) in defaults.iter().enumerate() {
-            joint_map[d.joint as usize][(d.at as usize + 2) / 4] = SRC_DEFAULT | i as u32;
+        let num_statics = per_channel;
+        let mut per_channel = [0u16; 3];
+        for d in &defaults {
+            let ch = (d.at as usize + 2) / 4;
+            joint_map[d.joint as usize][ch] = body::MAP_DEFAULT | per_channel[ch];
+            per_channel[ch] += 1;
         }
-        for (gi, m) in members.iter().enumerate() {
+        let num_defaults = per_channel;
+        let mut num_groups = [0u16; 3];
+        for (g, m) in groups.iter().zip(&members) {
+            let first = num_groups[g.class as usize] * LANES as u16;
+            num_groups[g.class as usize] += 1;
             for (l, &i) in m.iter().enumerate() {
                 joint_map[subs[i].joint as usize][subs[i].channel as usize] =
-                    SRC_ANIMATED | (gi as u32) << 3 | l as u32;
+                    body::MAP_ANIMATED | (first + l as u16);
             }
+        }
+        if h.num_joints as usize > body::MAP_INDEX as usize {
+            return Err(Error::InvalidArgument("proto-v3: too many joints"));
         }
 
         // Group records.
@@ -342,7 +341,7 @@ impl Proto {
         let mut group_at = Vec::new();
         let mut meta_at = 0u32;
         for g in &groups {
-            group_at.push((data.len() as u32, meta_at));
+            group_at.push([data.len() as u32, meta_at]);
             meta_at += g.meta_bytes() as u32;
             data.extend_from_slice(&[g.class, g.n, g.per_segment as u8, g.meta_bytes() as u8]);
             for l in 0..LANES {
@@ -376,7 +375,6 @@ impl Proto {
 
         // Segments.
         let a = v.num_animated as usize;
-        let mut size_delta: isize = 0;
         for s in 0..v.num_segments {
             let off = v.segment_offset(body, s);
             let mask = read_u32(body, off);
@@ -468,47 +466,94 @@ impl Proto {
                 debug_assert_eq!(bw.bits, (k + 1) * fb);
             }
             data.extend_from_slice(&bw.finish());
-            let v2_meta = SEGMENT_HEADER + v.rate_bytes() + 6 * a;
-            size_delta += (8 + meta_bytes) as isize - v2_meta as isize;
         }
         data.resize(data.len() + PADDING, 0);
-        // The blob's size with the segments' metadata in the grouped layout, plus per group its
-        // 4-byte header, lane joints and drops (the clip ranges are the `vbr` body's, moved; a
-        // per-segment group's per-track lanes store four components' ranges instead of three).
-        let extra_ranges: usize = groups
-            .iter()
-            .zip(&members)
-            .filter(|(g, _)| g.per_segment)
-            .map(|(_, m)| 4 * m.iter().filter(|&&i| subs[i].per_segment.is_none()).count())
-            .sum();
-        let size = (h.total_size as isize + size_delta) as usize
-            + groups.len() * (4 + 2 * LANES + 4)
-            + extra_ranges;
-        Ok(Proto {
-            header: h,
+        let counts = body::Counts {
             seg_len: v.seg_len,
             num_segments: v.num_segments,
-            statics4: statics.iter().filter(|s| s.at == 0).count(),
-            defaults4: defaults.iter().filter(|d| d.at == 0).count(),
-            statics,
-            defaults,
-            num_groups: groups.len(),
-            joint_map,
-            group_at,
-            seg_table,
-            meta_bytes,
-            starts_at,
-            data,
-            size,
+            groups: num_groups,
+            statics: num_statics,
+            defaults: num_defaults,
+            data_bytes: data.len() as u32,
+            seg_table: seg_table as u32,
+            meta_bytes: meta_bytes as u32,
+            starts_at: starts_at as u32,
+        };
+        let bytes = body::write(&counts, &statics, &defaults, &joint_map, &group_at, &data);
+        Proto::from_body(h, &bytes)
+    }
+
+    /// A clip from a grouped body and the header of the blob it comes from, after
+    /// [`validate::validate`] accepts the body.
+    pub fn from_body(header: Header, bytes: &[u8]) -> Result<Proto> {
+        validate::validate(&header, bytes)?;
+        let mut body = vec![0u32; bytes.len() / 4];
+        for (w, b) in body.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        Ok(Proto {
+            size: (header.total_size as usize).saturating_sub(header.body_size as usize)
+                + bytes.len(),
+            header,
+            body,
             best: Isa::best(),
         })
+    }
+
+    /// The decoders' view of the body.
+    #[inline(always)]
+    fn view(&self) -> View<'_> {
+        // SAFETY: u32 words viewed as their bytes (little-endian machines: see `body`).
+        let bytes = unsafe {
+            std::slice::from_raw_parts(self.body.as_ptr() as *const u8, 4 * self.body.len())
+        };
+        View::read(
+            bytes,
+            self.header.num_joints as usize,
+            self.header.additive == crate::format::AdditiveFormat::Additive1 as u8,
+        )
+    }
+
+    /// Bytes of each part of the grouped body, named: what each part of the layout costs.
+    pub fn parts(&self) -> Vec<(&'static str, usize)> {
+        let c = body::Counts::read(self.body());
+        let [st, _, de, map, dir, data, end] = c.sections(self.header.num_joints as usize);
+        let v = self.view();
+        let segs = v.num_segments as usize;
+        let starts = segs * 2 * v.num_groups;
+        let meta = segs * (8 + v.meta_bytes) - starts;
+        let table = 4 * segs;
+        let records = v.seg_table;
+        [
+            ("header", st),
+            ("statics", de - st),
+            ("defaults", map - de),
+            ("joint map", dir - map),
+            ("group directory", data - dir),
+            ("group records", records),
+            ("segment table", table),
+            ("segment metadata", meta),
+            ("group starts", starts),
+            (
+                "frames and padding",
+                end - data - records - table - meta - starts,
+            ),
+            ("body padding", self.body().len() - end),
+        ]
+        .into()
+    }
+
+    /// The grouped body's bytes.
+    pub fn body(&self) -> &[u8] {
+        // SAFETY: as in `view`.
+        unsafe { std::slice::from_raw_parts(self.body.as_ptr() as *const u8, 4 * self.body.len()) }
     }
 
     /// What a [`ProtoCache`] records of the clip it was filled for.
     fn owner(&self) -> (usize, usize, u32) {
         (
-            self.data.as_ptr() as usize,
-            self.data.len(),
+            self.body.as_ptr() as usize,
+            self.body.len(),
             self.header.checksum,
         )
     }
@@ -518,10 +563,8 @@ impl Proto {
         &self.header
     }
 
-    /// Bytes the layout would take as a blob: the `vbr` blob's size with each segment's
-    /// metadata in the grouped layout (byte-aligned rate fields of partly filled groups,
-    /// per-segment drops per group, the groups' first bits), plus the group records' headers,
-    /// joints and drops.
+    /// Bytes the clip takes as a blob: the `vbr` blob's size with the grouped body in place of
+    /// the `vbr` body.
     pub fn size(&self) -> usize {
         self.size
     }
@@ -558,10 +601,15 @@ impl Proto {
         stride: usize,
     ) -> bool {
         self.check(key, out, stride);
+        // The cached coefficients locate fields in the buffer: a cache filled for another clip
+        // (or for memory freed and reused) starts again.
+        if cache.owner != self.owner() {
+            *cache = ProtoCache::new(self);
+        }
         #[cfg(target_arch = "x86_64")]
         if Isa::Avx2.available() {
             // SAFETY: AVX2 is present; the key and the buffer were checked above.
-            unsafe { avx2::sample_pose_cached(self, cache, key, out.as_mut_ptr(), stride) };
+            unsafe { avx2::sample_pose_cached(&self.view(), cache, key, out.as_mut_ptr(), stride) };
             return true;
         }
         let _ = cache;
@@ -584,11 +632,11 @@ impl Proto {
         match isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: AVX2 is present; the key and the buffer were checked above.
-            Isa::Avx2 => unsafe { avx2::sample_pose(self, key, out.as_mut_ptr(), stride) },
+            Isa::Avx2 => unsafe { avx2::sample_pose(&self.view(), key, out.as_mut_ptr(), stride) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the key and the buffer were checked above.
-            Isa::Sse2 => unsafe { sse2::sample_pose(self, key, out.as_mut_ptr(), stride) },
-            Isa::Scalar => scalar::sample_pose(self, key, out, stride),
+            Isa::Sse2 => unsafe { sse2::sample_pose(&self.view(), key, out.as_mut_ptr(), stride) },
+            Isa::Scalar => scalar::sample_pose(&self.view(), key, out, stride),
             #[allow(unreachable_patterns)]
             _ => return false,
         }
@@ -629,10 +677,10 @@ impl ProtoCache {
             held: [u32::MAX; 2],
             last: u32::MAX,
             owner: p.owner(),
-            values: vec![[[0.0; LANES]; 4]; 2 * p.num_groups],
-            constant: vec![0; 2 * p.num_groups],
+            values: vec![[[0.0; LANES]; 4]; 2 * p.view().num_groups],
+            constant: vec![0; 2 * p.view().num_groups],
             coef_segment: u32::MAX,
-            coefs: vec![CoefBytes([0; 640]); p.num_groups],
+            coefs: vec![CoefBytes([0; 640]); p.view().num_groups],
         }
     }
 

@@ -2,8 +2,8 @@
 //! each lane performing the SIMD decoders' operations in their order (so poses are bit for bit
 //! theirs and the `vbr` decoder's). Clarity over speed; no allocation.
 
-use super::common::{case, position, Pos, Record, ONE, PAIR, TWO};
-use super::{Proto, DEFAULT_VALUES, LANES};
+use super::common::{case, position, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::{View, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -165,19 +165,23 @@ fn nlerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     }
 }
 
-pub(super) fn sample_pose(p: &Proto, key: &SampleKey, out: &mut [f32], stride: usize) {
-    for s in &p.statics {
-        let at = s.joint as usize * stride + s.at as usize;
-        let len = if s.at == 0 { 4 } else { 3 };
-        out[at..at + len].copy_from_slice(&s.value[..len]);
-    }
-    for d in &p.defaults {
-        let at = d.joint as usize * stride + d.at as usize;
-        let len = if d.at == 0 { 4 } else { 3 };
-        out[at..at + len].copy_from_slice(&DEFAULT_VALUES[(d.value as usize).min(2)][..len]);
+pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: usize) {
+    let n = out.len();
+    // SAFETY: the joints are validated below the joint count, and `out` holds the pose
+    // (`Proto::check`); the copies read three or four floats of the body or `DEFAULT_VALUES`.
+    unsafe {
+        let o = out.as_mut_ptr();
+        debug_assert!(n >= 10);
+        write_statics(
+            p,
+            o,
+            stride,
+            |dst, src| std::ptr::copy_nonoverlapping(src, dst, 4),
+            |dst, src| std::ptr::copy_nonoverlapping(src, dst, 3),
+        );
     }
     let m = case(p, key);
-    let data = &p.data[..];
+    let data = p.data;
     let a = position(p, key.i0);
     let b = if m == ONE { a } else { position(p, key.i1) };
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);

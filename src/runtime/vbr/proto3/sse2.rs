@@ -18,8 +18,8 @@
 //!
 //! Two samples in one segment decode a stored frame they both read once.
 
-use super::common::{case, position, prefetch, Pos, Record, ONE, PAIR, TWO};
-use super::{Proto, DEFAULT_VALUES};
+use super::common::{case, position, prefetch, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::rate_bits;
@@ -543,7 +543,7 @@ unsafe fn store(
 
 /// Samples every joint at `key` into `out` (10 floats per joint at `stride`). The caller checks
 /// the key and that `out` holds every joint.
-pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
+pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
     prefetch(p, key);
     let put = |dst: *mut f32, v: __m128, at: usize| {
         if at == 0 {
@@ -553,19 +553,13 @@ pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stri
             _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
         }
     };
-    for s in &p.statics {
-        let at = s.at as usize;
-        put(
-            out.add(s.joint as usize * stride + at),
-            _mm_loadu_ps(s.value.as_ptr()),
-            at,
-        );
-    }
-    for d in &p.defaults {
-        let at = d.at as usize;
-        let v = _mm_loadu_ps(DEFAULT_VALUES[(d.value as usize).min(2)].as_ptr());
-        put(out.add(d.joint as usize * stride + at), v, at);
-    }
+    write_statics(
+        p,
+        out,
+        stride,
+        |dst, src| put(dst, _mm_loadu_ps(src), 0),
+        |dst, src| put(dst, _mm_loadu_ps(src), 4),
+    );
     match case(p, key) {
         PAIR => walk::<PAIR>(p, key, out, stride),
         TWO => walk::<TWO>(p, key, out, stride),
@@ -574,8 +568,8 @@ pub(super) unsafe fn sample_pose(p: &Proto, key: &SampleKey, out: *mut f32, stri
 }
 
 #[inline(always)]
-unsafe fn walk<const M: u8>(p: &Proto, key: &SampleKey, out: *mut f32, stride: usize) {
-    let data = &p.data[..];
+unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+    let data = p.data;
     let d = data.as_ptr();
     let a = position(p, key.i0);
     let b = if M == ONE { a } else { position(p, key.i1) };

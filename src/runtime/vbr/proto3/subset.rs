@@ -2,7 +2,8 @@
 //! lane of its group, whose first bit in a frame the segment stores). Bit for bit the `vbr`
 //! decoder's joints.
 
-use super::{position, Pos, Proto, DEFAULT_VALUES, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
+use super::common::{default_value, static_value};
+use super::{position, Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
@@ -15,8 +16,8 @@ use glam::Vec4;
 
 /// Bit where group `g` starts in a frame of the segment of `pos` (stored per segment).
 #[inline(always)]
-fn start(p: &Proto, pos: &Pos, g: usize) -> usize {
-    read_u64(&p.data, pos.meta + p.starts_at + 2 * g) as u16 as usize
+fn start(p: &View, pos: &Pos, g: usize) -> usize {
+    read_u64(p.data, pos.meta + p.starts_at + 2 * g) as u16 as usize
 }
 
 /// The little-endian `u64` at byte `o` (the prototype pads its buffer past every read).
@@ -50,8 +51,8 @@ struct Lane {
 }
 
 #[inline(always)]
-fn lane(p: &Proto, seg: &Pos, g: usize, l: usize) -> Lane {
-    let (rec, meta) = p.group_at[g];
+fn lane(p: &View, seg: &Pos, g: usize, l: usize) -> Lane {
+    let [rec, meta] = p.group_at[g];
     let r = rec as usize;
     let d = &p.data;
     let head = read_u64(d, r);
@@ -172,6 +173,22 @@ impl Proto {
         stride: usize,
         wide: bool,
     ) {
+        assert!(key.i0 < self.header().num_samples && key.i1 < self.header().num_samples);
+        self.view()
+            .sample_joints_with(key, joints, out, stride, wide)
+    }
+}
+
+impl View<'_> {
+    /// [`Proto::sample_joints_with`].
+    fn sample_joints_with(
+        &self,
+        key: &SampleKey,
+        joints: &[u32],
+        out: &mut [f32],
+        stride: usize,
+        wide: bool,
+    ) {
         assert!(!wide || super::Isa::Avx2.available());
         assert!(stride >= 10);
         let one = key.i1 == key.i0 || key.alpha <= 0.0;
@@ -184,14 +201,12 @@ impl Proto {
         for &j in joints {
             let o = j as usize * stride;
             let dst = &mut out[o..o + 10];
-            for (ch, &src) in self.joint_map[j as usize].iter().enumerate() {
+            for ch in 0..3 {
+                let src = self.source(j as usize, ch);
                 let at = [0, 4, 7][ch];
                 let value = match src & (3 << 30) {
-                    SRC_STATIC => self.statics[(src & 0xFFFF) as usize].value,
-                    SRC_DEFAULT => {
-                        DEFAULT_VALUES
-                            [(self.defaults[(src & 0xFFFF) as usize].value as usize).min(2)]
-                    }
+                    SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
+                    SRC_DEFAULT => default_value(self, ch),
                     SRC_ANIMATED => {
                         let (g, l) = ((src >> 3) as usize, (src & 7) as usize);
                         if wide {
@@ -243,7 +258,7 @@ impl Proto {
         one: bool,
         pair: bool,
     ) -> [f32; 4] {
-        let d = &self.data[..];
+        let d = self.data;
         let alpha = key.alpha;
         let limit = if ch == 0 { 1.0 } else { MAX_ABS_VALUE };
         let xa = lane(self, a, g, l);

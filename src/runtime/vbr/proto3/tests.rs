@@ -113,7 +113,8 @@ fn blob_of(
 /// per-segment drops, a group of 5 to 7 lanes, four lanes of a rotation group whose dropped
 /// components differ, a segment-constant lane].
 fn coverage(p: &Proto) -> [bool; 5] {
-    let d = &p.data[..];
+    let p = p.view();
+    let d = p.data;
     let mut recs = Vec::new();
     let mut at = 0;
     for _ in 0..p.num_groups {
@@ -288,6 +289,79 @@ fn proto_subsets_are_the_vbr_joints() {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Samples `p` everywhere its decoders can: every key kind with every available decoder, the
+/// cache forward, and subsets lane by lane and (AVX2) whole groups.
+fn exercise(p: &Proto) {
+    let h = *p.header();
+    let n = h.num_joints as usize;
+    let mut out = vec![0.0f32; n * 10];
+    let mut cache = ProtoCache::new(p);
+    let all: Vec<u32> = (0..n as u32).collect();
+    for i in 0..h.num_samples {
+        for (i1, alpha) in [(i, 0.0), ((i + 1).min(h.num_samples - 1), 0.5), (0, 0.25)] {
+            let key = SampleKey { i0: i, i1, alpha };
+            for isa in Isa::ALL {
+                p.sample_pose_isa(isa, &key, &mut out, 10);
+            }
+            p.sample_pose_cached(&mut cache, &key, &mut out, 10);
+            p.sample_joints_with(&key, &all, &mut out, 10, false);
+            if Proto::supported() {
+                p.sample_joints_with(&key, &all, &mut out, 10, true);
+            }
+        }
+    }
+}
+
+/// Forged bodies: every byte of a grouped body changed in turn, then random words, and the body
+/// cut short or grown. The validator refuses each or the decoders sample it without a panic
+/// (and, under valgrind or a sanitizer, without a read outside the body).
+#[test]
+fn forged_bodies_are_refused_or_decode_in_bounds() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (joints, samples, scale) in [(11, 40, true), (6, 70, false)] {
+        let blob = seeded_blob(joints, samples, scale, 5 + joints as u64);
+        let p = Proto::convert(blob.as_bytes()).unwrap();
+        let (h, body) = (*p.header(), p.body().to_vec());
+        exercise(&p);
+        let attempt = |b: &[u8]| match Proto::from_body(h, b) {
+            Ok(q) => {
+                exercise(&q);
+                false
+            }
+            Err(e) => {
+                assert!(matches!(e, Error::CorruptBlob(_)), "{e:?}");
+                true
+            }
+        };
+        for i in 0..body.len() {
+            let mut b = body.clone();
+            b[i] ^= 1 << (next() % 8);
+            // Every bit of the body header is checked.
+            assert!(
+                attempt(&b) || i >= body::HEADER,
+                "byte {i} changed, accepted"
+            );
+        }
+        for _ in 0..400 {
+            let mut b = body.clone();
+            let i = (next() as usize % (body.len() / 4)) * 4;
+            b[i..i + 4].copy_from_slice(&(next() as u32).to_le_bytes());
+            attempt(&b);
+        }
+        for len in [0, 16, body::HEADER, body.len() - 16, body.len() + 16] {
+            let mut b = body.clone();
+            b.resize(len, 0);
+            assert!(attempt(&b), "body of {len} bytes accepted");
         }
     }
 }

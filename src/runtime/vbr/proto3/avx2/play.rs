@@ -8,8 +8,8 @@ use crate::runtime::vbr::proto3::ProtoCache;
 /// Decodes sample `s` of every group into slot `k`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn fill(p: &Proto, c: &mut ProtoCache, s: u32, k: usize) {
-    let data = &p.data[..];
+unsafe fn fill(p: &View, c: &mut ProtoCache, s: u32, k: usize) {
+    let data = p.data;
     const _: () = assert!(std::mem::size_of::<Coef>() <= 640);
     let pos = position(p, s);
     let (mut m, mut gbit) = (pos.meta, 0usize);
@@ -59,15 +59,13 @@ unsafe fn load(c: &ProtoCache, k: usize, g: usize, n: usize) -> [__m256; 4] {
 /// A pose through the cache (see [`Proto::sample_pose_cached`]).
 #[target_feature(enable = "avx2")]
 pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
-    p: &Proto,
+    p: &View,
     c: &mut ProtoCache,
     key: &SampleKey,
     out: *mut f32,
     stride: usize,
 ) {
-    if c.owner != p.owner() || c.values.len() != 2 * p.num_groups || c.coefs.len() != p.num_groups {
-        *c = ProtoCache::new(p);
-    }
+    debug_assert!(c.values.len() == 2 * p.num_groups && c.coefs.len() == p.num_groups);
     // Near the previous key (playback, either direction, or wrapping to the first samples):
     // the slots may help. A random jump takes the plain walk and leaves the slots alone.
     let near = c.last != u32::MAX && (key.i0.abs_diff(c.last) <= 2 || key.i0 <= 1);

@@ -1,0 +1,262 @@
+//! The grouped body as bytes (layout version 2 of the `vbr` body; prototype, issue 25): what a
+//! blob of format version 3 would hold, written by [`write`], checked by
+//! [`super::validate::validate`] and read by [`View::read`], which the decoders sample from.
+//!
+//! ```text
+//! body header (48 bytes, little-endian)
+//!   0  u8   layout version (2)
+//!   1  u8   samples per segment L (1..=32)
+//!   2  u16  reserved (0)
+//!   4  u32  segment count (= ceil(samples / L))
+//!   8  u16  x 3  groups of rotations, translations, scales
+//!  14  u16  x 3  static channels (constants) of rotations, translations, scales
+//!  20  u16  x 3  default channels of rotations, translations, scales
+//!  26  u16  reserved (0)
+//!  28  u32  data bytes
+//!  32  u32  segment table offset in the data
+//!  36  u32  bytes of one segment's group metadata (with the groups' first bits)
+//!  40  u32  offset of the groups' first bits in a segment's group metadata
+//!  44  u32  reserved (0)
+//! static channels' joints, rotations then translations then scales, each in joint order: u16
+//!   each, zero-padded to 4 bytes
+//! static channels' values, the same order: rotations 4 x f32, translations and scales 3 x f32
+//! default channels' joints, the same order: u16 each, zero-padded to 4 bytes (the values: the
+//!   identity rotation, a zero translation, a unit scale, or a zero scale in an `additive1` clip)
+//! joint map, per joint and channel a u16: bits 14-15 the source (0 animated, 1 static, 2
+//!   default), bits 0-13 its index among the channel's sources of that kind (animated: lane
+//!   index / 8 is the group among the channel's groups, lane index % 8 the lane); zero-padded to
+//!   4 bytes
+//! group directory, per group: u32 record offset in the data, u32 metadata offset in a
+//!   segment's group metadata
+//! data (see the module `proto3`): group records, 32 bytes of padding, segment table,
+//!   segments, 64 bytes of padding
+//! zero padding to 16 bytes
+//! ```
+
+use super::{DefaultChannel, Static, LANES};
+
+use crate::format::bytes::{read_u16, read_u32};
+
+/// Layout version of a grouped body.
+pub const VERSION: u8 = 2;
+/// Body header bytes.
+pub const HEADER: usize = 48;
+/// Joint map source: animated.
+pub const MAP_ANIMATED: u16 = 0;
+/// Joint map source: static.
+pub const MAP_STATIC: u16 = 1 << 14;
+/// Joint map source: default.
+pub const MAP_DEFAULT: u16 = 2 << 14;
+/// Joint map index bits.
+pub const MAP_INDEX: u16 = (1 << 14) - 1;
+
+/// Counts per channel (rotations, translations, scales) and the data's layout, as the body
+/// header stores them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub seg_len: u32,
+    pub num_segments: u32,
+    pub groups: [u16; 3],
+    pub statics: [u16; 3],
+    pub defaults: [u16; 3],
+    pub data_bytes: u32,
+    pub seg_table: u32,
+    pub meta_bytes: u32,
+    pub starts_at: u32,
+}
+
+impl Counts {
+    /// Reads a body header (`body` holds at least [`HEADER`] bytes).
+    #[inline(always)]
+    pub fn read(body: &[u8]) -> Counts {
+        let u16s = |o: usize| [0, 1, 2].map(|i| read_u16(body, o + 2 * i));
+        Counts {
+            seg_len: body[1] as u32,
+            num_segments: read_u32(body, 4),
+            groups: u16s(8),
+            statics: u16s(14),
+            defaults: u16s(20),
+            data_bytes: read_u32(body, 28),
+            seg_table: read_u32(body, 32),
+            meta_bytes: read_u32(body, 36),
+            starts_at: read_u32(body, 40),
+        }
+    }
+
+    /// Sum of a count over the channels.
+    #[inline(always)]
+    pub fn total(c: [u16; 3]) -> usize {
+        c.iter().map(|&x| x as usize).sum()
+    }
+
+    /// Byte offsets of the sections: static joints, static values, default joints, joint map,
+    /// group directory, data, end of the data, for `joints` joints.
+    #[inline(always)]
+    pub fn sections(&self, joints: usize) -> [usize; 7] {
+        let statics = HEADER;
+        let s = Self::total(self.statics);
+        let values = statics + (2 * s).next_multiple_of(4);
+        let defaults = values + 16 * self.statics[0] as usize + 12 * (s - self.statics[0] as usize);
+        let map = defaults + (2 * Self::total(self.defaults)).next_multiple_of(4);
+        let dir = map + (6 * joints).next_multiple_of(4);
+        let data = dir + 8 * Self::total(self.groups);
+        [
+            statics,
+            values,
+            defaults,
+            map,
+            dir,
+            data,
+            data + self.data_bytes as usize,
+        ]
+    }
+}
+
+/// Writes a grouped body: `counts` (its data fields), the channels' sources in the header's
+/// order, the joint map, the group directory and the data.
+pub fn write(
+    counts: &Counts,
+    statics: &[Static],
+    defaults: &[DefaultChannel],
+    map: &[[u16; 3]],
+    dir: &[[u32; 2]],
+    data: &[u8],
+) -> Vec<u8> {
+    let mut b = Vec::with_capacity(HEADER + data.len() + 64 * map.len());
+    b.extend_from_slice(&[VERSION, counts.seg_len as u8, 0, 0]);
+    b.extend_from_slice(&counts.num_segments.to_le_bytes());
+    for c in [counts.groups, counts.statics, counts.defaults] {
+        for x in c {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    b.extend_from_slice(&[0, 0]);
+    for x in [
+        data.len() as u32,
+        counts.seg_table,
+        counts.meta_bytes,
+        counts.starts_at,
+        0,
+    ] {
+        b.extend_from_slice(&x.to_le_bytes());
+    }
+    debug_assert_eq!(b.len(), HEADER);
+    for s in statics {
+        b.extend_from_slice(&s.joint.to_le_bytes());
+    }
+    b.resize(b.len().next_multiple_of(4), 0);
+    for s in statics {
+        for x in &s.value[..if s.at == 0 { 4 } else { 3 }] {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    for d in defaults {
+        b.extend_from_slice(&d.joint.to_le_bytes());
+    }
+    b.resize(b.len().next_multiple_of(4), 0);
+    for m in map {
+        for x in m {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    b.resize(b.len().next_multiple_of(4), 0);
+    for d in dir {
+        b.extend_from_slice(&d[0].to_le_bytes());
+        b.extend_from_slice(&d[1].to_le_bytes());
+    }
+    b.extend_from_slice(data);
+    b.resize(b.len().next_multiple_of(16), 0);
+    b
+}
+
+/// A validated grouped body, as the decoders read it.
+pub struct View<'a> {
+    pub seg_len: u32,
+    pub num_segments: u32,
+    /// Static channels per channel (rotations, translations, scales).
+    pub statics: [usize; 3],
+    /// Their joints, in that order.
+    pub static_joints: &'a [u16],
+    /// Their values: rotations 4 floats each, then vectors 3 floats each (the slice ends with
+    /// the last vector; the bytes after it are the body's).
+    pub static_values: &'a [f32],
+    /// Default channels per channel.
+    pub defaults: [usize; 3],
+    /// Their joints, in that order.
+    pub default_joints: &'a [u16],
+    /// The default scale: 2 (unit) or 1 (zero, an `additive1` clip), in `DEFAULT_VALUES`.
+    pub default_scale: usize,
+    pub num_groups: usize,
+    /// Per joint and channel, its source (see the layout).
+    pub joint_map: &'a [[u16; 3]],
+    /// Per group: its record's offset in `data`, and its metadata's offset in a segment's.
+    pub group_at: &'a [[u32; 2]],
+    /// Per channel: its first group, static and default.
+    pub bases: [[u32; 3]; 3],
+    pub seg_table: usize,
+    pub meta_bytes: usize,
+    pub starts_at: usize,
+    pub data: &'a [u8],
+}
+
+impl<'a> View<'a> {
+    /// The view of a body that [`super::validate::validate`] accepted for `joints` joints, at
+    /// an address that is a multiple of 4 (a blob's body is).
+    #[inline(always)]
+    pub fn read(body: &'a [u8], joints: usize, zero_scale: bool) -> View<'a> {
+        let c = Counts::read(body);
+        let [st, va, de, map, dir, data, end] = c.sections(joints);
+        assert!(end <= body.len() && (body.as_ptr() as usize).is_multiple_of(4));
+        let (s, d, g) = (
+            Counts::total(c.statics),
+            Counts::total(c.defaults),
+            Counts::total(c.groups),
+        );
+        let base = |x: [u16; 3]| [0, x[0] as u32, x[0] as u32 + x[1] as u32];
+        // SAFETY: the sections lie in `body` (asserted above) and are 4-byte aligned (the body
+        // is, and every section's offset is a multiple of 4); any bytes are valid u16, u32 and
+        // f32 values.
+        unsafe {
+            View {
+                seg_len: c.seg_len,
+                num_segments: c.num_segments,
+                statics: c.statics.map(|x| x as usize),
+                static_joints: std::slice::from_raw_parts(body.as_ptr().add(st) as *const u16, s),
+                static_values: std::slice::from_raw_parts(
+                    body.as_ptr().add(va) as *const f32,
+                    (de - va) / 4,
+                ),
+                defaults: c.defaults.map(|x| x as usize),
+                default_joints: std::slice::from_raw_parts(body.as_ptr().add(de) as *const u16, d),
+                default_scale: if zero_scale { 1 } else { 2 },
+                num_groups: g,
+                joint_map: std::slice::from_raw_parts(
+                    body.as_ptr().add(map) as *const [u16; 3],
+                    joints,
+                ),
+                group_at: std::slice::from_raw_parts(body.as_ptr().add(dir) as *const [u32; 2], g),
+                bases: [base(c.groups), base(c.statics), base(c.defaults)],
+                seg_table: c.seg_table as usize,
+                meta_bytes: c.meta_bytes as usize,
+                starts_at: c.starts_at as usize,
+                data: &body[data..end],
+            }
+        }
+    }
+
+    /// The source of channel `ch` of joint `j`: [`super::SRC_ANIMATED`] | group << 3 | lane,
+    /// [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`] | index in
+    /// `defaults`.
+    #[inline(always)]
+    pub fn source(&self, j: usize, ch: usize) -> u32 {
+        let m = self.joint_map[j][ch];
+        let i = (m & MAP_INDEX) as u32;
+        match m & !MAP_INDEX {
+            MAP_ANIMATED => {
+                super::SRC_ANIMATED | (self.bases[0][ch] + (i >> 3)) << 3 | (i & (LANES as u32 - 1))
+            }
+            MAP_STATIC => super::SRC_STATIC | (self.bases[1][ch] + i),
+            _ => super::SRC_DEFAULT | (self.bases[2][ch] + i),
+        }
+    }
+}
