@@ -15,27 +15,30 @@
 //!  28  u32  data bytes
 //!  32  u32  segment table offset in the data
 //!  36  u32  bytes of one segment's group metadata (with the groups' first bits)
-//!  40  u32  offset of the groups' first bits in a segment's group metadata
+//!  40  u32  offset of the groups' first bits in a segment's group metadata (the first group's
+//!            is 0, not stored)
 //!  44  u32  reserved (0)
 //! static channels' joints, rotations then translations then scales, each in joint order: u16
 //!   each, zero-padded to 4 bytes
 //! static channels' values, the same order: rotations 4 x f32, translations and scales 3 x f32
 //! default channels' joints, the same order: u16 each, zero-padded to 4 bytes (the values: the
-//!   identity rotation, a zero translation, a unit scale, or a zero scale in an `additive1` clip)
+//!   identity rotation, a zero translation, a unit scale, or a zero scale in an `additive1` clip;
+//!   in a blob without scale every joint's scale is the default, and none is listed)
 //! joint map, per joint and channel a u16: bits 14-15 the source (0 animated, 1 static, 2
 //!   default), bits 0-13 its index among the channel's sources of that kind (animated: lane
-//!   index / 8 is the group among the channel's groups, lane index % 8 the lane); zero-padded to
-//!   4 bytes
+//!   index / 8 is the group among the channel's groups, lane index % 8 the lane); in a blob
+//!   without scale only rotations and translations (two u16 per joint); zero-padded to 4 bytes
 //! group directory, per group: u32 record offset in the data, u32 metadata offset in a
 //!   segment's group metadata
-//! data (see the module `proto3`): group records, 32 bytes of padding, segment table,
-//!   segments, 64 bytes of padding
+//! data (see the module `proto3`): group records, segment table, segments, 32 bytes of
+//!   padding
 //! zero padding to 16 bytes
 //! ```
 
 use super::{DefaultChannel, Static, LANES};
 
 use crate::format::bytes::{read_u16, read_u32};
+use crate::format::{AdditiveFormat, BlobFlags, Header};
 
 /// Layout version of a grouped body.
 pub const VERSION: u8 = 2;
@@ -90,15 +93,16 @@ impl Counts {
     }
 
     /// Byte offsets of the sections: static joints, static values, default joints, joint map,
-    /// group directory, data, end of the data, for `joints` joints.
+    /// group directory, data, end of the data, for `joints` joints with `columns` channels in
+    /// the joint map.
     #[inline(always)]
-    pub fn sections(&self, joints: usize) -> [usize; 7] {
+    pub fn sections(&self, joints: usize, columns: usize) -> [usize; 7] {
         let statics = HEADER;
         let s = Self::total(self.statics);
         let values = statics + (2 * s).next_multiple_of(4);
         let defaults = values + 16 * self.statics[0] as usize + 12 * (s - self.statics[0] as usize);
         let map = defaults + (2 * Self::total(self.defaults)).next_multiple_of(4);
-        let dir = map + (6 * joints).next_multiple_of(4);
+        let dir = map + (2 * columns * joints).next_multiple_of(4);
         let data = dir + 8 * Self::total(self.groups);
         [
             statics,
@@ -119,6 +123,7 @@ pub fn write(
     statics: &[Static],
     defaults: &[DefaultChannel],
     map: &[[u16; 3]],
+    columns: usize,
     dir: &[[u32; 2]],
     data: &[u8],
 ) -> Vec<u8> {
@@ -155,7 +160,7 @@ pub fn write(
     }
     b.resize(b.len().next_multiple_of(4), 0);
     for m in map {
-        for x in m {
+        for x in &m[..columns] {
             b.extend_from_slice(&x.to_le_bytes());
         }
     }
@@ -186,9 +191,15 @@ pub struct View<'a> {
     pub default_joints: &'a [u16],
     /// The default scale: 2 (unit) or 1 (zero, an `additive1` clip), in `DEFAULT_VALUES`.
     pub default_scale: usize,
+    /// Joints.
+    pub num_joints: usize,
+    /// Every joint's scale is the default (a blob without scale).
+    pub all_scales: bool,
     pub num_groups: usize,
     /// Per joint and channel, its source (see the layout).
-    pub joint_map: &'a [[u16; 3]],
+    pub joint_map: &'a [u16],
+    /// Channels per joint in `joint_map` (2 in a blob without scale, else 3).
+    pub columns: usize,
     /// Per group: its record's offset in `data`, and its metadata's offset in a segment's.
     pub group_at: &'a [[u32; 2]],
     /// Per channel: its first group, static and default.
@@ -200,12 +211,15 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    /// The view of a body that [`super::validate::validate`] accepted for `joints` joints, at
+    /// The view of a body that [`super::validate::validate`] accepted for the header `h`, at
     /// an address that is a multiple of 4 (a blob's body is).
     #[inline(always)]
-    pub fn read(body: &'a [u8], joints: usize, zero_scale: bool) -> View<'a> {
+    pub fn read(body: &'a [u8], h: &Header) -> View<'a> {
+        let joints = h.num_joints as usize;
+        let zero_scale = h.additive == AdditiveFormat::Additive1 as u8;
         let c = Counts::read(body);
-        let [st, va, de, map, dir, data, end] = c.sections(joints);
+        let columns = 2 + h.has(BlobFlags::HAS_SCALE) as usize;
+        let [st, va, de, map, dir, data, end] = c.sections(joints, columns);
         assert!(end <= body.len() && (body.as_ptr() as usize).is_multiple_of(4));
         let (s, d, g) = (
             Counts::total(c.statics),
@@ -229,11 +243,14 @@ impl<'a> View<'a> {
                 defaults: c.defaults.map(|x| x as usize),
                 default_joints: std::slice::from_raw_parts(body.as_ptr().add(de) as *const u16, d),
                 default_scale: if zero_scale { 1 } else { 2 },
+                num_joints: joints,
+                all_scales: !h.has(BlobFlags::HAS_SCALE),
                 num_groups: g,
                 joint_map: std::slice::from_raw_parts(
-                    body.as_ptr().add(map) as *const [u16; 3],
-                    joints,
+                    body.as_ptr().add(map) as *const u16,
+                    columns * joints,
                 ),
+                columns,
                 group_at: std::slice::from_raw_parts(body.as_ptr().add(dir) as *const [u32; 2], g),
                 bases: [base(c.groups), base(c.statics), base(c.defaults)],
                 seg_table: c.seg_table as usize,
@@ -249,7 +266,10 @@ impl<'a> View<'a> {
     /// `defaults`.
     #[inline(always)]
     pub fn source(&self, j: usize, ch: usize) -> u32 {
-        let m = self.joint_map[j][ch];
+        if ch >= self.columns {
+            return super::SRC_DEFAULT;
+        }
+        let m = self.joint_map[j * self.columns + ch];
         let i = (m & MAP_INDEX) as u32;
         match m & !MAP_INDEX {
             MAP_ANIMATED => {

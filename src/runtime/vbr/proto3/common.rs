@@ -150,7 +150,7 @@ pub(super) unsafe fn prefetch(p: &View, key: &SampleKey) {
         let seg = (s / p.seg_len).min(last) as usize;
         let off = read_u32(p.data, table + 4 * seg) as usize;
         let end = if seg as u32 == last {
-            p.data.len() - 64
+            p.data.len() - super::PADDING
         } else {
             read_u32(p.data, table + 4 * seg + 4) as usize
         };
@@ -211,6 +211,11 @@ pub(super) unsafe fn write_statics(
     let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
     for &j in &js[r + t..] {
         put3(out.add(j as usize * stride + 7), scale);
+    }
+    if p.all_scales {
+        for j in 0..p.num_joints {
+            put3(out.add(j * stride + 7), scale);
+        }
     }
 }
 

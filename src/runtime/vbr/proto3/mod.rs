@@ -14,7 +14,6 @@
 //!   clip ranges, structure of arrays over the n lanes: rotations u32 (u16 min | u16 extent <<
 //!     16) per lane, per stored slot (per-segment groups: per quaternion component, four);
 //!     vectors f32 min per lane per component, then f32 extent
-//! 32 bytes of padding
 //! segment table: u32 offset per segment
 //! segment
 //!   u32 keyframe mask, u32 frame bits
@@ -23,7 +22,8 @@
 //!              2-bit dropped components (lane l at bits 2l)
 //!   per group: u16, its first bit in a frame (subsets decode a group alone)
 //!   stored frames, sample-major: per group, component x of lanes 0..n, then y, then z
-//! 64 bytes of padding (the decoder's 32-byte windows)
+//! 32 bytes of padding (the decoders' 32-byte windows, and the 8-lane loads of the last group
+//!   record when the segments are shorter)
 //! ```
 //!
 //! The frame bits, rate and range fields are those of the `vbr` segment, moved: a segment's size
@@ -63,8 +63,8 @@ const SRC_ANIMATED: u32 = 0;
 const SRC_STATIC: u32 = 1 << 30;
 /// A default channel.
 const SRC_DEFAULT: u32 = 2 << 30;
-/// Bytes read past the last segment by a 32-byte window.
-const PADDING: usize = 64;
+/// Bytes read past the last segment by a 32-byte window (which starts inside the frames).
+const PADDING: usize = 32;
 
 /// Up to [`LANES`] animated sub-tracks of one class (built by the converter, then written as a
 /// group record).
@@ -176,11 +176,7 @@ impl Proto {
                 let k = kind(byte, ch);
                 let at = [0, 4, 7][ch as usize];
                 if ch == 2 && !has_scale {
-                    defaults.push(DefaultChannel {
-                        joint: j as u16,
-                        at: at as u8,
-                        value: if zero_scale { 1 } else { 2 },
-                    });
+                    // Every joint's scale is the default: not listed (see `body`).
                     continue;
                 }
                 match k {
@@ -306,9 +302,9 @@ impl Proto {
         }
         // The groups' metadata, then a u16 per group: its first bit in a frame.
         let starts_at: usize = groups.iter().map(Group::meta_bytes).sum();
-        let meta_bytes = starts_at + 2 * groups.len();
+        let meta_bytes = starts_at + 2 * groups.len().saturating_sub(1);
         // Joint map: each channel's index among its channel's sources of its kind.
-        let mut joint_map = vec![[u16::MAX; 3]; h.num_joints as usize];
+        let mut joint_map = vec![[u16::MAX, u16::MAX, body::MAP_DEFAULT]; h.num_joints as usize];
         let mut per_channel = [0u16; 3];
         for st in &statics {
             let ch = (st.at as usize + 2) / 4;
@@ -368,8 +364,8 @@ impl Proto {
                 }
             }
         }
-        // 32 bytes so that the last record's 8-lane loads stay in the group records.
-        data.resize(data.len() + 32, 0);
+        // The last record's 8-lane loads read up to 28 bytes past it: into the segments, or
+        // the padding after them.
         let seg_table = data.len();
         data.resize(seg_table + 4 * v.num_segments as usize, 0);
 
@@ -435,15 +431,18 @@ impl Proto {
                     data.extend_from_slice(&d.to_le_bytes());
                 }
             }
-            // Each group's first bit in a frame (for subsets, which decode a group alone).
+            // Each group's first bit in a frame but the first group's (0), for subsets, which
+            // decode a group alone.
             let mut bit = 0usize;
-            for m in &members {
+            for (g, m) in members.iter().enumerate() {
                 if bit > u16::MAX as usize {
                     return Err(Error::InvalidArgument(
                         "proto-v3: a frame wider than 65535 bits",
                     ));
                 }
-                data.extend_from_slice(&(bit as u16).to_le_bytes());
+                if g > 0 {
+                    data.extend_from_slice(&(bit as u16).to_le_bytes());
+                }
                 bit += m
                     .iter()
                     .map(|&i| {
@@ -479,7 +478,10 @@ impl Proto {
             meta_bytes: meta_bytes as u32,
             starts_at: starts_at as u32,
         };
-        let bytes = body::write(&counts, &statics, &defaults, &joint_map, &group_at, &data);
+        let columns = 2 + has_scale as usize;
+        let bytes = body::write(
+            &counts, &statics, &defaults, &joint_map, columns, &group_at, &data,
+        );
         Proto::from_body(h, &bytes)
     }
 
@@ -507,20 +509,17 @@ impl Proto {
         let bytes = unsafe {
             std::slice::from_raw_parts(self.body.as_ptr() as *const u8, 4 * self.body.len())
         };
-        View::read(
-            bytes,
-            self.header.num_joints as usize,
-            self.header.additive == crate::format::AdditiveFormat::Additive1 as u8,
-        )
+        View::read(bytes, &self.header)
     }
 
     /// Bytes of each part of the grouped body, named: what each part of the layout costs.
     pub fn parts(&self) -> Vec<(&'static str, usize)> {
         let c = body::Counts::read(self.body());
-        let [st, _, de, map, dir, data, end] = c.sections(self.header.num_joints as usize);
+        let columns = 2 + self.header.has(BlobFlags::HAS_SCALE) as usize;
+        let [st, _, de, map, dir, data, end] = c.sections(self.header.num_joints as usize, columns);
         let v = self.view();
         let segs = v.num_segments as usize;
-        let starts = segs * 2 * v.num_groups;
+        let starts = segs * 2 * v.num_groups.saturating_sub(1);
         let meta = segs * (8 + v.meta_bytes) - starts;
         let table = 4 * segs;
         let records = v.seg_table;

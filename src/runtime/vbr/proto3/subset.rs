@@ -17,7 +17,10 @@ use glam::Vec4;
 /// Bit where group `g` starts in a frame of the segment of `pos` (stored per segment).
 #[inline(always)]
 fn start(p: &View, pos: &Pos, g: usize) -> usize {
-    read_u64(p.data, pos.meta + p.starts_at + 2 * g) as u16 as usize
+    if g == 0 {
+        return 0;
+    }
+    read_u64(p.data, pos.meta + p.starts_at + 2 * g - 2) as u16 as usize
 }
 
 /// The little-endian `u64` at byte `o` (the prototype pads its buffer past every read).

@@ -49,11 +49,12 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             return Err(bad("grouped: more channels than joints"));
         }
     }
-    if !has_scale && (c.statics[2] != 0 || c.groups[2] != 0) {
+    if !has_scale && (c.statics[2] != 0 || c.groups[2] != 0 || c.defaults[2] != 0) {
         return Err(bad("grouped: scale stored in a blob without scale"));
     }
     // Sections, back to back; the body ends with the data, padded to 16 bytes with zeros.
-    let [st, va, de, map, dir, data, end] = c.sections(joints);
+    let columns = 2 + has_scale as usize;
+    let [st, va, de, map, dir, data, end] = c.sections(joints, columns);
     if end > body.len() || body.len() != end.next_multiple_of(16) {
         return Err(bad("grouped: sections do not match the body size"));
     }
@@ -61,7 +62,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     let padding = [
         st + 2 * s..va,
         de + 2 * d..map,
-        map + 6 * joints..dir,
+        map + 2 * columns * joints..dir,
         end..body.len(),
     ];
     if padding.into_iter().any(|r| body[r].iter().any(|&b| b != 0)) {
@@ -152,23 +153,23 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             lanes += n;
         }
     }
-    if c.seg_table as usize != rec + 32 {
-        return Err(bad(
-            "grouped: segment table not after the group records' padding",
-        ));
+    if c.seg_table as usize != rec {
+        return Err(bad("grouped: segment table not after the group records"));
     }
-    if c.starts_at as usize != meta || c.meta_bytes as usize != meta + 2 * groups {
+    if c.starts_at as usize != meta || c.meta_bytes as usize != meta + 2 * groups.saturating_sub(1)
+    {
         return Err(bad("grouped: segment metadata size invalid"));
     }
 
     // Joint map: every channel of every joint names a source of its channel that names the
     // joint. With as many sources as channels, each source is named once.
-    if s + d + lanes != 3 * joints {
+    let unlisted = if has_scale { 0 } else { joints };
+    if s + d + lanes + unlisted != 3 * joints {
         return Err(bad("grouped: sources do not cover the channels"));
     }
     for j in 0..joints {
-        for ch in 0..3 {
-            let m = read_u16(body, map + 6 * j + 2 * ch);
+        for ch in 0..columns {
+            let m = read_u16(body, map + 2 * (columns * j + ch));
             let i = (m & MAP_INDEX) as usize;
             let named = match m & !MAP_INDEX {
                 MAP_STATIC if i < c.statics[ch] as usize => {
@@ -229,7 +230,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             let r = read_u32(body, dir + 8 * g) as usize;
             let (n, ps) = (data[r + 1] as usize, data[r + 2] as usize);
             let at = m + read_u32(body, dir + 8 * g + 4) as usize;
-            if read_u16(data, m + c.starts_at as usize + 2 * g) as u64 != bits {
+            if g > 0 && read_u16(data, m + c.starts_at as usize + 2 * g - 2) as u64 != bits {
                 return Err(bad(
                     "grouped: a group's first bit does not match the bit rates",
                 ));
@@ -262,7 +263,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         next = end;
     }
     if data.len() != next + PADDING {
-        return Err(bad("grouped: data lacks its 64 bytes of padding"));
+        return Err(bad("grouped: data lacks its 32 bytes of padding"));
     }
     Ok(())
 }
