@@ -5,7 +5,6 @@
 use super::common::{default_value, static_value};
 use super::{position, Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
-use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
 use crate::math::nlerp_shortest;
 use crate::runtime::vbr::cursor::PAIR_BITS;
@@ -23,12 +22,21 @@ fn start(p: &View, pos: &Pos, g: usize) -> usize {
     read_u64(p.data, pos.meta + p.starts_at + 2 * g - 2) as u16 as usize
 }
 
-/// The little-endian `u64` at byte `o` (the prototype pads its buffer past every read).
+/// The little-endian `u64` at byte `o`: every read here starts in a validated record,
+/// segment metadata or frame, and the data holds 32 bytes of padding after the last segment
+/// (the validator checks both), so 8 bytes from `o` lie in the data.
 #[inline(always)]
 fn read_u64(d: &[u8], o: usize) -> u64 {
-    assert!(o + 8 <= d.len());
-    // SAFETY: checked above.
+    debug_assert!(o + 8 <= d.len());
+    // SAFETY: see above.
     u64::from_le(unsafe { (d.as_ptr().add(o) as *const u64).read_unaligned() })
+}
+
+/// The `bits`-bit field (`mask` its low bits) at bit `bit` of `d`: one 8-byte read, as the
+/// field ends by bit 7 + 32 of it.
+#[inline(always)]
+fn field(d: &[u8], bit: usize, mask: u32) -> u32 {
+    (read_u64(d, bit >> 3) >> (bit & 7)) as u32 & mask
 }
 
 /// Sum of the widths of the first `k` (at most 8) 5-bit rate fields of `w`, two per lookup.
@@ -45,6 +53,8 @@ struct Lane {
     mul: Vec4,
     add: Vec4,
     bits: [u32; 3],
+    /// Each component's field mask.
+    mask: [u32; 3],
     /// Whether any component is a raw `f32`, and which.
     any_raw: bool,
     raw: [bool; 3],
@@ -121,6 +131,11 @@ fn lane(p: &View, seg: &Pos, g: usize, l: usize) -> Lane {
             rate_bits(rates[1]),
             rate_bits(rates[2]),
         ],
+        mask: [
+            ((1u64 << rate_bits(rates[0])) - 1) as u32,
+            ((1u64 << rate_bits(rates[1])) - 1) as u32,
+            ((1u64 << rate_bits(rates[2])) - 1) as u32,
+        ],
         any_raw: raw[0] | raw[1] | raw[2],
         raw,
         off,
@@ -132,9 +147,9 @@ fn lane(p: &View, seg: &Pos, g: usize, l: usize) -> Lane {
 #[inline(always)]
 fn frame(d: &[u8], bit: usize, x: &Lane, limit: f32) -> Vec4 {
     let q = [
-        read_bits(d, bit + x.off[0], x.bits[0]),
-        read_bits(d, bit + x.off[1], x.bits[1]),
-        read_bits(d, bit + x.off[2], x.bits[2]),
+        field(d, bit + x.off[0], x.mask[0]),
+        field(d, bit + x.off[1], x.mask[1]),
+        field(d, bit + x.off[2], x.mask[2]),
     ];
     let v = lanes::values(q, x.mul, x.add);
     if x.any_raw {
