@@ -195,6 +195,9 @@ pub struct View<'a> {
     pub num_joints: usize,
     /// Every joint's scale is the default (a blob without scale).
     pub all_scales: bool,
+    /// The bind pose (10 floats per joint, at least one transform per joint) when the blob's
+    /// defaults are the bind pose.
+    pub bind: Option<&'a [f32]>,
     pub num_groups: usize,
     /// Per joint and channel, its source (see the layout).
     pub joint_map: &'a [u16],
@@ -245,6 +248,7 @@ impl<'a> View<'a> {
                 default_scale: if zero_scale { 1 } else { 2 },
                 num_joints: joints,
                 all_scales: !h.has(BlobFlags::HAS_SCALE),
+                bind: None,
                 num_groups: g,
                 joint_map: std::slice::from_raw_parts(
                     body.as_ptr().add(map) as *const u16,

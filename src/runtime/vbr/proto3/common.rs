@@ -202,6 +202,27 @@ pub(super) unsafe fn write_statics(
     }
     let [r, t, _] = p.defaults;
     let js = p.default_joints;
+    if let Some(bind) = p.bind {
+        // The bind pose's transforms (10 floats each, at least one per joint): a scale is
+        // copied three floats wide, as the last joint's ends the bind pose.
+        let b = bind.as_ptr();
+        let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
+        for &j in &js[..r] {
+            put4(out.add(j as usize * stride), b.add(j as usize * 10));
+        }
+        for &j in &js[r..r + t] {
+            put3(out.add(j as usize * stride + 4), b.add(j as usize * 10 + 4));
+        }
+        for &j in &js[r + t..] {
+            copy3(out.add(j as usize * stride + 7), b.add(j as usize * 10 + 7));
+        }
+        if p.all_scales {
+            for j in 0..p.num_joints {
+                copy3(out.add(j * stride + 7), b.add(j * 10 + 7));
+            }
+        }
+        return;
+    }
     for &j in &js[..r] {
         put4(out.add(j as usize * stride), DEFAULT_VALUES[0].as_ptr());
     }
@@ -233,8 +254,19 @@ pub(super) fn static_value(p: &View, k: usize, ch: usize) -> [f32; 4] {
     }
 }
 
-/// The value of a default channel of channel `ch`.
+/// The value of joint `j`'s default channel `ch` (a vector's fourth float 0).
 #[inline(always)]
-pub(super) fn default_value(p: &View, ch: usize) -> [f32; 4] {
-    DEFAULT_VALUES[[0, 1, p.default_scale][ch]]
+pub(super) fn default_value(p: &View, j: usize, ch: usize) -> [f32; 4] {
+    match p.bind {
+        Some(b) => {
+            let o = 10 * j + [0, 4, 7][ch];
+            [
+                b[o],
+                b[o + 1],
+                b[o + 2],
+                if ch == 0 { b[o + 3] } else { 0.0 },
+            ]
+        }
+        None => DEFAULT_VALUES[[0, 1, p.default_scale][ch]],
+    }
 }

@@ -135,6 +135,8 @@ pub struct Proto {
     size: usize,
     /// The widest decoder this machine runs.
     best: Isa,
+    /// The bind pose, when the blob's defaults are the bind pose.
+    bind: Option<Vec<f32>>,
 }
 
 /// One animated sub-track of the `vbr` body, in its order.
@@ -156,9 +158,6 @@ impl Proto {
         let (h, _) = validate_blob(blob, true)?;
         if h.codec != CodecId::Vbr {
             return Err(Error::InvalidArgument("proto-v3 converts vbr blobs only"));
-        }
-        if h.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
-            return Err(Error::InvalidArgument("proto-v3 does not take a bind pose"));
         }
         let body = &blob[h.body_range()];
         let v = V2::read(body);
@@ -499,7 +498,24 @@ impl Proto {
             header,
             body,
             best: Isa::best(),
+            bind: None,
         })
+    }
+
+    /// Samples with `bind` (10 floats per joint) as the defaults, as a blob whose defaults are
+    /// the bind pose needs (ignored otherwise).
+    pub fn with_bind_pose(mut self, bind: &[f32]) -> Result<Proto> {
+        if !self.header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
+            return Ok(self);
+        }
+        let need = 10 * self.header.num_joints as usize;
+        if bind.len() < need {
+            return Err(Error::InvalidArgument(
+                "bind pose shorter than 10 floats per joint",
+            ));
+        }
+        self.bind = Some(bind[..need].to_vec());
+        Ok(self)
     }
 
     /// The decoders' view of the body.
@@ -509,7 +525,9 @@ impl Proto {
         let bytes = unsafe {
             std::slice::from_raw_parts(self.body.as_ptr() as *const u8, 4 * self.body.len())
         };
-        View::read(bytes, &self.header)
+        let mut v = View::read(bytes, &self.header);
+        v.bind = self.bind.as_deref();
+        v
     }
 
     /// Bytes of each part of the grouped body, named: what each part of the layout costs.
@@ -587,6 +605,8 @@ impl Proto {
         assert!(joints <= 1 << 16);
         assert!(stride >= 10 && (joints == 0 || out.len() >= (joints - 1) * stride + 10));
         assert!(key.i0 < self.header.num_samples && key.i1 < self.header.num_samples);
+        // Defaults that are the bind pose are never sampled without it.
+        assert!(self.bind.is_some() || !self.header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE));
     }
 
     /// [`Proto::sample_pose`] through a playback cache (AVX2; false when this machine does not

@@ -224,7 +224,7 @@ impl View<'_> {
                 let at = [0, 4, 7][ch];
                 let value = match src & (3 << 30) {
                     SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
-                    SRC_DEFAULT => default_value(self, ch),
+                    SRC_DEFAULT => default_value(self, j as usize, ch),
                     SRC_ANIMATED => {
                         let (g, l) = ((src >> 3) as usize, (src & 7) as usize);
                         if wide {

@@ -365,3 +365,71 @@ fn forged_bodies_are_refused_or_decode_in_bounds() {
         }
     }
 }
+
+/// A blob whose defaults are the bind pose: poses (every decoder) and subsets bit for bit the
+/// `vbr` decoder's with the same bind pose.
+#[test]
+fn bind_pose_defaults_are_the_vbr_poses() {
+    for scale in [false, true] {
+        let clip = generate_clip(&GenerateOptions {
+            joints: 13,
+            samples: 70,
+            scale,
+            seed: 21,
+            ..Default::default()
+        });
+        let bind: Vec<f32> = clip
+            .skeleton
+            .bind_pose
+            .as_ref()
+            .unwrap()
+            .iter()
+            .flat_map(|t| {
+                let mut f = [0.0f32; 10];
+                t.write_to(&mut f);
+                f
+            })
+            .collect();
+        let settings = crate::CompressSettings {
+            codec: crate::CodecChoice::Vbr,
+            default_mode: crate::offline::DefaultMode::BindPose,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
+        let proto = Proto::convert(blob.as_bytes()).unwrap();
+        assert!(proto.header().has(BlobFlags::DEFAULTS_ARE_BIND_POSE));
+        assert!(
+            proto.view().defaults.iter().sum::<usize>() > 0,
+            "no default channel"
+        );
+        let proto = proto.with_bind_pose(&bind).unwrap();
+        let opts = DecompressOptions {
+            bind_pose: Some(&bind),
+            ..Default::default()
+        };
+        let mut d = Decompressor::new(blob.as_bytes(), &opts).unwrap();
+        let n = d.num_joints();
+        let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
+        let all: Vec<u32> = (0..n as u32).collect();
+        for i in 0..200 {
+            let t = i as f32 * 0.013;
+            let key = resolve(proto.header(), t, Looping::Clamp, Rounding::None).unwrap();
+            d.seek(t, Looping::Clamp, Rounding::None).unwrap();
+            d.sample_pose(&mut a, 10).unwrap();
+            for isa in Isa::ALL.into_iter().filter(|i| i.available()) {
+                b.fill(f32::NAN);
+                assert!(proto.sample_pose_isa(isa, &key, &mut b, 10));
+                assert!(
+                    a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+                    "{isa:?} at {t}"
+                );
+            }
+            b.fill(f32::NAN);
+            proto.sample_joints(&key, &all, &mut b, 10);
+            assert!(
+                a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "subset at {t}"
+            );
+        }
+    }
+}
