@@ -34,6 +34,7 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod body;
+mod cache;
 mod common;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
@@ -566,13 +567,19 @@ impl Proto {
         unsafe { std::slice::from_raw_parts(self.body.as_ptr() as *const u8, 4 * self.body.len()) }
     }
 
-    /// What a [`ProtoCache`] records of the clip it was filled for.
-    fn owner(&self) -> (usize, usize, u32) {
-        (
-            self.body.as_ptr() as usize,
-            self.body.len(),
-            self.header.checksum,
-        )
+    /// What a playback cache records of the clip it was filled for.
+    fn owner(&self) -> cache::Owner {
+        cache::Owner {
+            body: self.body.as_ptr() as u64,
+            len: self.body.len() as u64,
+            checksum: self.header.checksum,
+            bind: self.bind.as_ref().map_or(0, |b| b.as_ptr() as u64),
+        }
+    }
+
+    /// Bytes of playback cache this clip uses ([`Proto::sample_pose_cached_in`]).
+    pub fn cache_size(&self) -> usize {
+        cache::size(self.view().num_groups)
     }
 
     /// The blob header of the converted clip.
@@ -609,9 +616,35 @@ impl Proto {
         assert!(self.bind.is_some() || !self.header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE));
     }
 
-    /// [`Proto::sample_pose`] through a playback cache (AVX2; false when this machine does not
-    /// have it): the samples the key needs that the cache does not hold are decoded into it,
-    /// then blended. A key far from the previous one takes the plain walk.
+    /// [`Proto::sample_pose`] through a playback cache in `cache` (caller memory of
+    /// [`Proto::cache_size`] bytes, 8-byte aligned; AVX2): the samples the key needs that the
+    /// cache does not hold are decoded into it, then blended. A key far from the previous one
+    /// takes the plain walk. Without AVX2, or with memory too small or misaligned, the pose is
+    /// sampled without the cache. Returns whether the cache was used.
+    pub fn sample_pose_cached_in(
+        &self,
+        cache: &mut [u8],
+        key: &SampleKey,
+        out: &mut [f32],
+        stride: usize,
+    ) -> bool {
+        self.check(key, out, stride);
+        let v = self.view();
+        #[cfg(target_arch = "x86_64")]
+        if Isa::Avx2.available() {
+            if let Some(mut c) = cache::Cache::new(cache, v.num_groups, self.owner()) {
+                // SAFETY: AVX2 is present; the key and the buffer were checked above; the
+                // cache is this clip's (reset otherwise).
+                unsafe { avx2::sample_pose_cached(&v, &mut c, key, out.as_mut_ptr(), stride) };
+                return true;
+            }
+        }
+        let _ = cache;
+        self.sample_pose(key, out, stride);
+        false
+    }
+
+    /// [`Proto::sample_pose_cached_in`] with an owned cache.
     pub fn sample_pose_cached(
         &self,
         cache: &mut ProtoCache,
@@ -619,20 +652,14 @@ impl Proto {
         out: &mut [f32],
         stride: usize,
     ) -> bool {
-        self.check(key, out, stride);
-        // The cached coefficients locate fields in the buffer: a cache filled for another clip
-        // (or for memory freed and reused) starts again.
-        if cache.owner != self.owner() {
+        if 16 * cache.mem.len() < self.cache_size() {
             *cache = ProtoCache::new(self);
         }
-        #[cfg(target_arch = "x86_64")]
-        if Isa::Avx2.available() {
-            // SAFETY: AVX2 is present; the key and the buffer were checked above.
-            unsafe { avx2::sample_pose_cached(&self.view(), cache, key, out.as_mut_ptr(), stride) };
-            return true;
-        }
-        let _ = cache;
-        false
+        // SAFETY: u128 words viewed as bytes.
+        let mem = unsafe {
+            std::slice::from_raw_parts_mut(cache.mem.as_mut_ptr() as *mut u8, 16 * cache.mem.len())
+        };
+        self.sample_pose_cached_in(mem, key, out, stride)
     }
 
     /// [`Proto::sample_pose`] with the decoder for `isa`; false (nothing written) when this
@@ -663,51 +690,29 @@ impl Proto {
     }
 }
 
-/// The prototype's playback cache: per group, two decoded samples (see `avx2/play.rs`). The
-/// prototype allocates it; the format's would live in caller-owned memory like today's cache.
+/// A playback cache in memory of its own (see [`Proto::sample_pose_cached_in`]).
 pub struct ProtoCache {
-    /// Sample held by each slot (`u32::MAX`: none).
-    held: [u32; 2],
-    /// The previous key's first sample (`u32::MAX`: none).
-    last: u32,
-    /// The converted clip it was filled for: its buffer's address and length and the blob's
-    /// checksum (memory freed and reused for another clip is not trusted: the cached
-    /// coefficients locate fields in the buffer).
-    owner: (usize, usize, u32),
-    /// Per slot and group: four components of eight lanes.
-    values: Vec<[[f32; LANES]; 4]>,
-    /// Per slot and group: the lanes constant over the sample's segment (bit per lane).
-    constant: Vec<u8>,
-    /// Segment whose group coefficients `coefs` holds (`u32::MAX`: none).
-    coef_segment: u32,
-    /// Per group: its decode in `coef_segment` (the AVX2 decoder's `Coef`).
-    coefs: Vec<CoefBytes>,
+    mem: Vec<u128>,
 }
-
-/// Room for one group's decode in the cache.
-#[derive(Clone, Copy)]
-#[repr(C, align(32))]
-pub(crate) struct CoefBytes(pub(crate) [u8; 640]);
 
 impl ProtoCache {
     /// An empty cache for `p`.
     pub fn new(p: &Proto) -> ProtoCache {
         ProtoCache {
-            held: [u32::MAX; 2],
-            last: u32::MAX,
-            owner: p.owner(),
-            values: vec![[[0.0; LANES]; 4]; 2 * p.view().num_groups],
-            constant: vec![0; 2 * p.view().num_groups],
-            coef_segment: u32::MAX,
-            coefs: vec![CoefBytes([0; 640]); p.view().num_groups],
+            mem: vec![0; p.cache_size().div_ceil(16)],
         }
     }
 
-    /// Bytes of decoded samples it holds.
+    /// Its bytes.
     pub fn bytes(&self) -> usize {
-        std::mem::size_of_val(&self.values[..])
-            + self.constant.len()
-            + std::mem::size_of_val(&self.coefs[..])
+        16 * self.mem.len()
+    }
+
+    /// The sample each slot holds (`u32::MAX`: none).
+    pub fn held(&self) -> [u32; 2] {
+        // SAFETY: the head's first 40 bytes, then the slots (`cache::Head`), in `mem`.
+        let w = unsafe { std::slice::from_raw_parts(self.mem.as_ptr() as *const u32, 12) };
+        [w[10], w[11]]
     }
 }
 

@@ -241,7 +241,7 @@ fn proto_cached_poses_are_the_vbr_poses() {
             d.seek(t, Looping::Wrap, Rounding::None).unwrap();
             d.sample_pose(&mut a, 10).unwrap();
             assert!(proto.sample_pose_cached(&mut cache, &key, &mut b, 10));
-            used += cache.held.contains(&key.i0) as usize;
+            used += cache.held().contains(&key.i0) as usize;
             for (k, (x, y)) in a.iter().zip(&b).enumerate() {
                 assert_eq!(
                     x.to_bits(),

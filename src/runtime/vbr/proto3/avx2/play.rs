@@ -3,22 +3,22 @@
 //! needs and the slots do not hold, then blends. Poses are bit for bit [`super::sample_pose`]'s.
 
 use super::*;
-use crate::runtime::vbr::proto3::ProtoCache;
+use crate::runtime::vbr::proto3::cache::{Cache, COEF_BYTES};
 
 /// Decodes sample `s` of every group into slot `k`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn fill(p: &View, c: &mut ProtoCache, s: u32, k: usize) {
+unsafe fn fill(p: &View, c: &mut Cache, s: u32, k: usize) {
     let data = p.data;
-    const _: () = assert!(std::mem::size_of::<Coef>() <= 640);
+    const _: () = assert!(std::mem::size_of::<Coef>() <= COEF_BYTES);
     let pos = position(p, s);
     let (mut m, mut gbit) = (pos.meta, 0usize);
     let mut rec = 0;
     let base = k * p.num_groups;
     // The segment's group coefficients: computed once per segment, kept for the next samples.
     let seg = s / p.seg_len;
-    let known = c.coef_segment == seg;
-    c.coef_segment = seg;
+    let known = c.head.coef_segment == seg;
+    c.head.coef_segment = seg;
     for g in 0..p.num_groups {
         let gv = &GroupView::at(data.as_ptr(), rec);
         rec += gv.size;
@@ -46,21 +46,21 @@ unsafe fn fill(p: &View, c: &mut ProtoCache, s: u32, k: usize) {
         }
         *c.constant.get_unchecked_mut(base + g) = _mm256_movemask_ps(cf.constant) as u8;
     }
-    c.held[k] = s;
+    c.head.held[k] = s;
 }
 
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn load(c: &ProtoCache, k: usize, g: usize, n: usize) -> [__m256; 4] {
+unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
     let slot = c.values.as_ptr().add(k * n + g) as *const f32;
     [0, 1, 2, 3].map(|i| _mm256_loadu_ps(slot.add(8 * i)))
 }
 
-/// A pose through the cache (see [`Proto::sample_pose_cached`]).
+/// A pose through the cache (see [`super::super::Proto::sample_pose_cached_in`]).
 #[target_feature(enable = "avx2")]
 pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
     p: &View,
-    c: &mut ProtoCache,
+    c: &mut Cache,
     key: &SampleKey,
     out: *mut f32,
     stride: usize,
@@ -68,17 +68,17 @@ pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
     debug_assert!(c.values.len() == 2 * p.num_groups && c.coefs.len() == p.num_groups);
     // Near the previous key (playback, either direction, or wrapping to the first samples):
     // the slots may help. A random jump takes the plain walk and leaves the slots alone.
-    let near = c.last != u32::MAX && (key.i0.abs_diff(c.last) <= 2 || key.i0 <= 1);
-    c.last = key.i0;
+    let near = c.head.last != u32::MAX && (key.i0.abs_diff(c.head.last) <= 2 || key.i0 <= 1);
+    c.head.last = key.i0;
     if !near {
         return sample_pose(p, key, out, stride);
     }
     statics(p, out, stride);
     let one = key.i1 == key.i0 || key.alpha <= 0.0;
-    let sa = match c.held.iter().position(|&h| h == key.i0) {
+    let sa = match c.head.held.iter().position(|&h| h == key.i0) {
         Some(k) => k,
         None => {
-            let k = (!one && c.held[0] == key.i1) as usize;
+            let k = (!one && c.head.held[0] == key.i1) as usize;
             fill(p, c, key.i0, k);
             k
         }
@@ -86,7 +86,7 @@ pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
     let sb = if one {
         sa
     } else {
-        match c.held.iter().position(|&h| h == key.i1) {
+        match c.head.held.iter().position(|&h| h == key.i1) {
             Some(k) => k,
             None => {
                 fill(p, c, key.i1, 1 - sa);
