@@ -193,16 +193,38 @@ impl Proto {
     ) {
         assert!(key.i0 < self.header().num_samples && key.i1 < self.header().num_samples);
         self.view()
-            .sample_joints_with(key, joints, out, stride, wide)
+            .sample_joints_with(key, joints, |_, j| j as usize, 7, out, stride, wide)
+    }
+
+    /// The channels of `channels` (a `CHANNEL_*` mask) of the joints of `joints` at `key`, list
+    /// entry `i` into slot `slots[i]` of `out` (10 floats per slot at `stride`), or slot `i`
+    /// without `slots` (the runtime's joint selection). Lane by lane.
+    pub fn sample_selection(
+        &self,
+        key: &SampleKey,
+        joints: &[u32],
+        slots: Option<&[u32]>,
+        channels: u32,
+        out: &mut [f32],
+        stride: usize,
+    ) {
+        assert!(key.i0 < self.header().num_samples && key.i1 < self.header().num_samples);
+        assert!(slots.is_none_or(|s| s.len() >= joints.len()));
+        let slot = |i: usize, _: u32| slots.map_or(i, |s| s[i] as usize);
+        self.view()
+            .sample_joints_with(key, joints, slot, channels, out, stride, false)
     }
 }
 
 impl View<'_> {
     /// [`Proto::sample_joints_with`].
+    #[allow(clippy::too_many_arguments)]
     fn sample_joints_with(
         &self,
         key: &SampleKey,
         joints: &[u32],
+        slot: impl Fn(usize, u32) -> usize,
+        channels: u32,
         out: &mut [f32],
         stride: usize,
         wide: bool,
@@ -216,10 +238,13 @@ impl View<'_> {
         // With AVX2 a channel's whole group is decoded (and kept for the next channel in it).
         let mut lanes = [[0.0f32; 4]; super::LANES];
         let mut last = usize::MAX;
-        for &j in joints {
-            let o = j as usize * stride;
+        for (i, &j) in joints.iter().enumerate() {
+            let o = slot(i, j) * stride;
             let dst = &mut out[o..o + 10];
             for ch in 0..3 {
+                if channels & (1 << ch) == 0 {
+                    continue;
+                }
                 let src = self.source(j as usize, ch);
                 let at = [0, 4, 7][ch];
                 let value = match src & (3 << 30) {

@@ -433,3 +433,37 @@ fn bind_pose_defaults_are_the_vbr_poses() {
         }
     }
 }
+
+/// Joint selections with channel masks and output slots (the runtime's `sample_joints`): bit for
+/// bit the `vbr` decoder's, unwritten floats left alone.
+#[test]
+fn selections_are_the_vbr_selections() {
+    for (joints, scale) in [(17, true), (9, false)] {
+        let blob = seeded_blob(joints, 80, scale, 31 + joints as u64);
+        let proto = Proto::convert(blob.as_bytes()).unwrap();
+        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        let n = d.num_joints() as u32;
+        let lists: Vec<(Vec<u32>, Option<Vec<u32>>)> = vec![
+            ((0..n).step_by(4).collect(), None),
+            ((0..n).rev().collect(), Some((0..n).collect())),
+            (vec![n - 1, 0, n / 2], Some(vec![5, 1, 3])),
+        ];
+        for i in 0..120 {
+            let t = i as f32 * 0.021;
+            let key = resolve(proto.header(), t, Looping::Wrap, Rounding::None).unwrap();
+            d.seek(t, Looping::Wrap, Rounding::None).unwrap();
+            for (js, slots) in &lists {
+                for channels in 1..8 {
+                    let len = 10 * (n as usize + 6);
+                    let (mut a, mut b) = (vec![7.5f32; len], vec![7.5f32; len]);
+                    d.sample_joints(js, slots.as_deref(), channels, &mut a, 10).unwrap();
+                    proto.sample_selection(&key, js, slots.as_deref(), channels, &mut b, 10);
+                    assert!(
+                        a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+                        "{js:?} {slots:?} channels {channels} at {t}"
+                    );
+                }
+            }
+        }
+    }
+}
