@@ -1,6 +1,7 @@
 //! The prototype's poses against the `vbr` decoder's, bit for bit.
 
 use super::*;
+use crate::format::bytes::{read_u16, read_u32};
 use crate::math::{Quat, Vec3};
 use crate::offline::clip::{generate_clip, GenerateOptions, RawClip};
 use crate::runtime::seek::{resolve, Looping, Rounding};
@@ -456,7 +457,8 @@ fn selections_are_the_vbr_selections() {
                 for channels in 1..8 {
                     let len = 10 * (n as usize + 6);
                     let (mut a, mut b) = (vec![7.5f32; len], vec![7.5f32; len]);
-                    d.sample_joints(js, slots.as_deref(), channels, &mut a, 10).unwrap();
+                    d.sample_joints(js, slots.as_deref(), channels, &mut a, 10)
+                        .unwrap();
                     proto.sample_selection(&key, js, slots.as_deref(), channels, &mut b, 10);
                     assert!(
                         a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),

@@ -1,0 +1,424 @@
+//! Regrouping (format version 3 prototype): a `vbr` body (layout version 1) rewritten as a
+//! grouped body ([`super::body`]) that decodes to the same poses, bit for bit.
+
+use super::body;
+use super::{DefaultChannel, Static, LANES, PADDING};
+use crate::format::bytes::{read_u16, read_u32};
+use crate::format::quantize::bits::read_bits;
+use crate::format::vbr::bitrate::{rate_bits, RATE_FIELD_BITS};
+use crate::format::vbr::layout::{
+    kind, range_bytes_of, validate, View as V2, KIND_ANIMATED, KIND_ANIMATED_PER_SEGMENT,
+    KIND_CONSTANT, SEGMENT_HEADER,
+};
+use crate::format::{BlobFlags, Header};
+use crate::{Error, Result};
+
+/// Up to [`LANES`] animated sub-tracks of one class (built by the converter, then written as a
+/// group record).
+#[derive(Clone, Debug)]
+struct Group {
+    /// 0 rotation, 1 translation, 2 scale.
+    pub class: u8,
+    /// Lanes in use.
+    pub n: u8,
+    /// Whether the segments store this group's dropped components.
+    pub per_segment: bool,
+    /// Joint of each lane.
+    pub joint: [u32; LANES],
+    /// Dropped component of each lane (rotations without per-segment drops).
+    pub drop: [i32; LANES],
+    /// Rotations: the stored clip range words (u16 min | u16 extent << 16) per slot (per
+    /// quaternion component when `per_segment`) and lane.
+    pub range: [[u32; LANES]; 4],
+    /// Vectors: clip range minimum per component and lane.
+    pub min: [[f32; LANES]; 4],
+    /// Vectors: clip range extent, like `min`.
+    pub ext: [[f32; LANES]; 4],
+}
+
+impl Group {
+    /// Bytes of one component's rate indices in a segment.
+    fn rate_bytes(&self) -> usize {
+        (5 * self.n as usize).div_ceil(8)
+    }
+
+    /// Bytes of this group's metadata in a segment.
+    fn meta_bytes(&self) -> usize {
+        3 * self.rate_bytes() + 6 * self.n as usize + 2 * self.per_segment as usize
+    }
+}
+
+/// One animated sub-track of the `vbr` body, in its order.
+struct Sub {
+    joint: u32,
+    channel: u32,
+    kind: u8,
+    track_drop: u8,
+    /// Index among the per-segment-drop rotations.
+    per_segment: Option<usize>,
+    ranges: usize,
+}
+
+/// The grouped body of the `vbr` body `body` of a blob with header `h` (the body is validated
+/// first).
+#[allow(clippy::needless_range_loop)]
+pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
+    validate(h, body)?;
+    let v = V2::read(body);
+    let has_scale = h.has(BlobFlags::HAS_SCALE);
+    let zero_scale = h.additive == crate::format::AdditiveFormat::Additive1 as u8;
+    let table = &body[v.tracks..v.tracks + h.num_joints as usize];
+
+    // Static channels and the animated sub-tracks in body order.
+    let mut statics = Vec::new();
+    let mut defaults = Vec::new();
+    let mut subs = Vec::new();
+    let (mut constants, mut ranges, mut per_seg) = (v.constants, v.ranges, 0usize);
+    for (j, &byte) in table.iter().enumerate() {
+        for ch in 0..3u32 {
+            let k = kind(byte, ch);
+            let at = [0, 4, 7][ch as usize];
+            if ch == 2 && !has_scale {
+                // Every joint's scale is the default: not listed (see `body`).
+                continue;
+            }
+            match k {
+                KIND_CONSTANT => {
+                    let n = if ch == 0 { 4 } else { 3 };
+                    let mut value = [0.0f32; 4];
+                    for (i, x) in value.iter_mut().enumerate().take(n) {
+                        *x = f32::from_bits(read_u32(body, constants + 4 * i));
+                    }
+                    constants += 4 * n;
+                    statics.push(Static {
+                        joint: j as u16,
+                        at: at as u16,
+                        value,
+                    });
+                }
+                KIND_ANIMATED | KIND_ANIMATED_PER_SEGMENT => {
+                    let ps = (k == KIND_ANIMATED_PER_SEGMENT).then(|| {
+                        per_seg += 1;
+                        per_seg - 1
+                    });
+                    subs.push(Sub {
+                        joint: j as u32,
+                        channel: ch,
+                        kind: k,
+                        track_drop: byte >> 6,
+                        per_segment: ps,
+                        ranges,
+                    });
+                    ranges += range_bytes_of(ch, k);
+                }
+                _ => {
+                    let value = match ch {
+                        0 => 0,
+                        1 => 1,
+                        _ if zero_scale => 1,
+                        _ => 2,
+                    };
+                    defaults.push(DefaultChannel {
+                        joint: j as u16,
+                        at: at as u8,
+                        value,
+                    });
+                }
+            }
+        }
+    }
+
+    // Per channel in joint order (rotations first: one loop each, without a branch on the
+    // channel).
+    statics.sort_by_key(|s| s.at);
+    defaults.sort_by_key(|d| d.at);
+
+    // Groups: rotations with per-track drops, then per-segment ones, translations, scales.
+    let mut order: Vec<usize> = (0..subs.len()).collect();
+    order.sort_by_key(|&i| {
+        let s = &subs[i];
+        (
+            s.channel * 2 + (s.kind == KIND_ANIMATED_PER_SEGMENT) as u32,
+            i,
+        )
+    });
+    let mut groups: Vec<Group> = Vec::new();
+    // Members (body sub-track indices) of each group.
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for &i in &order {
+        let s = &subs[i];
+        let class = s.channel as u8;
+        let new = match groups.last() {
+            Some(g) => g.class != class || g.n as usize == LANES,
+            None => true,
+        };
+        if new {
+            groups.push(Group {
+                class,
+                n: 0,
+                per_segment: false,
+                joint: [0; LANES],
+                drop: [3; LANES],
+                range: [[0; LANES]; 4],
+                min: [[0.0; LANES]; 4],
+                ext: [[0.0; LANES]; 4],
+            });
+            members.push(Vec::new());
+        }
+        let g = groups.last_mut().unwrap();
+        let l = g.n as usize;
+        g.n += 1;
+        g.joint[l] = s.joint;
+        members.last_mut().unwrap().push(i);
+        if class == 0 {
+            g.drop[l] = s.track_drop as i32;
+            g.per_segment |= s.per_segment.is_some();
+            for c in 0..3 + s.per_segment.is_some() as usize {
+                g.range[c][l] = read_u32(body, s.ranges + 4 * c);
+            }
+        } else {
+            for c in 0..3 {
+                g.min[c][l] = f32::from_bits(read_u32(body, s.ranges + 8 * c));
+                g.ext[c][l] = f32::from_bits(read_u32(body, s.ranges + 8 * c + 4));
+            }
+        }
+    }
+    // A group with per-segment drops keeps four component ranges: a per-track lane in it
+    // moves its slot ranges to the components they hold.
+    for (g, m) in groups.iter_mut().zip(&members) {
+        if !g.per_segment {
+            continue;
+        }
+        for (l, &i) in m.iter().enumerate() {
+            if subs[i].per_segment.is_none() {
+                let d = subs[i].track_drop as usize;
+                let slots = [0, 1, 2].map(|s| g.range[s][l]);
+                for c in 0..4 {
+                    g.range[c][l] = if c == d {
+                        0
+                    } else {
+                        slots[c - (c > d) as usize]
+                    };
+                }
+            }
+        }
+    }
+    // The groups' metadata, then a u16 per group: its first bit in a frame.
+    let starts_at: usize = groups.iter().map(Group::meta_bytes).sum();
+    let meta_bytes = starts_at + 2 * groups.len().saturating_sub(1);
+    // Joint map: each channel's index among its channel's sources of its kind.
+    let mut joint_map = vec![[u16::MAX, u16::MAX, body::MAP_DEFAULT]; h.num_joints as usize];
+    let mut per_channel = [0u16; 3];
+    for st in &statics {
+        let ch = (st.at as usize + 2) / 4;
+        joint_map[st.joint as usize][ch] = body::MAP_STATIC | per_channel[ch];
+        per_channel[ch] += 1;
+    }
+    let num_statics = per_channel;
+    let mut per_channel = [0u16; 3];
+    for d in &defaults {
+        let ch = (d.at as usize + 2) / 4;
+        joint_map[d.joint as usize][ch] = body::MAP_DEFAULT | per_channel[ch];
+        per_channel[ch] += 1;
+    }
+    let num_defaults = per_channel;
+    let mut num_groups = [0u16; 3];
+    for (g, m) in groups.iter().zip(&members) {
+        let first = num_groups[g.class as usize] * LANES as u16;
+        num_groups[g.class as usize] += 1;
+        for (l, &i) in m.iter().enumerate() {
+            joint_map[subs[i].joint as usize][subs[i].channel as usize] =
+                body::MAP_ANIMATED | (first + l as u16);
+        }
+    }
+    if h.num_joints as usize > body::MAP_INDEX as usize {
+        return Err(Error::InvalidArgument("proto-v3: too many joints"));
+    }
+
+    // Group records.
+    let mut data = Vec::new();
+    let mut group_at = Vec::new();
+    let mut meta_at = 0u32;
+    for g in &groups {
+        group_at.push([data.len() as u32, meta_at]);
+        meta_at += g.meta_bytes() as u32;
+        data.extend_from_slice(&[g.class, g.n, g.per_segment as u8, g.meta_bytes() as u8]);
+        for l in 0..LANES {
+            data.extend_from_slice(&(g.joint[l] as u16).to_le_bytes());
+        }
+        let drops = (0..LANES).fold(0u32, |d, l| d | (g.drop[l] as u32 & 3) << (2 * l));
+        data.extend_from_slice(&drops.to_le_bytes());
+        // Only the lanes in use: a decoder's 8-lane loads read into the next record (or the
+        // segment table) for the others.
+        let n = g.n as usize;
+        if g.class == 0 {
+            for c in 0..3 + g.per_segment as usize {
+                for l in 0..n {
+                    data.extend_from_slice(&g.range[c][l].to_le_bytes());
+                }
+            }
+        } else {
+            for part in [&g.min, &g.ext] {
+                for c in part.iter().take(3) {
+                    for x in &c[..n] {
+                        data.extend_from_slice(&x.to_le_bytes());
+                    }
+                }
+            }
+        }
+    }
+    // The last record's 8-lane loads read up to 28 bytes past it: into the segments, or
+    // the padding after them.
+    let seg_table = data.len();
+    data.resize(seg_table + 4 * v.num_segments as usize, 0);
+
+    // Segments.
+    let a = v.num_animated as usize;
+    for s in 0..v.num_segments {
+        let off = v.segment_offset(body, s);
+        let mask = read_u32(body, off);
+        let fb = read_u32(body, off + 4) as usize;
+        let rate_bit = (off + SEGMENT_HEADER) * 8;
+        let rates: Vec<[u32; 3]> = (0..a)
+            .map(|i| {
+                [0, 1, 2]
+                    .map(|c| read_bits(body, rate_bit + (3 * i + c) * RATE_FIELD_BITS as usize, 5))
+            })
+            .collect();
+        let drop_bit = rate_bit + 3 * a * RATE_FIELD_BITS as usize;
+        let fields_at = off + SEGMENT_HEADER + v.rate_bytes();
+        let frames = v.frames_offset(off);
+        let stored = mask.count_ones() as usize;
+        // Stored fields per sample and sub-track.
+        let mut q = vec![[0u32; 3]; stored * a];
+        for k in 0..stored {
+            let mut bit = frames * 8 + k * fb;
+            for i in 0..a {
+                for c in 0..3 {
+                    let w = rate_bits(rates[i][c] as u8);
+                    q[k * a + i][c] = read_bits(body, bit, w);
+                    bit += w as usize;
+                }
+            }
+        }
+        let seg_start = data.len();
+        data[seg_table + 4 * s as usize..][..4].copy_from_slice(&(seg_start as u32).to_le_bytes());
+        data.extend_from_slice(&mask.to_le_bytes());
+        data.extend_from_slice(&(fb as u32).to_le_bytes());
+        for (g, m) in groups.iter().zip(&members) {
+            for c in 0..3 {
+                let mut w = 0u64;
+                for (l, &i) in m.iter().enumerate() {
+                    w |= (rates[i][c] as u64) << (5 * l);
+                }
+                data.extend_from_slice(&w.to_le_bytes()[..g.rate_bytes()]);
+            }
+            for c in 0..3 {
+                for &i in m {
+                    data.extend_from_slice(
+                        &read_u16(body, fields_at + 6 * i + 2 * c).to_le_bytes(),
+                    );
+                }
+            }
+            if g.per_segment {
+                let mut d = 0u16;
+                for (l, &i) in m.iter().enumerate() {
+                    let c = match subs[i].per_segment {
+                        Some(p) => read_bits(body, drop_bit + 2 * p, 2),
+                        None => subs[i].track_drop as u32,
+                    };
+                    d |= (c as u16) << (2 * l);
+                }
+                data.extend_from_slice(&d.to_le_bytes());
+            }
+        }
+        // Each group's first bit in a frame but the first group's (0), for subsets, which
+        // decode a group alone.
+        let mut bit = 0usize;
+        for (g, m) in members.iter().enumerate() {
+            if bit > u16::MAX as usize {
+                return Err(Error::InvalidArgument(
+                    "proto-v3: a frame wider than 65535 bits",
+                ));
+            }
+            if g > 0 {
+                data.extend_from_slice(&(bit as u16).to_le_bytes());
+            }
+            bit += m
+                .iter()
+                .map(|&i| {
+                    (0..3)
+                        .map(|c| rate_bits(rates[i][c] as u8) as usize)
+                        .sum::<usize>()
+                })
+                .sum::<usize>();
+        }
+        debug_assert_eq!(data.len() - seg_start, 8 + meta_bytes);
+        let mut bw = BitWriter::default();
+        for k in 0..stored {
+            for m in &members {
+                for c in 0..3 {
+                    for &i in m {
+                        bw.put(q[k * a + i][c], rate_bits(rates[i][c] as u8));
+                    }
+                }
+            }
+            debug_assert_eq!(bw.bits, (k + 1) * fb);
+        }
+        data.extend_from_slice(&bw.finish());
+    }
+    data.resize(data.len() + PADDING, 0);
+    let counts = body::Counts {
+        seg_len: v.seg_len,
+        num_segments: v.num_segments,
+        groups: num_groups,
+        statics: num_statics,
+        defaults: num_defaults,
+        data_bytes: data.len() as u32,
+        seg_table: seg_table as u32,
+        meta_bytes: meta_bytes as u32,
+        starts_at: starts_at as u32,
+    };
+    let columns = 2 + has_scale as usize;
+    let bytes = body::write(
+        &counts, &statics, &defaults, &joint_map, columns, &group_at, &data,
+    );
+    Ok(bytes)
+}
+
+/// Little-endian bit packing.
+#[derive(Default)]
+struct BitWriter {
+    out: Vec<u8>,
+    acc: u64,
+    n: u32,
+    bits: usize,
+}
+
+impl BitWriter {
+    fn put(&mut self, v: u32, bits: u32) {
+        if bits == 0 {
+            return;
+        }
+        let v = if bits == 32 {
+            v as u64
+        } else {
+            (v & ((1u32 << bits) - 1)) as u64
+        };
+        self.acc |= v << self.n;
+        self.n += bits;
+        self.bits += bits as usize;
+        while self.n >= 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.n -= 8;
+        }
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        if self.n > 0 {
+            self.out.push(self.acc as u8);
+        }
+        self.out
+    }
+}
