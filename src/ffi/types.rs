@@ -28,6 +28,7 @@ const _: () = {
     use crate::format::BlobFlags;
     assert!(ANIMCOMP_FLOATS_PER_JOINT as usize == crate::math::FLOATS_PER_JOINT);
     assert!(ANIMCOMP_ALIGNMENT as usize == crate::format::BLOB_ALIGNMENT);
+    #[cfg(not(feature = "format-v3"))]
     assert!(ANIMCOMP_BLOB_FORMAT_VERSION == crate::format::FORMAT_VERSION as u32);
     assert!(ANIMCOMP_MAX_JOINTS as usize == crate::format::limits::MAX_JOINTS);
     assert!(ANIMCOMP_MAX_SAMPLES as usize == crate::format::limits::MAX_SAMPLES);

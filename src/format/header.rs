@@ -26,8 +26,14 @@ use crate::{Error, Result};
 
 /// The magic tag at the start of every blob.
 pub const MAGIC: [u8; 4] = *b"ACMP";
-/// Blob format version this library writes and reads. Bumped deliberately, never by accident.
+/// Blob format version this library writes. Bumped deliberately, never by accident.
+#[cfg(not(feature = "format-v3"))]
 pub const FORMAT_VERSION: u16 = 2;
+/// Blob format version this library writes (feature `format-v3`: `vbr` bodies grouped).
+#[cfg(feature = "format-v3")]
+pub const FORMAT_VERSION: u16 = 3;
+/// Oldest blob format version this library reads.
+pub const MIN_FORMAT_VERSION: u16 = 2;
 /// Largest curve count a blob may hold.
 pub const MAX_CURVES: usize = 65_535;
 /// Header size in bytes.
@@ -152,6 +158,12 @@ impl Header {
         self.curves_offset as usize..self.curves_offset as usize + self.curves_size as usize
     }
 
+    /// Whether the body is a grouped `vbr` body (format version 3).
+    #[inline(always)]
+    pub fn grouped(&self) -> bool {
+        cfg!(feature = "format-v3") && self.codec == CodecId::Vbr && self.version >= 3
+    }
+
     /// Parses and checks the header fields on their own (not the checksum, not the body).
     pub fn parse(blob: &[u8]) -> Result<Header> {
         if blob.len() < HEADER_SIZE {
@@ -165,7 +177,7 @@ impl Header {
             return Err(Error::BadMagic);
         }
         let version = u16::from_le_bytes([blob[4], blob[5]]);
-        if version != FORMAT_VERSION {
+        if !(MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(Error::UnsupportedVersion(version as u32));
         }
         let codec = CodecId::from_u8(blob[6]).ok_or(Error::CorruptBlob("unknown codec id"))?;

@@ -54,7 +54,33 @@ pub fn assemble_blob_with(
     sample_rate: f32,
     extras: &BlobExtras,
 ) -> Result<Vec<u8>> {
-    let body_size = encoded.body.len();
+    // Format version 3: a `vbr` body is written grouped.
+    #[cfg(feature = "format-v3")]
+    let grouped;
+    #[allow(unused_mut)]
+    let mut body = &encoded.body[..];
+    #[cfg(feature = "format-v3")]
+    if encoded.codec == CodecId::Vbr && num_joints > 0 {
+        let h = Header {
+            version: FORMAT_VERSION,
+            codec: encoded.codec,
+            total_size: 0,
+            checksum: 0,
+            flags: encoded.flags,
+            num_joints: num_joints as u32,
+            num_samples: num_samples as u32,
+            sample_rate,
+            body_offset: HEADER_SIZE as u32,
+            body_size: body.len() as u32,
+            additive: extras.additive,
+            num_curves: 0,
+            curves_offset: 0,
+            curves_size: 0,
+        };
+        grouped = crate::runtime::vbr::proto3::regroup::regroup(&h, body)?;
+        body = &grouped;
+    }
+    let body_size = body.len();
     let body_end = (HEADER_SIZE + body_size).div_ceil(BLOB_ALIGNMENT) * BLOB_ALIGNMENT;
     let (curves_offset, curves_size) = if extras.num_curves == 0 {
         (0, 0)
@@ -83,7 +109,7 @@ pub fn assemble_blob_with(
     };
     let mut out = vec![0u8; total];
     h.write(&mut out);
-    out[HEADER_SIZE..HEADER_SIZE + body_size].copy_from_slice(&encoded.body);
+    out[HEADER_SIZE..HEADER_SIZE + body_size].copy_from_slice(body);
     out[curves_offset..curves_offset + curves_size].copy_from_slice(&extras.curves[..curves_size]);
     h.checksum = blob_checksum(&out);
     h.write(&mut out);

@@ -222,11 +222,13 @@ unsafe fn coef(g: &GroupView, m: *const u8) -> Coef {
     c
 }
 
-/// The fields of one component of a group's lanes: lane `l` at `bit + off[l]`.
+/// The fields of one component of a group's lanes: lane `l` at `bit + off[l]`. The window's
+/// byte is clamped to `max` (the data's length less 32): a playback cache's coefficients come
+/// from caller memory, which may hold anything, and must not move a read out of the data.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn fields(data: *const u8, bit: usize, off: __m256i, mask: __m256i) -> __m256i {
-    let win = _mm256_loadu_si256(data.add(bit >> 3) as *const __m256i);
+unsafe fn fields(data: *const u8, max: usize, bit: usize, off: __m256i, mask: __m256i) -> __m256i {
+    let win = _mm256_loadu_si256(data.add((bit >> 3).min(max)) as *const __m256i);
     let o = _mm256_add_epi32(off, _mm256_set1_epi32((bit & 7) as i32));
     let k = _mm256_srli_epi32::<5>(o);
     let s = _mm256_and_si256(o, _mm256_set1_epi32(31));
@@ -248,10 +250,10 @@ macro_rules! frame {
         if c.raw {
             frame_raw(data, bit, c, $limit)
         } else {
-            let d = data.as_ptr();
+            let (d, max) = (data.as_ptr(), data.len() - 32);
             let mut v = [_mm256_setzero_ps(); 3];
             for k in 0..3 {
-                let q = fields(d, bit + c.start[k], c.off[k], c.mask[k]);
+                let q = fields(d, max, bit.wrapping_add(c.start[k]), c.off[k], c.mask[k]);
                 v[k] = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(q), c.mul[k]), c.add[k]);
             }
             v
@@ -276,7 +278,7 @@ unsafe fn frame_raw(data: &[u8], bit: usize, c: &Coef, limit: f32) -> [__m256; 3
         _mm256_storeu_ps(add.as_mut_ptr(), c.add[k]);
         let mut r = [0f32; LANES];
         for l in 0..LANES {
-            let at = bit + c.start[k] + off[l] as usize;
+            let at = bit.wrapping_add(c.start[k]).wrapping_add(off[l] as usize);
             r[l] = if rate[l] == 23 {
                 super::common::raw_value(read_bits(data, at, 32), limit)
             } else {
@@ -294,9 +296,9 @@ macro_rules! sample {
     ($data:expr, $pos:expr, $gbit:expr, $c:expr, $limit:expr) => {{
         let (data, pos, gbit, c, limit): (&[u8], &Pos, usize, &Coef, f32) =
             ($data, $pos, $gbit, $c, $limit);
-        let a = frame!(data, pos.bit + gbit, c, limit);
+        let a = frame!(data, pos.bit.wrapping_add(gbit), c, limit);
         if pos.t > 0.0 {
-            let n = frame!(data, pos.bit + pos.fb + gbit, c, limit);
+            let n = frame!(data, (pos.bit + pos.fb).wrapping_add(gbit), c, limit);
             let t = _mm256_set1_ps(pos.t);
             [0, 1, 2].map(|k| _mm256_add_ps(a[k], _mm256_mul_ps(_mm256_sub_ps(n[k], a[k]), t)))
         } else {
@@ -402,19 +404,34 @@ unsafe fn store(
 
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+    sample_channels(p, key, out, stride, 7)
+}
+
+/// [`sample_pose`] writing only the channels of `channels`, which must be the rotations, or
+/// the rotations and translations (the groups are in channel order: the walk stops at the first
+/// group of a channel not asked for).
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn sample_channels(
+    p: &View,
+    key: &SampleKey,
+    out: *mut f32,
+    stride: usize,
+    channels: u32,
+) {
+    debug_assert!(matches!(channels, 1 | 3 | 7));
     prefetch(p, key);
-    statics(p, out, stride);
+    statics(p, out, stride, channels);
     match case(p, key) {
-        PAIR => walk::<PAIR>(p, key, out, stride),
-        TWO => walk::<TWO>(p, key, out, stride),
-        _ => walk::<ONE>(p, key, out, stride),
+        PAIR => walk::<PAIR>(p, key, out, stride, channels),
+        TWO => walk::<TWO>(p, key, out, stride, channels),
+        _ => walk::<ONE>(p, key, out, stride, channels),
     }
 }
 
 /// Writes the static channels (constants and defaults).
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn statics(p: &View, out: *mut f32, stride: usize) {
+unsafe fn statics(p: &View, out: *mut f32, stride: usize, channels: u32) {
     let three = |dst: *mut f32, v: __m128| {
         _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
         _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
@@ -423,6 +440,7 @@ unsafe fn statics(p: &View, out: *mut f32, stride: usize) {
         p,
         out,
         stride,
+        channels,
         |dst, src| _mm_storeu_ps(dst, _mm_loadu_ps(src)),
         |dst, src| three(dst, _mm_loadu_ps(src)),
     );
@@ -484,7 +502,13 @@ macro_rules! group {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+unsafe fn walk<const M: u8>(
+    p: &View,
+    key: &SampleKey,
+    out: *mut f32,
+    stride: usize,
+    channels: u32,
+) {
     let data = p.data;
     let a = position(p, key.i0);
     let b = if M == ONE { a } else { position(p, key.i1) };
@@ -493,6 +517,9 @@ unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, out: *mut f32, stride: us
     let mut rec = 0;
     for _ in 0..p.num_groups {
         let g = &GroupView::at(data.as_ptr(), rec);
+        if channels & (1 << g.class) == 0 {
+            break;
+        }
         rec += g.size;
         let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
         ga += ta;

@@ -11,7 +11,8 @@
 //!   8  u16  x 3  groups of rotations, translations, scales
 //!  14  u16  x 3  static channels (constants) of rotations, translations, scales
 //!  20  u16  x 3  default channels of rotations, translations, scales
-//!  26  u16  reserved (0)
+//!  26  u16  flags: bit 0, the groups' first bits are u32 (a frame wider than 65535 bits),
+//!            else u16; the other bits 0
 //!  28  u32  data bytes
 //!  32  u32  segment table offset in the data
 //!  36  u32  bytes of one segment's group metadata (with the groups' first bits)
@@ -66,6 +67,8 @@ pub struct Counts {
     pub seg_table: u32,
     pub meta_bytes: u32,
     pub starts_at: u32,
+    /// The groups' first bits are u32 (else u16).
+    pub wide_starts: bool,
 }
 
 impl Counts {
@@ -83,6 +86,17 @@ impl Counts {
             seg_table: read_u32(body, 32),
             meta_bytes: read_u32(body, 36),
             starts_at: read_u32(body, 40),
+            wide_starts: body[26] & 1 != 0,
+        }
+    }
+
+    /// Bytes of a group's first bit in a segment.
+    #[inline(always)]
+    pub fn start_bytes(&self) -> usize {
+        if self.wide_starts {
+            4
+        } else {
+            2
         }
     }
 
@@ -135,7 +149,7 @@ pub fn write(
             b.extend_from_slice(&x.to_le_bytes());
         }
     }
-    b.extend_from_slice(&[0, 0]);
+    b.extend_from_slice(&(counts.wide_starts as u16).to_le_bytes());
     for x in [
         data.len() as u32,
         counts.seg_table,
@@ -210,6 +224,9 @@ pub struct View<'a> {
     pub seg_table: usize,
     pub meta_bytes: usize,
     pub starts_at: usize,
+    /// Bytes of a group's first bit (2 or 4), and the mask of its value in a `u64` read.
+    pub start_bytes: usize,
+    pub start_mask: u64,
     pub data: &'a [u8],
 }
 
@@ -260,6 +277,12 @@ impl<'a> View<'a> {
                 seg_table: c.seg_table as usize,
                 meta_bytes: c.meta_bytes as usize,
                 starts_at: c.starts_at as usize,
+                start_bytes: c.start_bytes(),
+                start_mask: if c.wide_starts {
+                    u32::MAX as u64
+                } else {
+                    u16::MAX as u64
+                },
                 data: &body[data..end],
             }
         }

@@ -71,9 +71,9 @@ pub(super) struct Cache<'a> {
     pub constant: &'a mut [u8],
 }
 
-/// Bytes of cache a clip of `groups` groups uses.
+/// Bytes of cache a clip of `groups` groups uses (a multiple of 16, as the C ABI promises).
 pub(super) fn size(groups: usize) -> usize {
-    HEAD + 32 + groups * (COEF_BYTES + 2 * 4 * 4 * LANES + 2)
+    (HEAD + 32 + groups * (COEF_BYTES + 2 * 4 * 4 * LANES + 2)).next_multiple_of(16)
 }
 
 impl<'a> Cache<'a> {

@@ -183,57 +183,72 @@ pub(super) unsafe fn write_statics(
     p: &View,
     out: *mut f32,
     stride: usize,
+    channels: u32,
     put4: impl Fn(*mut f32, *const f32),
     put3: impl Fn(*mut f32, *const f32),
 ) {
     let [r, t, _] = p.statics;
     let js = p.static_joints;
     let v = p.static_values.as_ptr();
-    for (i, &j) in js[..r].iter().enumerate() {
+    // Only the channels asked for: a channel not asked for has an empty run.
+    let ask = |ch: u32, run: &[u16]| {
+        if channels & (1 << ch) != 0 {
+            run.len()
+        } else {
+            0
+        }
+    };
+    let run = &js[..r];
+    for (i, &j) in run[..ask(0, run)].iter().enumerate() {
         put4(out.add(j as usize * stride), v.add(4 * i));
     }
     let v = v.add(4 * r);
-    for (i, &j) in js[r..r + t].iter().enumerate() {
+    let run = &js[r..r + t];
+    for (i, &j) in run[..ask(1, run)].iter().enumerate() {
         put3(out.add(j as usize * stride + 4), v.add(3 * i));
     }
     let v = v.add(3 * t);
-    for (i, &j) in js[r + t..].iter().enumerate() {
+    let run = &js[r + t..];
+    for (i, &j) in run[..ask(2, run)].iter().enumerate() {
         put3(out.add(j as usize * stride + 7), v.add(3 * i));
     }
     let [r, t, _] = p.defaults;
     let js = p.default_joints;
+    let (rot, tr, sc) = (&js[..r], &js[r..r + t], &js[r + t..]);
+    let (rot, tr, sc) = (&rot[..ask(0, rot)], &tr[..ask(1, tr)], &sc[..ask(2, sc)]);
+    let all_scales = p.all_scales && channels & 4 != 0;
     if let Some(bind) = p.bind {
         // The bind pose's transforms (10 floats each, at least one per joint): a scale is
         // copied three floats wide, as the last joint's ends the bind pose.
         let b = bind.as_ptr();
         let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
-        for &j in &js[..r] {
+        for &j in rot {
             put4(out.add(j as usize * stride), b.add(j as usize * 10));
         }
-        for &j in &js[r..r + t] {
+        for &j in tr {
             put3(out.add(j as usize * stride + 4), b.add(j as usize * 10 + 4));
         }
-        for &j in &js[r + t..] {
+        for &j in sc {
             copy3(out.add(j as usize * stride + 7), b.add(j as usize * 10 + 7));
         }
-        if p.all_scales {
+        if all_scales {
             for j in 0..p.num_joints {
                 copy3(out.add(j * stride + 7), b.add(j * 10 + 7));
             }
         }
         return;
     }
-    for &j in &js[..r] {
+    for &j in rot {
         put4(out.add(j as usize * stride), DEFAULT_VALUES[0].as_ptr());
     }
-    for &j in &js[r..r + t] {
+    for &j in tr {
         put3(out.add(j as usize * stride + 4), DEFAULT_VALUES[1].as_ptr());
     }
     let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
-    for &j in &js[r + t..] {
+    for &j in sc {
         put3(out.add(j as usize * stride + 7), scale);
     }
-    if p.all_scales {
+    if all_scales {
         for j in 0..p.num_joints {
             put3(out.add(j * stride + 7), scale);
         }

@@ -36,6 +36,9 @@ mod avx2;
 mod body;
 mod cache;
 mod common;
+#[cfg(feature = "compress")]
+pub mod describe;
+pub(crate) mod entry;
 pub mod regroup;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
@@ -163,7 +166,7 @@ impl Proto {
         let [st, _, de, map, dir, data, end] = c.sections(self.header.num_joints as usize, columns);
         let v = self.view();
         let segs = v.num_segments as usize;
-        let starts = segs * 2 * v.num_groups.saturating_sub(1);
+        let starts = segs * v.start_bytes * v.num_groups.saturating_sub(1);
         let meta = segs * (8 + v.meta_bytes) - starts;
         let table = 4 * segs;
         let records = v.seg_table;

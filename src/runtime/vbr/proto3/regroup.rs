@@ -205,7 +205,11 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     }
     // The groups' metadata, then a u16 per group: its first bit in a frame.
     let starts_at: usize = groups.iter().map(Group::meta_bytes).sum();
-    let meta_bytes = starts_at + 2 * groups.len().saturating_sub(1);
+    // The groups' first bits in a frame: u16, or u32 when a frame is wider than 65535 bits.
+    let wide_starts = (0..v.num_segments)
+        .any(|s| read_u32(body, v.segment_offset(body, s) + 4) > u16::MAX as u32);
+    let start_bytes = if wide_starts { 4 } else { 2 };
+    let meta_bytes = starts_at + start_bytes * groups.len().saturating_sub(1);
     // Joint map: each channel's index among its channel's sources of its kind.
     let mut joint_map = vec![[u16::MAX, u16::MAX, body::MAP_DEFAULT]; h.num_joints as usize];
     let mut per_channel = [0u16; 3];
@@ -336,13 +340,8 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         // decode a group alone.
         let mut bit = 0usize;
         for (g, m) in members.iter().enumerate() {
-            if bit > u16::MAX as usize {
-                return Err(Error::InvalidArgument(
-                    "proto-v3: a frame wider than 65535 bits",
-                ));
-            }
             if g > 0 {
-                data.extend_from_slice(&(bit as u16).to_le_bytes());
+                data.extend_from_slice(&(bit as u32).to_le_bytes()[..start_bytes]);
             }
             bit += m
                 .iter()
@@ -378,6 +377,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         seg_table: seg_table as u32,
         meta_bytes: meta_bytes as u32,
         starts_at: starts_at as u32,
+        wide_starts,
     };
     let columns = 2 + has_scale as usize;
     let bytes = body::write(

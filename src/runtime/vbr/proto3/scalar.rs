@@ -176,6 +176,7 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
             p,
             o,
             stride,
+            7,
             |dst, src| std::ptr::copy_nonoverlapping(src, dst, 4),
             |dst, src| std::ptr::copy_nonoverlapping(src, dst, 3),
         );

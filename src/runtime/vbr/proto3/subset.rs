@@ -19,7 +19,7 @@ fn start(p: &View, pos: &Pos, g: usize) -> usize {
     if g == 0 {
         return 0;
     }
-    read_u64(p.data, pos.meta + p.starts_at + 2 * g - 2) as u16 as usize
+    (read_u64(p.data, pos.meta + p.starts_at + p.start_bytes * (g - 1)) & p.start_mask) as usize
 }
 
 /// The little-endian `u64` at byte `o`: every read here starts in a validated record,
@@ -219,7 +219,7 @@ impl Proto {
 impl View<'_> {
     /// [`Proto::sample_joints_with`].
     #[allow(clippy::too_many_arguments)]
-    fn sample_joints_with(
+    pub(super) fn sample_joints_with(
         &self,
         key: &SampleKey,
         joints: &[u32],

@@ -469,3 +469,120 @@ fn selections_are_the_vbr_selections() {
         }
     }
 }
+
+/// A frame wider than 65535 bits (many joints, every channel animated): the groups' first bits
+/// are stored as u32, and poses and subsets stay the `vbr` decoder's.
+#[test]
+fn wide_frames_store_wide_group_starts() {
+    let blob = blob_of(3000, 4, true, 3, |_| ());
+    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    assert_eq!(
+        proto.view().start_bytes,
+        4,
+        "frames of this clip fit in 16 bits"
+    );
+    compare(blob.as_bytes(), &[0.0, 0.07, 0.11]);
+    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let n = d.num_joints();
+    let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
+    let js: Vec<u32> = (0..n as u32).rev().step_by(7).collect();
+    let key = resolve(proto.header(), 0.05, Looping::Clamp, Rounding::None).unwrap();
+    d.seek(0.05, Looping::Clamp, Rounding::None).unwrap();
+    d.sample_pose(&mut a, 10).unwrap();
+    proto.sample_joints(&key, &js, &mut b, 10);
+    for &j in &js {
+        let r = j as usize * 10..j as usize * 10 + 10;
+        assert!(a[r.clone()]
+            .iter()
+            .zip(&b[r])
+            .all(|(x, y)| x.to_bits() == y.to_bits()));
+    }
+}
+
+/// The runtime's entry points on a grouped body (what a format version 3 blob is sampled
+/// with): whole poses, the cache, single joints and selections (dense ones through the
+/// channel walk or whole groups, sparse ones lane by lane), bit for bit the `vbr` decoder's.
+#[test]
+fn entry_points_are_the_vbr_decoder() {
+    use crate::runtime::{Defaults, JointSelection, PoseOut};
+    let blob = seeded_blob(21, 90, true, 41);
+    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    let (h, body) = (*proto.header(), proto.body());
+    let d = Defaults::for_header(&h, None);
+    let mut dec = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let n = dec.num_joints();
+    let mut cache = vec![0u128; entry::cache_size(&h, body).div_ceil(16)];
+    let all: Vec<u32> = (0..n as u32).collect();
+    let even: Vec<u32> = (0..n as u32).step_by(2).collect();
+    for i in 0..150 {
+        let t = i as f32 / 60.0;
+        let key = resolve(&h, t, Looping::Wrap, Rounding::None).unwrap();
+        dec.seek(t, Looping::Wrap, Rounding::None).unwrap();
+        let mut a = vec![0.0f32; n * 10];
+        dec.sample_pose(&mut a, 10).unwrap();
+        let mut b = vec![f32::NAN; n * 10];
+        entry::sample_pose(
+            &h,
+            body,
+            &key,
+            &d,
+            &mut PoseOut {
+                data: &mut b,
+                stride: 10,
+            },
+        );
+        assert!(
+            a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "pose at {t}"
+        );
+        // SAFETY: u128 words viewed as bytes.
+        let mem = unsafe {
+            std::slice::from_raw_parts_mut(cache.as_mut_ptr() as *mut u8, 16 * cache.len())
+        };
+        b.fill(f32::NAN);
+        entry::sample_pose_cached(
+            &h,
+            body,
+            &key,
+            &d,
+            &mut PoseOut {
+                data: &mut b,
+                stride: 10,
+            },
+            mem,
+        );
+        assert!(
+            a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "cached at {t}"
+        );
+        for j in [0, n / 2, n - 1] {
+            let x = entry::sample_joint(&h, body, &key, j, &d);
+            assert_eq!(x, dec.sample_joint(j as u32).unwrap(), "joint {j} at {t}");
+        }
+        for (js, channels) in [(&all, 1), (&all, 3), (&all, 5), (&even, 1), (&even, 6)] {
+            let sel = JointSelection {
+                joints: js,
+                slots: None,
+                channels,
+            };
+            let (mut x, mut y) = (vec![3.0f32; n * 10], vec![3.0f32; n * 10]);
+            dec.sample_joints(js, None, channels, &mut x, 10).unwrap();
+            entry::sample_joints(
+                &h,
+                body,
+                &key,
+                &d,
+                &sel,
+                &mut PoseOut {
+                    data: &mut y,
+                    stride: 10,
+                },
+            );
+            assert!(
+                x.iter().zip(&y).all(|(p, q)| p.to_bits() == q.to_bits()),
+                "{} joints, channels {channels} at {t}",
+                js.len()
+            );
+        }
+    }
+}

@@ -26,7 +26,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if body[0] != VERSION {
         return Err(bad("grouped: unknown layout version"));
     }
-    if read_u16(body, 2) != 0 || read_u16(body, 26) != 0 || read_u32(body, 44) != 0 {
+    if read_u16(body, 2) != 0 || read_u16(body, 26) & !1 != 0 || read_u32(body, 44) != 0 {
         return Err(bad("grouped: reserved field not zero"));
     }
     let c = Counts::read(body);
@@ -156,7 +156,8 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if c.seg_table as usize != rec {
         return Err(bad("grouped: segment table not after the group records"));
     }
-    if c.starts_at as usize != meta || c.meta_bytes as usize != meta + 2 * groups.saturating_sub(1)
+    let sb = c.start_bytes();
+    if c.starts_at as usize != meta || c.meta_bytes as usize != meta + sb * groups.saturating_sub(1)
     {
         return Err(bad("grouped: segment metadata size invalid"));
     }
@@ -230,7 +231,13 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             let r = read_u32(body, dir + 8 * g) as usize;
             let (n, ps) = (data[r + 1] as usize, data[r + 2] as usize);
             let at = m + read_u32(body, dir + 8 * g + 4) as usize;
-            if g > 0 && read_u16(data, m + c.starts_at as usize + 2 * g - 2) as u64 != bits {
+            let at_start = m + c.starts_at as usize + sb * g.saturating_sub(1);
+            let start = match (g, sb) {
+                (0, _) => 0,
+                (_, 4) => read_u32(data, at_start) as u64,
+                _ => read_u16(data, at_start) as u64,
+            };
+            if start != bits {
                 return Err(bad(
                     "grouped: a group's first bit does not match the bit rates",
                 ));

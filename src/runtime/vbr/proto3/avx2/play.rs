@@ -32,7 +32,7 @@ unsafe fn fill(p: &View, c: &mut Cache, s: u32, k: usize) {
         };
         m += gv.meta;
         let v = sample!(data, &pos, gbit, cf, limit);
-        gbit += cf.total;
+        gbit = gbit.wrapping_add(cf.total);
         let slot = c.values.as_mut_ptr().add(base + g) as *mut f32;
         if gv.class == 0 {
             let q = rebuild(v, cf.drop);
@@ -73,7 +73,7 @@ pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
     if !near {
         return sample_pose(p, key, out, stride);
     }
-    statics(p, out, stride);
+    statics(p, out, stride, 7);
     let one = key.i1 == key.i0 || key.alpha <= 0.0;
     let sa = match c.head.held.iter().position(|&h| h == key.i0) {
         Some(k) => k,

@@ -1,0 +1,143 @@
+//! The runtime's entry points for a grouped body (a `vbr` blob of format version 3, feature
+//! `format-v3`): what `runtime::dispatch` calls, on a body the validator accepted. Without
+//! that feature only the tests call them.
+#![cfg_attr(not(feature = "format-v3"), allow(dead_code))]
+
+use super::body::View;
+use super::{cache, Isa};
+use crate::format::Header;
+use crate::math::Transform;
+use crate::runtime::{Defaults, JointSelection, PoseOut, SampleKey};
+
+/// The decoders' view of `body` with the defaults `d`.
+#[inline(always)]
+fn view<'a>(h: &Header, body: &'a [u8], d: &Defaults<'a>) -> View<'a> {
+    let mut v = View::read(body, h);
+    v.bind = d.bind_pose;
+    v
+}
+
+/// Panics unless the pose buffer holds every joint and the key is in the clip (the decoders
+/// index without further checks; the runtime's callers have checked both).
+#[inline(always)]
+fn check(h: &Header, key: &SampleKey, out: &PoseOut) {
+    let joints = h.num_joints as usize;
+    assert!(out.stride >= 10 && (joints == 0 || out.data.len() >= (joints - 1) * out.stride + 10));
+    assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
+}
+
+/// Samples a whole pose with the widest decoder this machine runs.
+pub(crate) fn sample_pose(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+) {
+    check(h, key, out);
+    let v = view(h, body, d);
+    let (o, stride) = (out.data.as_mut_ptr(), out.stride);
+    match Isa::best() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 is present; the key and the buffer were checked above.
+        Isa::Avx2 => unsafe { super::avx2::sample_pose(&v, key, o, stride) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the key and the buffer were checked above.
+        Isa::Sse2 => unsafe { super::sse2::sample_pose(&v, key, o, stride) },
+        _ => super::scalar::sample_pose(&v, key, out.data, stride),
+    }
+}
+
+/// Samples a whole pose through the playback cache in `cache` (AVX2; otherwise, or with a
+/// cache too small or misaligned, as [`sample_pose`]).
+pub(crate) fn sample_pose_cached(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    out: &mut PoseOut,
+    mem: &mut [u8],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if Isa::Avx2.available() {
+        check(h, key, out);
+        let v = view(h, body, d);
+        let owner = cache::Owner {
+            body: body.as_ptr() as u64,
+            len: body.len() as u64,
+            checksum: h.checksum,
+            bind: d.bind_pose.map_or(0, |b| b.as_ptr() as u64),
+        };
+        if let Some(mut c) = cache::Cache::new(mem, v.num_groups, owner) {
+            // SAFETY: AVX2 is present; the key and the buffer were checked above; the cache
+            // names this body and bind pose (reset otherwise).
+            unsafe {
+                super::avx2::sample_pose_cached(&v, &mut c, key, out.data.as_mut_ptr(), out.stride)
+            };
+            return;
+        }
+    }
+    let _ = mem;
+    sample_pose(h, body, key, d, out)
+}
+
+/// Bytes of playback cache a context on `body` can use.
+pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
+    cache::size(View::read(body, h).num_groups)
+}
+
+/// Samples joint `joint`.
+pub(crate) fn sample_joint(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    joint: usize,
+    d: &Defaults,
+) -> Transform {
+    assert!(key.i0 < h.num_samples && key.i1 < h.num_samples && joint < h.num_joints as usize);
+    let mut t = [0.0f32; 10];
+    view(h, body, d).sample_joints_with(key, &[joint as u32], |_, _| 0, 7, &mut t, 10, false);
+    Transform::read_from(&t)
+}
+
+/// Samples a joint selection.
+pub(crate) fn sample_joints(
+    h: &Header,
+    body: &[u8],
+    key: &SampleKey,
+    d: &Defaults,
+    sel: &JointSelection,
+    out: &mut PoseOut,
+) {
+    assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
+    // Every joint in order into its own slot, rotations (and translations): the whole-pose
+    // walk, stopped before the channels not asked for.
+    #[cfg(target_arch = "x86_64")]
+    if matches!(sel.channels, 1 | 3)
+        && Isa::Avx2.available()
+        && sel.slots.is_none()
+        && sel.joints.len() == h.num_joints as usize
+        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
+    {
+        check(h, key, out);
+        let v = view(h, body, d);
+        // SAFETY: AVX2 is present; the key and the buffer were checked above.
+        unsafe {
+            super::avx2::sample_channels(&v, key, out.data.as_mut_ptr(), out.stride, sel.channels)
+        };
+        return;
+    }
+    // A dense selection (a quarter of the joints or more, e.g. every rotation for a
+    // retargeting engine) decodes each group it touches eight lanes at a time with AVX2; a
+    // sparse one lane by lane.
+    let wide = Isa::Avx2.available() && 4 * sel.joints.len() >= h.num_joints as usize;
+    view(h, body, d).sample_joints_with(
+        key,
+        sel.joints,
+        |i, _| sel.slot(i),
+        sel.channels,
+        out.data,
+        out.stride,
+        wide,
+    );
+}
