@@ -103,11 +103,16 @@ pub struct Proto {
 }
 
 impl Proto {
-    /// Converts a `vbr` blob (its body regrouped by [`regroup::regroup`]).
+    /// Converts a `vbr` blob (its body regrouped by [`regroup::regroup`]; a format version 3
+    /// blob's body is taken as it is).
     pub fn convert(blob: &[u8]) -> Result<Proto> {
         let (h, _) = validate_blob(blob, true)?;
         if h.codec != CodecId::Vbr {
             return Err(Error::InvalidArgument("proto-v3 converts vbr blobs only"));
+        }
+        if h.grouped() {
+            // Already grouped (a format version 3 blob).
+            return Proto::from_body(h, &blob[h.body_range()]);
         }
         let bytes = regroup::regroup(&h, &blob[h.body_range()])?;
         Proto::from_body(h, &bytes)
