@@ -54,6 +54,22 @@ pub fn assemble_blob_with(
     sample_rate: f32,
     extras: &BlobExtras,
 ) -> Result<Vec<u8>> {
+    let mut h = Header {
+        version: FORMAT_VERSION,
+        codec: encoded.codec,
+        total_size: 0,
+        checksum: 0,
+        flags: encoded.flags,
+        num_joints: num_joints as u32,
+        num_samples: num_samples as u32,
+        sample_rate,
+        body_offset: HEADER_SIZE as u32,
+        body_size: encoded.body.len() as u32,
+        additive: extras.additive,
+        num_curves: extras.num_curves,
+        curves_offset: 0,
+        curves_size: 0,
+    };
     // Format version 3: a `vbr` body is written grouped.
     #[cfg(feature = "format-v3")]
     let grouped;
@@ -61,22 +77,6 @@ pub fn assemble_blob_with(
     let mut body = &encoded.body[..];
     #[cfg(feature = "format-v3")]
     if encoded.codec == CodecId::Vbr && num_joints > 0 {
-        let h = Header {
-            version: FORMAT_VERSION,
-            codec: encoded.codec,
-            total_size: 0,
-            checksum: 0,
-            flags: encoded.flags,
-            num_joints: num_joints as u32,
-            num_samples: num_samples as u32,
-            sample_rate,
-            body_offset: HEADER_SIZE as u32,
-            body_size: body.len() as u32,
-            additive: extras.additive,
-            num_curves: 0,
-            curves_offset: 0,
-            curves_size: 0,
-        };
         grouped = crate::runtime::vbr::proto3::regroup::regroup(&h, body)?;
         body = &grouped;
     }
@@ -91,22 +91,10 @@ pub fn assemble_blob_with(
     if total > u32::MAX as usize {
         return Err(Error::Unsupported("blob would exceed 4 GiB"));
     }
-    let mut h = Header {
-        version: FORMAT_VERSION,
-        codec: encoded.codec,
-        total_size: total as u32,
-        checksum: 0,
-        flags: encoded.flags,
-        num_joints: num_joints as u32,
-        num_samples: num_samples as u32,
-        sample_rate,
-        body_offset: HEADER_SIZE as u32,
-        body_size: body_size as u32,
-        additive: extras.additive,
-        num_curves: extras.num_curves,
-        curves_offset: curves_offset as u32,
-        curves_size: curves_size as u32,
-    };
+    h.total_size = total as u32;
+    h.body_size = body_size as u32;
+    h.curves_offset = curves_offset as u32;
+    h.curves_size = curves_size as u32;
     let mut out = vec![0u8; total];
     h.write(&mut out);
     out[HEADER_SIZE..HEADER_SIZE + body_size].copy_from_slice(body);

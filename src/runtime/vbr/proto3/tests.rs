@@ -460,10 +460,7 @@ fn selections_are_the_vbr_selections() {
                     d.sample_joints(js, slots.as_deref(), channels, &mut a, 10)
                         .unwrap();
                     proto.sample_selection(&key, js, slots.as_deref(), channels, &mut b, 10);
-                    assert!(
-                        a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
-                        "{js:?} {slots:?} channels {channels} at {t}"
-                    );
+                    assert!(same(&a, &b), "{js:?} {slots:?} channels {channels} at {t}");
                 }
             }
         }
@@ -499,12 +496,22 @@ fn wide_frames_store_wide_group_starts() {
     }
 }
 
+/// Whether two poses are the same, bit for bit.
+fn same(a: &[f32], b: &[f32]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// A pose buffer of 10 floats per joint.
+fn pose_out(data: &mut [f32]) -> crate::runtime::PoseOut<'_> {
+    crate::runtime::PoseOut { data, stride: 10 }
+}
+
 /// The runtime's entry points on a grouped body (what a format version 3 blob is sampled
 /// with): whole poses, the cache, single joints and selections (dense ones through the
 /// channel walk or whole groups, sparse ones lane by lane), bit for bit the `vbr` decoder's.
 #[test]
 fn entry_points_are_the_vbr_decoder() {
-    use crate::runtime::{Defaults, JointSelection, PoseOut};
+    use crate::runtime::{Defaults, JointSelection};
     let blob = seeded_blob(21, 90, true, 41);
     let proto = Proto::convert(blob.as_bytes()).unwrap();
     let (h, body) = (*proto.header(), proto.body());
@@ -521,40 +528,15 @@ fn entry_points_are_the_vbr_decoder() {
         let mut a = vec![0.0f32; n * 10];
         dec.sample_pose(&mut a, 10).unwrap();
         let mut b = vec![f32::NAN; n * 10];
-        entry::sample_pose(
-            &h,
-            body,
-            &key,
-            &d,
-            &mut PoseOut {
-                data: &mut b,
-                stride: 10,
-            },
-        );
-        assert!(
-            a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
-            "pose at {t}"
-        );
+        entry::sample_pose(&h, body, &key, &d, &mut pose_out(&mut b));
+        assert!(same(&a, &b), "pose at {t}");
         // SAFETY: u128 words viewed as bytes.
         let mem = unsafe {
             std::slice::from_raw_parts_mut(cache.as_mut_ptr() as *mut u8, 16 * cache.len())
         };
         b.fill(f32::NAN);
-        entry::sample_pose_cached(
-            &h,
-            body,
-            &key,
-            &d,
-            &mut PoseOut {
-                data: &mut b,
-                stride: 10,
-            },
-            mem,
-        );
-        assert!(
-            a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
-            "cached at {t}"
-        );
+        entry::sample_pose_cached(&h, body, &key, &d, &mut pose_out(&mut b), mem);
+        assert!(same(&a, &b), "cached at {t}");
         for j in [0, n / 2, n - 1] {
             let x = entry::sample_joint(&h, body, &key, j, &d);
             assert_eq!(x, dec.sample_joint(j as u32).unwrap(), "joint {j} at {t}");
@@ -567,19 +549,9 @@ fn entry_points_are_the_vbr_decoder() {
             };
             let (mut x, mut y) = (vec![3.0f32; n * 10], vec![3.0f32; n * 10]);
             dec.sample_joints(js, None, channels, &mut x, 10).unwrap();
-            entry::sample_joints(
-                &h,
-                body,
-                &key,
-                &d,
-                &sel,
-                &mut PoseOut {
-                    data: &mut y,
-                    stride: 10,
-                },
-            );
+            entry::sample_joints(&h, body, &key, &d, &sel, &mut pose_out(&mut y));
             assert!(
-                x.iter().zip(&y).all(|(p, q)| p.to_bits() == q.to_bits()),
+                same(&x, &y),
                 "{} joints, channels {channels} at {t}",
                 js.len()
             );
