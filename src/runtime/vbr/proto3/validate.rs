@@ -8,7 +8,6 @@ use super::body::{Counts, HEADER, MAP_ANIMATED, MAP_DEFAULT, MAP_INDEX, MAP_STAT
 use super::{LANES, PADDING};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
-use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{rate_bits, NUM_RATES};
 use crate::format::vbr::layout::{MAX_SEGMENT_LEN, UNIT_TOLERANCE};
 use crate::format::{BlobFlags, Header};
@@ -244,15 +243,17 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             }
             let rb = (5 * n).div_ceil(8);
             for comp in 0..3 {
+                // The component's rates in one word (at most 40 bits).
                 let field = &data[at + rb * comp..at + rb * (comp + 1)];
+                let w = field.iter().rev().fold(0u64, |w, &b| w << 8 | b as u64);
                 for l in 0..n {
-                    let rate = read_bits(field, 5 * l, 5);
-                    if rate as usize >= NUM_RATES {
+                    let rate = (w >> (5 * l)) as usize & 31;
+                    if rate >= NUM_RATES {
                         return Err(bad("grouped: invalid bit rate"));
                     }
                     bits += rate_bits(rate as u8) as u64;
                 }
-                if 5 * n < 8 * rb && read_bits(field, 5 * n, (8 * rb - 5 * n) as u32) != 0 {
+                if w >> (5 * n) != 0 {
                     return Err(bad("grouped: unused rate bits not zero"));
                 }
             }
