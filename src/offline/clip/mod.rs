@@ -145,6 +145,19 @@ impl RawClip {
         self.skeleton.joints.len()
     }
 
+    /// The bind pose as a decompressor takes it (10 floats per joint), if the skeleton has one.
+    pub fn bind_pose_floats(&self) -> Option<Vec<f32>> {
+        let bind = self.skeleton.bind_pose.as_ref()?;
+        let mut v = vec![0.0f32; bind.len() * crate::math::FLOATS_PER_JOINT];
+        for (t, o) in bind
+            .iter()
+            .zip(v.chunks_exact_mut(crate::math::FLOATS_PER_JOINT))
+        {
+            t.write_to(o);
+        }
+        Some(v)
+    }
+
     /// Duration in seconds: `(num_samples - 1) / sample_rate` (0 for a one-sample clip).
     pub fn duration(&self) -> f32 {
         (self.num_samples.saturating_sub(1)) as f32 / self.sample_rate

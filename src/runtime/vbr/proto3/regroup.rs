@@ -212,20 +212,16 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     let meta_bytes = starts_at + start_bytes * groups.len().saturating_sub(1);
     // Joint map: each channel's index among its channel's sources of its kind.
     let mut joint_map = vec![[u16::MAX, u16::MAX, body::MAP_DEFAULT]; h.num_joints as usize];
-    let mut per_channel = [0u16; 3];
-    for st in &statics {
-        let ch = (st.at as usize + 2) / 4;
-        joint_map[st.joint as usize][ch] = body::MAP_STATIC | per_channel[ch];
-        per_channel[ch] += 1;
-    }
-    let num_statics = per_channel;
-    let mut per_channel = [0u16; 3];
-    for d in &defaults {
-        let ch = (d.at as usize + 2) / 4;
-        joint_map[d.joint as usize][ch] = body::MAP_DEFAULT | per_channel[ch];
-        per_channel[ch] += 1;
-    }
-    let num_defaults = per_channel;
+    let num_statics = number(
+        &mut joint_map,
+        statics.iter().map(|s| (s.joint, s.at)),
+        body::MAP_STATIC,
+    );
+    let num_defaults = number(
+        &mut joint_map,
+        defaults.iter().map(|d| (d.joint, d.at as u16)),
+        body::MAP_DEFAULT,
+    );
     let mut num_groups = [0u16; 3];
     for (g, m) in groups.iter().zip(&members) {
         let first = num_groups[g.class as usize] * LANES as u16;
@@ -384,6 +380,18 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         &counts, &statics, &defaults, &joint_map, columns, &group_at, &data,
     );
     Ok(bytes)
+}
+
+/// Enters each (joint, float offset) of `entries` in the joint map as a source of `kind`,
+/// numbered per channel in order; returns the count per channel.
+fn number(map: &mut [[u16; 3]], entries: impl Iterator<Item = (u16, u16)>, kind: u16) -> [u16; 3] {
+    let mut per_channel = [0u16; 3];
+    for (j, at) in entries {
+        let ch = (at as usize + 2) / 4;
+        map[j as usize][ch] = kind | per_channel[ch];
+        per_channel[ch] += 1;
+    }
+    per_channel
 }
 
 /// Little-endian bit packing.

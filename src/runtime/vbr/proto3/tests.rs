@@ -379,18 +379,7 @@ fn bind_pose_defaults_are_the_vbr_poses() {
             seed: 21,
             ..Default::default()
         });
-        let bind: Vec<f32> = clip
-            .skeleton
-            .bind_pose
-            .as_ref()
-            .unwrap()
-            .iter()
-            .flat_map(|t| {
-                let mut f = [0.0f32; 10];
-                t.write_to(&mut f);
-                f
-            })
-            .collect();
+        let bind = clip.bind_pose_floats().unwrap();
         let settings = crate::CompressSettings {
             codec: crate::CodecChoice::Vbr,
             default_mode: crate::offline::DefaultMode::BindPose,
