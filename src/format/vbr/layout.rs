@@ -262,13 +262,7 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
         let mut sr = ByteReader::at(body, off)?;
         let mask = sr.u32()?;
         let frame_bits = sr.u32()? as u64;
-        let count = (n - s * seg_len).min(seg_len);
-        let valid = if count == 32 {
-            u32::MAX
-        } else {
-            (1u32 << count) - 1
-        };
-        if mask & !valid != 0 || mask & 1 == 0 || mask & (1 << (count - 1)) == 0 {
+        if !keyframe_mask_valid(mask, (n - s * seg_len).min(seg_len)) {
             return Err(bad("vbr: invalid keyframe mask"));
         }
         let rates = sr.take(rate_bytes)?;
@@ -296,6 +290,17 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
         return Err(bad("vbr: body lacks its 8 bytes of read-ahead padding"));
     }
     Ok(())
+}
+
+/// Whether `mask` is a valid keyframe mask of a segment of `count` samples (1..=32): no bit
+/// past the segment, its first and last samples stored.
+pub fn keyframe_mask_valid(mask: u32, count: usize) -> bool {
+    let valid = if count >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << count) - 1
+    };
+    count > 0 && mask & !valid == 0 && mask & 1 != 0 && mask & (1 << (count - 1)) != 0
 }
 
 /// Checks the constants section: finite values, rotations of unit length within

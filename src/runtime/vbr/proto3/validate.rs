@@ -9,7 +9,7 @@ use super::{LANES, PADDING};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{rate_bits, NUM_RATES};
-use crate::format::vbr::layout::{MAX_SEGMENT_LEN, UNIT_TOLERANCE};
+use crate::format::vbr::layout::{keyframe_mask_valid, MAX_SEGMENT_LEN, UNIT_TOLERANCE};
 use crate::format::{BlobFlags, Header};
 use crate::{Error, Result};
 
@@ -215,13 +215,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         }
         let mask = read_u32(data, off);
         let fb = read_u32(data, off + 4) as u64;
-        let count = (samples - s * seg_len).min(seg_len);
-        let valid = if count == 32 {
-            u32::MAX
-        } else {
-            (1u32 << count) - 1
-        };
-        if mask & !valid != 0 || mask & 1 == 0 || mask & (1 << (count - 1)) == 0 {
+        if !keyframe_mask_valid(mask, (samples - s * seg_len).min(seg_len)) {
             return Err(bad("grouped: invalid keyframe mask"));
         }
         let m = off + 8;
