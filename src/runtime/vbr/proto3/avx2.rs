@@ -24,8 +24,10 @@ struct Coef {
     total: usize,
     /// Lanes whose three widths are 0 (constant over the segment).
     constant: __m256,
-    /// Whether a lane stores raw `f32`s.
-    raw: bool,
+    /// Whether a lane stores raw `f32`s (non-zero). Not a `bool`: a playback cache keeps
+    /// `Coef`s in caller memory, whose bytes may be anything, and every bit pattern must be a
+    /// valid value of every field.
+    raw: u32,
     /// Dropped components (rotations).
     drop: __m256i,
     rates: [__m256i; 3],
@@ -171,7 +173,7 @@ unsafe fn coef(g: &GroupView, m: *const u8) -> Coef {
         mask: [_mm256_setzero_si256(); 3],
         total: 0,
         constant: _mm256_setzero_ps(),
-        raw: false,
+        raw: 0,
         drop,
         rates: [_mm256_setzero_si256(); 3],
     };
@@ -218,7 +220,7 @@ unsafe fn coef(g: &GroupView, m: *const u8) -> Coef {
         c.mask[k] = _mm256_sub_epi32(_mm256_sllv_epi32(one_i, bits), one_i);
     }
     c.constant = _mm256_castsi256_ps(_mm256_cmpeq_epi32(any, _mm256_setzero_si256()));
-    c.raw = _mm256_movemask_epi8(raw) != 0;
+    c.raw = _mm256_movemask_epi8(raw) as u32;
     c
 }
 
@@ -247,7 +249,7 @@ unsafe fn fields(data: *const u8, max: usize, bit: usize, off: __m256i, mask: __
 macro_rules! frame {
     ($data:expr, $bit:expr, $c:expr, $limit:expr) => {{
         let (data, bit, c): (&[u8], usize, &Coef) = ($data, $bit, $c);
-        if c.raw {
+        if c.raw != 0 {
             frame_raw(data, bit, c, $limit)
         } else {
             let (d, max) = (data.as_ptr(), data.len() - 32);

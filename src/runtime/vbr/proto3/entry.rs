@@ -22,7 +22,7 @@ fn view<'a>(h: &Header, body: &'a [u8], d: &Defaults<'a>) -> View<'a> {
 #[inline(always)]
 fn check(h: &Header, key: &SampleKey, out: &PoseOut) {
     let joints = h.num_joints as usize;
-    assert!(out.stride >= 10 && (joints == 0 || out.data.len() >= (joints - 1) * out.stride + 10));
+    assert!(out.stride >= 10 && out.data.len() >= PoseOut::required_len(joints, out.stride));
     assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
 }
 

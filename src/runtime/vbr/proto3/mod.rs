@@ -243,7 +243,8 @@ impl Proto {
         let joints = self.header.num_joints as usize;
         // Joint indices are stored in 16 bits.
         assert!(joints <= 1 << 16);
-        assert!(stride >= 10 && (joints == 0 || out.len() >= (joints - 1) * stride + 10));
+        let need = crate::runtime::PoseOut::required_len(joints, stride);
+        assert!(stride >= 10 && out.len() >= need);
         assert!(key.i0 < self.header.num_samples && key.i1 < self.header.num_samples);
         // Defaults that are the bind pose are never sampled without it.
         assert!(self.bind.is_some() || !self.header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE));

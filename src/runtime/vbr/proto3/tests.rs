@@ -547,3 +547,52 @@ fn entry_points_are_the_vbr_decoder() {
         }
     }
 }
+
+/// Garbage in a filled playback cache (a caller's bug): every byte after its head, which still
+/// names the clip, overwritten with random words between poses. Poses stay finite-or-not but
+/// every read stays inside the body (a read outside would crash here or under valgrind), and a
+/// cache reset by a scribbled head gives the exact poses again.
+#[test]
+fn scribbled_cache_reads_stay_in_the_body() {
+    if !Proto::supported() {
+        eprintln!("skipped: no AVX2 here");
+        return;
+    }
+    let blob = seeded_blob(19, 120, true, 77);
+    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    let n = proto.header().num_joints as usize;
+    let mut cache = ProtoCache::new(&proto);
+    let (mut a, mut b) = (vec![0.0f32; n * 10], vec![0.0f32; n * 10]);
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for i in 0..400u32 {
+        let key = resolve(
+            proto.header(),
+            i as f32 / 60.0,
+            Looping::Wrap,
+            Rounding::None,
+        )
+        .unwrap();
+        proto.sample_pose_cached(&mut cache, &key, &mut b, 10);
+        // Everything after the 64-byte head (4 words of 16 bytes): random 32-bit words, half of
+        // them 0 (so that a coefficient's raw flag is often clear and its offsets drive the
+        // 32-byte windows).
+        for w in cache.mem[4..].iter_mut() {
+            let mut v = 0u128;
+            for k in 0..4 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let word = if x >> 63 == 0 { 0 } else { x as u32 };
+                v |= (word as u128) << (32 * k);
+            }
+            *w = v;
+        }
+        proto.sample_pose_cached(&mut cache, &key, &mut b, 10);
+    }
+    // A scribbled head is not trusted: the cache starts again and poses are exact.
+    cache.mem[0] = 0;
+    let key = resolve(proto.header(), 0.5, Looping::Wrap, Rounding::None).unwrap();
+    proto.sample_pose_isa(Isa::Scalar, &key, &mut a, 10);
+    proto.sample_pose_cached(&mut cache, &key, &mut b, 10);
+    assert!(same(&a, &b));
+}
