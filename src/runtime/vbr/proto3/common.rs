@@ -162,14 +162,24 @@ pub(super) unsafe fn prefetch(p: &View, key: &SampleKey) {
         let lo = at.saturating_sub(64).max(frames);
         fetch(d.add(lo), (len / p.seg_len as usize + 128).min(end - lo));
     }
-    fetch(
-        p.statics.as_ptr() as *const u8,
-        std::mem::size_of_val(&p.statics[..]),
-    );
-    fetch(
-        p.defaults.as_ptr() as *const u8,
-        std::mem::size_of_val(&p.defaults[..]),
-    );
+    // The constants' joints and values, and the defaults' joints (sections of the body).
+    for part in [
+        bytes_of(p.static_joints),
+        bytes_of(p.static_values),
+        bytes_of(p.default_joints),
+    ] {
+        if !part.is_empty() {
+            fetch(part.as_ptr(), part.len());
+        }
+    }
+}
+
+/// The bytes of a slice of plain values.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn bytes_of<T: Copy>(s: &[T]) -> &[u8] {
+    // SAFETY: the same memory, read as bytes (u16 and f32 have no padding).
+    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const u8, std::mem::size_of_val(s)) }
 }
 
 /// Writes the static channels (constants, then defaults) into the pose at `out`: `put4(dst,
