@@ -100,6 +100,14 @@ impl Counts {
         }
     }
 
+    /// Per kind (groups, constants, defaults) and channel: the index of the channel's first
+    /// one among all of that kind.
+    #[inline(always)]
+    pub fn bases(&self) -> [[u32; 3]; 3] {
+        let base = |x: [u16; 3]| [0, x[0] as u32, x[0] as u32 + x[1] as u32];
+        [base(self.groups), base(self.statics), base(self.defaults)]
+    }
+
     /// Sum of a count over the channels.
     #[inline(always)]
     pub fn total(c: [u16; 3]) -> usize {
@@ -246,7 +254,6 @@ impl<'a> View<'a> {
             Counts::total(c.defaults),
             Counts::total(c.groups),
         );
-        let base = |x: [u16; 3]| [0, x[0] as u32, x[0] as u32 + x[1] as u32];
         // SAFETY: the sections lie in `body` (asserted above) and are 4-byte aligned (the body
         // is, and every section's offset is a multiple of 4); any bytes are valid u16, u32 and
         // f32 values.
@@ -273,7 +280,7 @@ impl<'a> View<'a> {
                 ),
                 columns,
                 group_at: std::slice::from_raw_parts(body.as_ptr().add(dir) as *const [u32; 2], g),
-                bases: [base(c.groups), base(c.statics), base(c.defaults)],
+                bases: c.bases(),
                 seg_table: c.seg_table as usize,
                 meta_bytes: c.meta_bytes as usize,
                 starts_at: c.starts_at as usize,

@@ -167,22 +167,20 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if s + d + lanes + unlisted != 3 * joints {
         return Err(bad("grouped: sources do not cover the channels"));
     }
+    let [group_base, static_base, default_base] = c.bases();
     for j in 0..joints {
         for ch in 0..columns {
             let m = read_u16(body, map + 2 * (columns * j + ch));
             let i = (m & MAP_INDEX) as usize;
             let named = match m & !MAP_INDEX {
                 MAP_STATIC if i < c.statics[ch] as usize => {
-                    let k: usize = c.statics[..ch].iter().map(|&x| x as usize).sum::<usize>() + i;
-                    read_u16(body, st + 2 * k) as usize
+                    read_u16(body, st + 2 * (static_base[ch] as usize + i)) as usize
                 }
                 MAP_DEFAULT if i < c.defaults[ch] as usize => {
-                    let k: usize = c.defaults[..ch].iter().map(|&x| x as usize).sum::<usize>() + i;
-                    read_u16(body, de + 2 * k) as usize
+                    read_u16(body, de + 2 * (default_base[ch] as usize + i)) as usize
                 }
                 MAP_ANIMATED if i / LANES < c.groups[ch] as usize => {
-                    let g: usize =
-                        c.groups[..ch].iter().map(|&x| x as usize).sum::<usize>() + i / LANES;
+                    let g = group_base[ch] as usize + i / LANES;
                     let r = read_u32(body, dir + 8 * g) as usize;
                     if i % LANES >= data[r + 1] as usize {
                         return Err(bad("grouped: joint map names an unused lane"));
