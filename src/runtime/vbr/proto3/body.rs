@@ -54,6 +54,13 @@ pub const MAP_DEFAULT: u16 = 2 << 14;
 /// Joint map index bits.
 pub const MAP_INDEX: u16 = (1 << 14) - 1;
 
+/// Channels per joint in the joint map: rotations, translations and, in a blob with scale,
+/// scales.
+#[inline(always)]
+pub fn map_columns(h: &Header) -> usize {
+    2 + h.has(BlobFlags::HAS_SCALE) as usize
+}
+
 /// Counts per channel (rotations, translations, scales) and the data's layout, as the body
 /// header stores them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -246,7 +253,7 @@ impl<'a> View<'a> {
         let joints = h.num_joints as usize;
         let zero_scale = h.additive == AdditiveFormat::Additive1 as u8;
         let c = Counts::read(body);
-        let columns = 2 + h.has(BlobFlags::HAS_SCALE) as usize;
+        let columns = map_columns(h);
         let [st, va, de, map, dir, data, end] = c.sections(joints, columns);
         assert!(end <= body.len() && (body.as_ptr() as usize).is_multiple_of(4));
         let (s, d, g) = (

@@ -8,7 +8,7 @@ use super::{SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::bytes::read_u32;
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{rate_bits, RATE_CONSTANT, RATE_RAW};
-use crate::format::{BlobFlags, Header};
+use crate::format::Header;
 use crate::offline::{BodyDescription, TrackDescription};
 use crate::Result;
 
@@ -43,7 +43,7 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
         }
     }
     let mut tracks = Vec::new();
-    let channels = 2 + h.has(BlobFlags::HAS_SCALE) as usize;
+    let channels = super::body::map_columns(h);
     for j in 0..h.num_joints as usize {
         for (ch, name) in ["rotation", "translation", "scale"]
             .into_iter()

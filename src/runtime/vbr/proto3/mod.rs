@@ -167,7 +167,7 @@ impl Proto {
     /// Bytes of each part of the grouped body, named: what each part of the layout costs.
     pub fn parts(&self) -> Vec<(&'static str, usize)> {
         let c = body::Counts::read(self.body());
-        let columns = 2 + self.header.has(BlobFlags::HAS_SCALE) as usize;
+        let columns = body::map_columns(&self.header);
         let [st, _, de, map, dir, data, end] = c.sections(self.header.num_joints as usize, columns);
         let v = self.view();
         let segs = v.num_segments as usize;

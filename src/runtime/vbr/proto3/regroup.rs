@@ -375,7 +375,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         starts_at: starts_at as u32,
         wide_starts,
     };
-    let columns = 2 + has_scale as usize;
+    let columns = body::map_columns(h);
     let bytes = body::write(
         &counts, &statics, &defaults, &joint_map, columns, &group_at, &data,
     );

@@ -52,7 +52,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         return Err(bad("grouped: scale stored in a blob without scale"));
     }
     // Sections, back to back; the body ends with the data, padded to 16 bytes with zeros.
-    let columns = 2 + has_scale as usize;
+    let columns = super::body::map_columns(h);
     let [st, va, de, map, dir, data, end] = c.sections(joints, columns);
     if end > body.len() || body.len() != end.next_multiple_of(16) {
         return Err(bad("grouped: sections do not match the body size"));
