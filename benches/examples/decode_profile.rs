@@ -9,7 +9,8 @@
 //! independently of machine load.
 //!
 //! The format version 3 prototype: `proto DIR N` samples like `sample` with the widest decoder
-//! this machine runs, `protoavx2`, `protosse2` and `protoscalar` with that decoder, `protoplay`
+//! this machine runs, `protoavx2`, `protosse2` and `protoscalar` with that decoder, `protoone`
+//! samples joint 0 alone through the lane-by-lane subset path, `protoplay`
 //! plays like `play`; `protocheck DIR N` compares every available decoder's poses with the `vbr`
 //! decoder's, bit for bit.
 //!
@@ -51,7 +52,8 @@ fn main() {
         Some(
             mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
             | "playcache" | "proto" | "protoplay" | "protocheck" | "protocache"
-            | "protosubset" | "protosubsetlane" | "protoavx2" | "protosse2" | "protoscalar"),
+            | "protosubset" | "protosubsetlane" | "protoone" | "protoavx2" | "protosse2"
+            | "protoscalar"),
         ) => {
             let isa = match mode {
                 "protoavx2" => Some(Isa::Avx2),
@@ -117,9 +119,10 @@ fn main() {
                     if let Some(p) = &proto {
                         let key =
                             resolve(p.header(), black_box(t), looping, Rounding::None).unwrap();
-                        if mode.starts_with("protosubset") {
+                        if mode.starts_with("protosubset") || mode == "protoone" {
                             let wide = mode == "protosubset" && Proto::supported();
-                            p.sample_joints_with(&key, &tenth, &mut pose, FLOATS_PER_JOINT, wide);
+                            let joints = if mode == "protoone" { &first } else { &tenth };
+                            p.sample_joints_with(&key, joints, &mut pose, FLOATS_PER_JOINT, wide);
                             black_box(&mut pose);
                             continue;
                         }

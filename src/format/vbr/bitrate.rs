@@ -24,7 +24,7 @@ pub const RATE_FIELD_BITS: u32 = 5;
 /// Bits per component of rate index `r` (which must be valid; an invalid one gives 0, without a
 /// bounds check on the decoder's path).
 #[inline(always)]
-pub fn rate_bits(r: u8) -> u32 {
+pub const fn rate_bits(r: u8) -> u32 {
     RATE_BITS_32[r as usize & 31] as u32
 }
 

@@ -24,6 +24,7 @@
 //!
 //! Set ratios are medians of per-clip ratios. Options: `--json FILE`, `--per-clip`,
 //! `--warm-rounds N`, `--cold-passes N`, `--bind-rounds N`, `--jobs N` (compression threads),
+//! `--subset-only` (only the every-tenth-joint round, `proto::subset3`),
 //! `--max-clips N`, `--no-cache` (blobs are cached per library file and clip content under
 //! `target/ab-cache/`, see `cache.rs`).
 
@@ -56,6 +57,8 @@ struct Args {
     new_given: bool,
     /// Only the playback pattern (and the cache's random-access check).
     playback_only: bool,
+    /// Only the every-tenth-joint subsets (a quick loop while working on them).
+    subset_only: bool,
     playback_rounds: usize,
     /// Instance counts of the playback pattern.
     instances: Vec<usize>,
@@ -65,7 +68,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: ab_runtime --base LIB.so [--new LIB.so] [--json FILE] [--per-clip] [--warm-rounds N] \
          [--cold-passes N] [--bind-rounds N] [--jobs N] [--max-clips N] [--no-cache] \
-         [--playback-only] [--playback-rounds N] [--instances N,N,...] FOLDER..."
+         [--playback-only] [--subset-only] [--playback-rounds N] [--instances N,N,...] FOLDER..."
     );
     std::process::exit(2)
 }
@@ -89,6 +92,7 @@ fn parse_args() -> Args {
         cache: Some(workspace.join("target/ab-cache")),
         new_given: false,
         playback_only: false,
+        subset_only: false,
         playback_rounds: 7,
         instances: vec![8, 64, 256],
     };
@@ -111,6 +115,7 @@ fn parse_args() -> Args {
             "--max-clips" => a.max_clips = num(it.next()).max(1),
             "--no-cache" => a.cache = None,
             "--playback-only" => a.playback_only = true,
+            "--subset-only" => a.subset_only = true,
             "--playback-rounds" => a.playback_rounds = num(it.next()).max(1),
             "--instances" => {
                 a.instances = it
@@ -247,6 +252,44 @@ fn describe(lib: &Library) -> String {
     )
 }
 
+/// A clip's row when only the subsets are measured (`--subset-only`): times not taken are NaN.
+fn subset_row(
+    clip: &CClip,
+    c: usize,
+    [base, new]: [&Side; 2],
+    proto_bytes: Option<usize>,
+    even10_3_ns: Option<[f64; 3]>,
+    max_pose_difference: f32,
+) -> ClipRow {
+    ClipRow {
+        name: clip.name.clone(),
+        joints: clip.joints,
+        samples: clip.samples,
+        base_bytes: base.blobs[c].len,
+        new_bytes: new.blobs[c].len,
+        warm_base_ns: f64::NAN,
+        warm_new_ns: f64::NAN,
+        cold_base_ns: f64::NAN,
+        cold_new_ns: f64::NAN,
+        proto_bytes,
+        warm_proto_ns: None,
+        cold_proto_ns: None,
+        even10_3_ns,
+        init_base_ns: f64::NAN,
+        init_new_ns: f64::NAN,
+        open_new_ns: None,
+        bind_new_ns: None,
+        full_new_ns: None,
+        all_joints_new_ns: None,
+        even10_new_ns: None,
+        contiguous10_new_ns: None,
+        rotation_only_new_ns: None,
+        subset_matches_pose: None,
+        memcpy_ns: f64::NAN,
+        max_pose_difference,
+    }
+}
+
 /// Measures one set.
 fn run_set(
     folder: &Path,
@@ -292,9 +335,20 @@ fn run_set(
         let j = clip.joints;
         let diff = measure::max_pose_difference(&mut base, &mut new, c, j, &times[c][..16]);
         proto.check(&mut new, c, j, &times[c][..16]);
+        let sub3 = proto::subset3(&mut base, &mut new, &mut proto, c, j, &times[c], &plan);
+        if a.subset_only {
+            rows.push(subset_row(
+                clip,
+                c,
+                [&base, &new],
+                proto.bytes(c),
+                sub3,
+                diff,
+            ));
+            continue;
+        }
         let (wb, wn, wp) = proto::warm3(&mut base, &mut new, &mut proto, c, j, &times[c], &plan);
         let w = measure::Warm { base: wb, new: wn };
-        let sub3 = proto::subset3(&mut base, &mut new, &mut proto, c, j, &times[c], &plan);
         let sub = measure::subset(&mut new, c, j, &times[c], &plan);
         let b = measure::bind(&base, &new, c, &plan);
         rows.push(ClipRow {
@@ -325,7 +379,7 @@ fn run_set(
             max_pose_difference: diff,
         });
     }
-    if !a.playback_only {
+    if !a.playback_only && !a.subset_only {
         eprintln!("  {:.1} s; cold passes", t0.elapsed().as_secs_f64());
         let [ca, cb, cp] = proto::cold3(&mut base, &mut new, &mut proto, &clips, &times, &plan);
         for (c, (r, (x, y))) in rows.iter_mut().zip(ca.into_iter().zip(cb)).enumerate() {
@@ -337,6 +391,7 @@ fn run_set(
     eprintln!("  {:.1} s; playback", t0.elapsed().as_secs_f64());
     let mut pb = Vec::new();
     let configs = a.instances.iter().map(|&n| (n, false)).chain([(64, true)]);
+    let configs = configs.take(if a.subset_only { 0 } else { usize::MAX });
     for (n, flush) in configs {
         pb.push(playback::playback(
             &base,
@@ -349,7 +404,11 @@ fn run_set(
         )?);
     }
     let mut random = (Vec::new(), Vec::new());
-    for (c, clip) in clips.iter().enumerate().take(8) {
+    for (c, clip) in clips
+        .iter()
+        .enumerate()
+        .take(if a.subset_only { 0 } else { 8 })
+    {
         let r = playback::random_with_cache(&new, c, clip.joints, &times[c], plan.warm_rounds)?;
         if let Some((x, y)) = r {
             random.0.push(x);

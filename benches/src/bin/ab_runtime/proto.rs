@@ -86,7 +86,8 @@ impl ProtoSide {
 }
 
 /// Every tenth joint (`measure::subsets`' evenly spread list), ns per call, of the baseline,
-/// the new build and the prototype, interleaved (warm, the warm times).
+/// the new build and the prototype (NaN without one, e.g. blobs the new build wrote as format
+/// version 3), interleaved (warm, the warm times).
 pub fn subset3(
     base: &mut Side,
     new: &mut Side,
@@ -96,23 +97,24 @@ pub fn subset3(
     times: &[f32],
     plan: &Plan,
 ) -> Option<[f64; 3]> {
-    if !proto.has(c) || !base.lib.has_sample_joints() || !new.lib.has_sample_joints() {
+    if !base.lib.has_sample_joints() || !new.lib.has_sample_joints() {
         return None;
     }
+    let has = proto.has(c);
     let (even, _) = crate::measure::subsets(joints);
     let r = warm_rounds(
         times,
         plan.warm_rounds.div_ceil(2),
         &mut |t| base.joints_only(c, &even, t),
         &mut |t| new.joints_only(c, &even, t),
-        Some(&mut |t| {
+        has.then_some(&mut |t| {
             if let Some(pr) = &proto.protos[c] {
                 let key = resolve(pr.header(), t, Looping::Clamp, Rounding::None).unwrap();
                 pr.sample_joints(&key, &even, &mut proto.pose, 10);
             }
         }),
     );
-    Some([r.0, r.1, r.2?])
+    Some([r.0, r.1, r.2.unwrap_or(f64::NAN)])
 }
 
 /// Warm passes over `times` of the three variants (the prototype's when given), interleaved

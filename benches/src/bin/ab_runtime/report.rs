@@ -185,10 +185,11 @@ pub fn summarise(rows: &[ClipRow], proto_mismatches: usize) -> Summary {
                 .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
         }),
         proto_mismatches,
-        even10_3_ns: rows
-            .iter()
-            .any(|r| r.even10_3_ns.is_some())
-            .then(|| [0, 1, 2].map(|k| med(rows, |r| Some(r.even10_3_ns?[k])).unwrap_or(0.0))),
+        even10_3_ns: rows.iter().any(|r| r.even10_3_ns.is_some()).then(|| {
+            [0, 1, 2].map(|k| {
+                med(rows, |r| Some(r.even10_3_ns?[k]).filter(|x| !x.is_nan())).unwrap_or(f64::NAN)
+            })
+        }),
     }
 }
 
@@ -363,7 +364,8 @@ pub fn render_summary(rep: &SetReport) -> String {
     }
     if let Some([b, n, p]) = s.even10_3_ns {
         out.push_str(&format!(
-            "every tenth joint, ns per call (medians): base {b:.0}, new {n:.0}, v3 prototype {p:.0} (base/proto {:.2}x)\n",
+            "every tenth joint, ns per call (medians): base {b:.0}, new {n:.0} (base/new {:.2}x), v3 prototype {p:.0} (base/proto {:.2}x)\n",
+            b / n,
             b / p
         ));
     }

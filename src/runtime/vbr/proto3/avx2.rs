@@ -3,7 +3,9 @@
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
-use super::common::{case, position, prefetch, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::common::{
+    case, position, positions, prefetch, write_statics, Pos, Record, ONE, PAIR, TWO,
+};
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -512,8 +514,7 @@ unsafe fn walk<const M: u8>(
     channels: u32,
 ) {
     let data = p.data;
-    let a = position(p, key.i0);
-    let b = if M == ONE { a } else { position(p, key.i1) };
+    let (a, b) = positions(p, key);
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
     let mut rec = 0;

@@ -38,7 +38,6 @@
 
 use super::{DefaultChannel, Static, LANES};
 
-use crate::format::bytes::{read_u16, read_u32};
 use crate::format::{AdditiveFormat, BlobFlags, Header};
 
 /// Layout version of a grouped body.
@@ -82,18 +81,23 @@ impl Counts {
     /// Reads a body header (`body` holds at least [`HEADER`] bytes).
     #[inline(always)]
     pub fn read(body: &[u8]) -> Counts {
-        let u16s = |o: usize| [0, 1, 2].map(|i| read_u16(body, o + 2 * i));
+        // A fixed-size array: every offset below is a constant, so no read is checked again
+        // (every call pays this, and a pose of a small clip is a few thousand instructions).
+        let b: &[u8; HEADER] = body[..HEADER].try_into().expect("a body header");
+        let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let u16s = |o: usize| [u16_at(o), u16_at(o + 2), u16_at(o + 4)];
         Counts {
-            seg_len: body[1] as u32,
-            num_segments: read_u32(body, 4),
+            seg_len: b[1] as u32,
+            num_segments: u32_at(4),
             groups: u16s(8),
             statics: u16s(14),
             defaults: u16s(20),
-            data_bytes: read_u32(body, 28),
-            seg_table: read_u32(body, 32),
-            meta_bytes: read_u32(body, 36),
-            starts_at: read_u32(body, 40),
-            wide_starts: body[26] & 1 != 0,
+            data_bytes: u32_at(28),
+            seg_table: u32_at(32),
+            meta_bytes: u32_at(36),
+            starts_at: u32_at(40),
+            wide_starts: b[26] & 1 != 0,
         }
     }
 

@@ -47,7 +47,7 @@ mod subset;
 pub mod validate;
 
 use body::View;
-use common::{position, Pos};
+use common::Pos;
 
 use crate::format::{validate_blob, BlobFlags, CodecId, Header};
 use crate::runtime::SampleKey;

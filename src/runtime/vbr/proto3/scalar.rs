@@ -2,7 +2,7 @@
 //! each lane performing the SIMD decoders' operations in their order (so poses are bit for bit
 //! theirs and the `vbr` decoder's). Clarity over speed; no allocation.
 
-use super::common::{case, position, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::common::{case, positions, write_statics, Pos, Record, ONE, PAIR, TWO};
 use super::{View, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -183,8 +183,7 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
     }
     let m = case(p, key);
     let data = p.data;
-    let a = position(p, key.i0);
-    let b = if m == ONE { a } else { position(p, key.i1) };
+    let (a, b) = positions(p, key);
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
     let mut rec = 0;

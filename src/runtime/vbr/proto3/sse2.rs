@@ -18,7 +18,7 @@
 //!
 //! Two samples in one segment decode a stored frame they both read once.
 
-use super::common::{case, position, prefetch, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::common::{case, positions, prefetch, write_statics, Pos, Record, ONE, PAIR, TWO};
 use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -572,8 +572,7 @@ pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, strid
 unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
     let data = p.data;
     let d = data.as_ptr();
-    let a = position(p, key.i0);
-    let b = if M == ONE { a } else { position(p, key.i1) };
+    let (a, b) = positions(p, key);
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
     let mut rec = 0;

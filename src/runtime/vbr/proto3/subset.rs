@@ -2,20 +2,39 @@
 //! lane of its group, whose first bit in a frame the segment stores). Bit for bit the `vbr`
 //! decoder's joints.
 
-use super::common::{default_value, static_value};
-use super::{position, Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
+use super::common::{default_value, position_in, split, static_value, ONE, PAIR};
+use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
-use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
+use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_BITS, RATE_RAW};
 use crate::math::nlerp_shortest;
+#[cfg(any(test, not(target_arch = "x86_64")))]
 use crate::runtime::vbr::cursor::PAIR_BITS;
 use crate::runtime::vbr::lanes;
 use crate::runtime::vbr::walk::clamp_value;
 use crate::runtime::SampleKey;
 use glam::Vec4;
 
+/// What the lone-lane decode reads of the view, and the key's two samples: a few words
+/// passed by reference instead of the whole view (which then need not be written to memory on
+/// every call).
+struct Lone<'a> {
+    data: &'a [u8],
+    group_at: &'a [[u32; 2]],
+    starts_at: usize,
+    start_bytes: usize,
+    start_mask: u64,
+    a: Pos,
+    b: Pos,
+    alpha: f32,
+    /// Interpolation weight 0 or equal samples.
+    one: bool,
+    /// Both samples in one segment.
+    pair: bool,
+}
+
 /// Bit where group `g` starts in a frame of the segment of `pos` (stored per segment).
 #[inline(always)]
-fn start(p: &View, pos: &Pos, g: usize) -> usize {
+fn start(p: &Lone, pos: &Pos, g: usize) -> usize {
     if g == 0 {
         return 0;
     }
@@ -40,6 +59,7 @@ fn field(d: &[u8], bit: usize, mask: u32) -> u32 {
 }
 
 /// Sum of the widths of the first `k` (at most 8) 5-bit rate fields of `w`, two per lookup.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline(always)]
 fn widths(w: u64, k: usize) -> usize {
     let w = w & ((1u64 << (5 * k)) - 1);
@@ -47,24 +67,110 @@ fn widths(w: u64, k: usize) -> usize {
     (t(0) + t(10)) + (t(20) + t(30))
 }
 
+/// Each component's first bit relative to its group's in a frame, for lane `l` of a group of
+/// `n` lanes whose components' 5-bit rates are the low bits of `w` (components are stored one
+/// after the other, each lane by lane). On x86-64 with SSE2 (below).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn offsets_portable(w: [u64; 3], n: usize, l: usize) -> [usize; 3] {
+    let t0 = widths(w[0], n);
+    [
+        widths(w[0], l),
+        t0 + widths(w[1], l),
+        t0 + widths(w[1], n) + widths(w[2], l),
+    ]
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use offsets_portable as offsets;
+
+#[cfg(target_arch = "x86_64")]
+const _: () = {
+    // The widths computed below: 0, the rate + 2, and 32 for the raw rate.
+    let mut r = 1;
+    while r < RATE_RAW as usize {
+        assert!(RATE_BITS[r] as usize == r + 2);
+        r += 1;
+    }
+    assert!(RATE_BITS[0] == 0 && RATE_BITS[RATE_RAW as usize] == 32 && RATE_RAW as usize == 23);
+};
+
+/// Each component's first bit relative to its group's in a frame, for lane `l` of a group of
+/// `n` lanes whose components' 5-bit rates are the low bits of `w`, with SSE2: the rates
+/// spread to bytes, their widths computed eight at a time and summed by `psadbw` (the portable
+/// form adds table lookups, eight per component).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn offsets(w: [u64; 3], n: usize, l: usize) -> [usize; 3] {
+    use core::arch::x86_64::*;
+    // The `n` (at most 8) 5-bit rates of `x`, one per byte.
+    let spread = |x: u64| -> i64 {
+        let x = x & ((1u64 << (5 * n)) - 1);
+        let y = (x & 0x3FF)
+            | ((x & (0x3FF << 10)) << 6)
+            | ((x & (0x3FF << 20)) << 12)
+            | ((x & (0x3FF << 30)) << 18);
+        ((y & 0x001F_001F_001F_001F) | ((y & 0x03E0_03E0_03E0_03E0) << 3)) as i64
+    };
+    // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
+    unsafe {
+        let zero = _mm_setzero_si128();
+        // Widths: 0 for rate 0, 32 for the raw rate (23), else the rate + 2 (`RATE_BITS`).
+        let bits = |r: __m128i| {
+            let q = _mm_andnot_si128(_mm_cmpeq_epi8(r, zero), _mm_add_epi8(r, _mm_set1_epi8(2)));
+            _mm_add_epi8(
+                q,
+                _mm_and_si128(_mm_cmpeq_epi8(r, _mm_set1_epi8(23)), _mm_set1_epi8(7)),
+            )
+        };
+        let a = bits(_mm_set_epi64x(spread(w[1]), spread(w[0])));
+        let b = bits(_mm_cvtsi64_si128(spread(w[2])));
+        let below = _mm_cmpgt_epi8(
+            _mm_set1_epi8(l as i8),
+            _mm_set_epi8(7, 6, 5, 4, 3, 2, 1, 0, 7, 6, 5, 4, 3, 2, 1, 0),
+        );
+        let pa = _mm_sad_epu8(_mm_and_si128(a, below), zero);
+        let pb = _mm_sad_epu8(_mm_and_si128(b, below), zero);
+        let t = _mm_sad_epu8(a, zero);
+        let t0 = _mm_cvtsi128_si32(t) as usize;
+        let t1 = _mm_extract_epi16::<4>(t) as usize;
+        [
+            _mm_cvtsi128_si32(pa) as usize,
+            t0 + _mm_extract_epi16::<4>(pa) as usize,
+            t0 + t1 + _mm_cvtsi128_si32(pb) as usize,
+        ]
+    }
+}
+
+/// Each 5-bit rate's field mask (raw: all 32 bits).
+const MASKS: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut r = 0;
+    while r < 32 {
+        t[r] = ((1u64 << rate_bits(r as u8)) - 1) as u32;
+        r += 1;
+    }
+    t
+};
+
 /// One lane's decode in one segment: the `vbr` decoder's per-sub-track arithmetic
 /// (`lanes`), so its values are bit for bit that decoder's.
 struct Lane {
     mul: Vec4,
     add: Vec4,
-    bits: [u32; 3],
     /// Each component's field mask.
     mask: [u32; 3],
-    /// Whether any component is a raw `f32`, and which.
-    any_raw: bool,
-    raw: [bool; 3],
+    /// Which components are raw `f32`s (bit per component), 0 for none.
+    raw: u32,
+    /// Every component is constant over the segment.
+    constant: bool,
     /// Bit of each component's field relative to the group's start in a frame.
     off: [usize; 3],
     drop: u8,
 }
 
 #[inline(always)]
-fn lane(p: &View, seg: &Pos, g: usize, l: usize) -> Lane {
+fn lane(p: &Lone, seg: &Pos, g: usize, l: usize) -> Lane {
     let [rec, meta] = p.group_at[g];
     let r = rec as usize;
     let d = &p.data;
@@ -82,17 +188,12 @@ fn lane(p: &View, seg: &Pos, g: usize, l: usize) -> Lane {
     } else {
         (read_u64(d, r + 20) >> (2 * l)) as u8 & 3
     };
-    let mut rates = [0u8; 3];
-    let mut off = [0usize; 3];
-    let mut fields = 0u64;
-    let mut start = 0;
-    for c in 0..3 {
-        let w = read_u64(d, m + rb * c);
-        rates[c] = ((w >> (5 * l)) & 31) as u8;
-        off[c] = start + widths(w, l);
-        start += widths(w, n);
-        fields |= (read_u64(d, m + 3 * rb + 2 * n * c + 2 * l) & 0xFFFF) << (16 * c);
-    }
+    let w = [0, 1, 2].map(|c| read_u64(d, m + rb * c));
+    let rates = w.map(|w| ((w >> (5 * l)) & 31) as u8);
+    let off = offsets(w, n, l);
+    let fields = (0..3).fold(0u64, |f, c| {
+        f | (read_u64(d, m + 3 * rb + 2 * n * c + 2 * l) & 0xFFFF) << (16 * c)
+    });
     let (min, ext) = if class == 0 {
         // The stored slot `c` holds component `c + (c >= drop)` of a per-segment group's four.
         let word = |c: usize| {
@@ -118,26 +219,15 @@ fn lane(p: &View, seg: &Pos, g: usize, l: usize) -> Lane {
         0.0,
     );
     let (mul, add) = lanes::coefficients(inv_q, fields, min, ext);
-    let raw = [
-        rates[0] == RATE_RAW,
-        rates[1] == RATE_RAW,
-        rates[2] == RATE_RAW,
-    ];
+    let raw = (rates[0] == RATE_RAW) as u32
+        | ((rates[1] == RATE_RAW) as u32) << 1
+        | ((rates[2] == RATE_RAW) as u32) << 2;
     Lane {
         mul,
         add,
-        bits: [
-            rate_bits(rates[0]),
-            rate_bits(rates[1]),
-            rate_bits(rates[2]),
-        ],
-        mask: [
-            ((1u64 << rate_bits(rates[0])) - 1) as u32,
-            ((1u64 << rate_bits(rates[1])) - 1) as u32,
-            ((1u64 << rate_bits(rates[2])) - 1) as u32,
-        ],
-        any_raw: raw[0] | raw[1] | raw[2],
+        mask: rates.map(|r| MASKS[r as usize & 31]),
         raw,
+        constant: rates == [0; 3],
         off,
         drop,
     }
@@ -152,8 +242,9 @@ fn frame(d: &[u8], bit: usize, x: &Lane, limit: f32) -> Vec4 {
         field(d, bit + x.off[2], x.mask[2]),
     ];
     let v = lanes::values(q, x.mul, x.add);
-    if x.any_raw {
-        lanes::with_raw(v, q, x.raw, limit)
+    if x.raw != 0 {
+        let raw = [x.raw & 1 != 0, x.raw & 2 != 0, x.raw & 4 != 0];
+        lanes::with_raw(v, q, raw, limit)
     } else {
         v
     }
@@ -231,10 +322,53 @@ impl View<'_> {
     ) {
         assert!(!wide || super::Isa::Avx2.available());
         assert!(stride >= 10);
-        let one = key.i1 == key.i0 || key.alpha <= 0.0;
-        let pair = !one && key.i0 / self.seg_len == key.i1 / self.seg_len;
-        let a = position(self, key.i0);
-        let b = position(self, key.i1);
+        let sp = split(self, key);
+        let (one, pair) = (sp.case == ONE, sp.case == PAIR);
+        let a = position_in(self, sp.seg[0], sp.local[0]);
+        let lone = Lone {
+            data: self.data,
+            group_at: self.group_at,
+            starts_at: self.starts_at,
+            start_bytes: self.start_bytes,
+            start_mask: self.start_mask,
+            a,
+            b: if one {
+                a
+            } else {
+                position_in(self, sp.seg[1], sp.local[1])
+            },
+            alpha: key.alpha,
+            one,
+            pair,
+        };
+        if !wide {
+            for (i, &j) in joints.iter().enumerate() {
+                let o = slot(i, j) * stride;
+                let dst = &mut out[o..o + 10];
+                let j = j as usize;
+                for ch in 0..3 {
+                    if channels & (1 << ch) == 0 {
+                        continue;
+                    }
+                    let src = self.source(j, ch);
+                    let value = match src & (3 << 30) {
+                        SRC_ANIMATED => {
+                            lane_value(&lone, (src >> 3) as usize, (src & 7) as usize, ch == 0)
+                        }
+                        SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
+                        _ => default_value(self, j, ch),
+                    };
+                    // Fixed sizes: a copy of a run-time length would call `memcpy`.
+                    match ch {
+                        0 => dst[..4].copy_from_slice(&value),
+                        1 => dst[4..7].copy_from_slice(&value[..3]),
+                        _ => dst[7..10].copy_from_slice(&value[..3]),
+                    }
+                }
+            }
+            return;
+        }
+        let (a, b) = (&lone.a, &lone.b);
         // With AVX2 a channel's whole group is decoded (and kept for the next channel in it).
         let mut lanes = [[0.0f32; 4]; super::LANES];
         let mut last = usize::MAX;
@@ -252,19 +386,19 @@ impl View<'_> {
                     SRC_DEFAULT => default_value(self, j as usize, ch),
                     SRC_ANIMATED => {
                         let (g, l) = ((src >> 3) as usize, (src & 7) as usize);
-                        if wide {
-                            #[cfg(target_arch = "x86_64")]
+                        #[cfg(target_arch = "x86_64")]
+                        {
                             if last != g {
-                                let ga = start(self, &a, g);
-                                let gb = if one || pair { ga } else { start(self, &b, g) };
+                                let ga = start(&lone, a, g);
+                                let gb = if one || pair { ga } else { start(&lone, b, g) };
                                 // SAFETY: AVX2 is present (`wide`).
                                 unsafe {
                                     super::avx2::group_lanes(
                                         self,
                                         key,
                                         g,
-                                        &a,
-                                        &b,
+                                        a,
+                                        b,
                                         (ga, gb),
                                         &mut lanes,
                                     )
@@ -272,9 +406,9 @@ impl View<'_> {
                                 last = g;
                             }
                             lanes[l]
-                        } else {
-                            self.lane_value(key, &a, &b, g, l, ch, one, pair)
                         }
+                        #[cfg(not(target_arch = "x86_64"))]
+                        unreachable!("wide needs AVX2 ({g}, {l})")
                     }
                     _ => continue,
                 };
@@ -287,47 +421,66 @@ impl View<'_> {
             }
         }
     }
+}
 
-    /// Channel `ch` of lane `l` of group `g` at `key`, one lane alone.
-    #[allow(clippy::too_many_arguments)]
-    fn lane_value(
-        &self,
-        key: &SampleKey,
-        a: &Pos,
-        b: &Pos,
-        g: usize,
-        l: usize,
-        ch: usize,
-        one: bool,
-        pair: bool,
-    ) -> [f32; 4] {
-        let d = self.data;
-        let alpha = key.alpha;
-        let limit = if ch == 0 { 1.0 } else { MAX_ABS_VALUE };
-        let xa = lane(self, a, g, l);
-        let sa = start(self, a, g);
-        let va = sample(d, a, sa, &xa, limit);
-        let (vb, xb_drop) = if one {
-            (va, xa.drop)
-        } else if pair {
-            // The same segment: its group starts and decode, another frame.
-            (sample(d, b, sa, &xa, limit), xa.drop)
+/// Lane `l` of group `g` at the key of `p`, one lane alone: a rotation (`limit` 1) or a vector.
+#[inline(never)]
+fn lane_value(p: &Lone, g: usize, l: usize, rotation: bool) -> [f32; 4] {
+    let d = p.data;
+    let (a, b) = (&p.a, &p.b);
+    let limit = if rotation { 1.0 } else { MAX_ABS_VALUE };
+    let xa = lane(p, a, g, l);
+    let sa = start(p, a, g);
+    let va = sample(d, a, sa, &xa, limit);
+    let (vb, xb_drop) = if p.one {
+        (va, xa.drop)
+    } else if p.pair {
+        // The same segment: its group starts and decode, another frame.
+        (sample(d, b, sa, &xa, limit), xa.drop)
+    } else {
+        let xb = lane(p, b, g, l);
+        (sample(d, b, start(p, b, g), &xb, limit), xb.drop)
+    };
+    if rotation {
+        let qa = lanes::from_stored(va, xa.drop);
+        let q = if p.one || (p.pair && xa.constant) {
+            qa
         } else {
-            let xb = lane(self, b, g, l);
-            (sample(d, b, start(self, b, g), &xb, limit), xb.drop)
+            nlerp_shortest(qa, lanes::from_stored(vb, xb_drop), p.alpha)
         };
-        if ch == 0 {
-            let qa = lanes::from_stored(va, xa.drop);
-            let same = pair && xa.bits == [0; 3];
-            let q = if one || same {
-                qa
-            } else {
-                nlerp_shortest(qa, lanes::from_stored(vb, xb_drop), alpha)
-            };
-            q.to_array()
-        } else {
-            let v = clamp_value(if one { va } else { va.lerp(vb, alpha) });
-            [v.x, v.y, v.z, 0.0]
+        q.to_array()
+    } else {
+        let v = clamp_value(if p.one { va } else { va.lerp(vb, p.alpha) });
+        [v.x, v.y, v.z, 0.0]
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::{offsets, offsets_portable};
+
+    /// The SSE2 offsets are the table sums', for every group size and lane, with valid rates
+    /// (the raw one included) and anything in the bits above a component's rates.
+    #[test]
+    fn sse2_offsets_are_the_table_sums() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = 1 + (seed % 8) as usize;
+            let l = ((seed >> 8) % n as u64) as usize;
+            let w = [0u64, 1, 2].map(|c| {
+                let rates = (0..n as u64).fold(0u64, |x, k| {
+                    x | ((seed.rotate_left((3 * k + 7 * c) as u32) ^ k) % 24) << (5 * k)
+                });
+                rates | seed.rotate_left(17 + c as u32) << (5 * n)
+            });
+            assert_eq!(
+                offsets(w, n, l),
+                offsets_portable(w, n, l),
+                "{w:x?} {n} {l}"
+            );
         }
     }
 }
