@@ -53,7 +53,7 @@ pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
     match h.codec {
         #[cfg(feature = "format-v3")]
         CodecId::Vbr if h.num_joints > 0 && h.grouped() => {
-            super::vbr::proto3::entry::cache_size(h, body)
+            super::vbr::proto3::entry::cache_size(body)
         }
         CodecId::Vbr => super::vbr::cache::size(h, body),
         _ => 0,

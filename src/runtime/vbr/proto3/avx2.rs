@@ -398,6 +398,14 @@ unsafe fn store(
     };
     // Lanes 0..4 from the low halves, 4..8 from the high ones: no branch per lane on which.
     let n = g.n;
+    if n == LANES {
+        // Most groups are full: straight-line stores.
+        for (l, x) in r.iter().enumerate() {
+            put(l, _mm256_castps256_ps128(*x));
+            put(l + 4, _mm256_extractf128_ps::<1>(*x));
+        }
+        return;
+    }
     for (l, x) in r.iter().enumerate().take(n) {
         put(l, _mm256_castps256_ps128(*x));
     }

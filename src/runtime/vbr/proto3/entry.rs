@@ -3,7 +3,7 @@
 //! that feature only the tests call them.
 #![cfg_attr(not(feature = "format-v3"), allow(dead_code))]
 
-use super::body::View;
+use super::body::{Counts, View};
 use super::{cache, Isa};
 use crate::format::Header;
 use crate::math::Transform;
@@ -81,9 +81,10 @@ pub(crate) fn sample_pose_cached(
     sample_pose(h, body, key, d, out)
 }
 
-/// Bytes of playback cache a context on `body` can use.
-pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
-    cache::size(View::read(body, h).num_groups)
+/// Bytes of playback cache a context on `body` can use: from the body header's group counts
+/// alone (a cached pose asks for it twice, through the C ABI).
+pub(crate) fn cache_size(body: &[u8]) -> usize {
+    cache::size(Counts::total(Counts::read(body).groups))
 }
 
 /// Samples joint `joint`.

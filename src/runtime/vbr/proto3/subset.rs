@@ -5,9 +5,8 @@
 use super::common::{default_value, position_in, split, static_value, ONE, PAIR};
 use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
-use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_BITS, RATE_RAW};
+use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
 use crate::math::nlerp_shortest;
-#[cfg(any(test, not(target_arch = "x86_64")))]
 use crate::runtime::vbr::cursor::PAIR_BITS;
 use crate::runtime::vbr::lanes;
 use crate::runtime::vbr::walk::clamp_value;
@@ -59,7 +58,6 @@ fn field(d: &[u8], bit: usize, mask: u32) -> u32 {
 }
 
 /// Sum of the widths of the first `k` (at most 8) 5-bit rate fields of `w`, two per lookup.
-#[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline(always)]
 fn widths(w: u64, k: usize) -> usize {
     let w = w & ((1u64 << (5 * k)) - 1);
@@ -69,77 +67,17 @@ fn widths(w: u64, k: usize) -> usize {
 
 /// Each component's first bit relative to its group's in a frame, for lane `l` of a group of
 /// `n` lanes whose components' 5-bit rates are the low bits of `w` (components are stored one
-/// after the other, each lane by lane). On x86-64 with SSE2 (below).
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// after the other, each lane by lane). (An SSE2 form, the rates spread to bytes and summed by
+/// `psadbw`, took a fifth fewer instructions per lane and no less time: a lone lane is bound by
+/// its chain of dependent loads, `docs/runtime.md`.)
 #[inline(always)]
-fn offsets_portable(w: [u64; 3], n: usize, l: usize) -> [usize; 3] {
+fn offsets(w: [u64; 3], n: usize, l: usize) -> [usize; 3] {
     let t0 = widths(w[0], n);
     [
         widths(w[0], l),
         t0 + widths(w[1], l),
         t0 + widths(w[1], n) + widths(w[2], l),
     ]
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-use offsets_portable as offsets;
-
-#[cfg(target_arch = "x86_64")]
-const _: () = {
-    // The widths computed below: 0, the rate + 2, and 32 for the raw rate.
-    let mut r = 1;
-    while r < RATE_RAW as usize {
-        assert!(RATE_BITS[r] as usize == r + 2);
-        r += 1;
-    }
-    assert!(RATE_BITS[0] == 0 && RATE_BITS[RATE_RAW as usize] == 32 && RATE_RAW as usize == 23);
-};
-
-/// Each component's first bit relative to its group's in a frame, for lane `l` of a group of
-/// `n` lanes whose components' 5-bit rates are the low bits of `w`, with SSE2: the rates
-/// spread to bytes, their widths computed eight at a time and summed by `psadbw` (the portable
-/// form adds table lookups, eight per component).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn offsets(w: [u64; 3], n: usize, l: usize) -> [usize; 3] {
-    use core::arch::x86_64::*;
-    // The `n` (at most 8) 5-bit rates of `x`, one per byte.
-    let spread = |x: u64| -> i64 {
-        let x = x & ((1u64 << (5 * n)) - 1);
-        let y = (x & 0x3FF)
-            | ((x & (0x3FF << 10)) << 6)
-            | ((x & (0x3FF << 20)) << 12)
-            | ((x & (0x3FF << 30)) << 18);
-        ((y & 0x001F_001F_001F_001F) | ((y & 0x03E0_03E0_03E0_03E0) << 3)) as i64
-    };
-    // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
-    unsafe {
-        let zero = _mm_setzero_si128();
-        // Widths: 0 for rate 0, 32 for the raw rate (23), else the rate + 2 (`RATE_BITS`).
-        let bits = |r: __m128i| {
-            let q = _mm_andnot_si128(_mm_cmpeq_epi8(r, zero), _mm_add_epi8(r, _mm_set1_epi8(2)));
-            _mm_add_epi8(
-                q,
-                _mm_and_si128(_mm_cmpeq_epi8(r, _mm_set1_epi8(23)), _mm_set1_epi8(7)),
-            )
-        };
-        let a = bits(_mm_set_epi64x(spread(w[1]), spread(w[0])));
-        let b = bits(_mm_cvtsi64_si128(spread(w[2])));
-        let below = _mm_cmpgt_epi8(
-            _mm_set1_epi8(l as i8),
-            _mm_set_epi8(7, 6, 5, 4, 3, 2, 1, 0, 7, 6, 5, 4, 3, 2, 1, 0),
-        );
-        let pa = _mm_sad_epu8(_mm_and_si128(a, below), zero);
-        let pb = _mm_sad_epu8(_mm_and_si128(b, below), zero);
-        let t = _mm_sad_epu8(a, zero);
-        let t0 = _mm_cvtsi128_si32(t) as usize;
-        let t1 = _mm_extract_epi16::<4>(t) as usize;
-        [
-            _mm_cvtsi128_si32(pa) as usize,
-            t0 + _mm_extract_epi16::<4>(pa) as usize,
-            t0 + t1 + _mm_cvtsi128_si32(pb) as usize,
-        ]
-    }
 }
 
 /// Each 5-bit rate's field mask (raw: all 32 bits).
@@ -452,35 +390,5 @@ fn lane_value(p: &Lone, g: usize, l: usize, rotation: bool) -> [f32; 4] {
     } else {
         let v = clamp_value(if p.one { va } else { va.lerp(vb, p.alpha) });
         [v.x, v.y, v.z, 0.0]
-    }
-}
-
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use super::{offsets, offsets_portable};
-
-    /// The SSE2 offsets are the table sums', for every group size and lane, with valid rates
-    /// (the raw one included) and anything in the bits above a component's rates.
-    #[test]
-    fn sse2_offsets_are_the_table_sums() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let n = 1 + (seed % 8) as usize;
-            let l = ((seed >> 8) % n as u64) as usize;
-            let w = [0u64, 1, 2].map(|c| {
-                let rates = (0..n as u64).fold(0u64, |x, k| {
-                    x | ((seed.rotate_left((3 * k + 7 * c) as u32) ^ k) % 24) << (5 * k)
-                });
-                rates | seed.rotate_left(17 + c as u32) << (5 * n)
-            });
-            assert_eq!(
-                offsets(w, n, l),
-                offsets_portable(w, n, l),
-                "{w:x?} {n} {l}"
-            );
-        }
     }
 }

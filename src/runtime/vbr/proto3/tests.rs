@@ -507,7 +507,7 @@ fn entry_points_are_the_vbr_decoder() {
     let d = Defaults::for_header(&h, None);
     let mut dec = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = dec.num_joints();
-    let mut cache = vec![0u128; entry::cache_size(&h, body).div_ceil(16)];
+    let mut cache = vec![0u128; entry::cache_size(body).div_ceil(16)];
     let all: Vec<u32> = (0..n as u32).collect();
     let even: Vec<u32> = (0..n as u32).step_by(2).collect();
     for i in 0..150 {
