@@ -19,7 +19,9 @@ pub(crate) fn sample_pose(
     match h.codec {
         CodecId::Fixed => super::fixed::sample_pose(h, body, key, d, out),
         #[cfg(feature = "format-v3")]
-        CodecId::Vbr if h.grouped() => super::vbr::proto3::entry::sample_pose(h, body, key, d, out),
+        CodecId::Vbr if h.grouped() => {
+            super::vbr::proto3::entry::sample_pose(h, body, hint, key, d, out)
+        }
         CodecId::Vbr => super::vbr::sample_pose(h, body, hint, key, d, out),
         CodecId::Keys => super::keys::sample_pose(h, body, key, d, out),
     }
@@ -39,7 +41,7 @@ pub(crate) fn sample_pose_cached(
     match h.codec {
         #[cfg(feature = "format-v3")]
         CodecId::Vbr if h.num_joints > 0 && h.grouped() => {
-            super::vbr::proto3::entry::sample_pose_cached(h, body, key, d, out, cache)
+            super::vbr::proto3::entry::sample_pose_cached(h, body, hint, key, d, out, cache)
         }
         CodecId::Vbr if h.num_joints > 0 => {
             super::vbr::cache::sample_pose(h, body, hint, key, d, out, cache)
@@ -63,6 +65,9 @@ pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
 /// The [`BodyHint`] of a validated body.
 pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
     match h.codec {
+        #[cfg(feature = "format-v3")]
+        CodecId::Vbr if h.grouped() => super::vbr::proto3::entry::hint(h, body),
+        #[cfg(not(feature = "format-v3"))]
         CodecId::Vbr if h.grouped() => BodyHint::default(),
         CodecId::Vbr => super::vbr::hint(body),
         _ => BodyHint::default(),

@@ -21,6 +21,30 @@ pub(super) struct Split {
     pub case: u8,
 }
 
+// Segments are at most 32 samples long (their keyframe masks are `u32`s; validated).
+const _: () = assert!(crate::format::vbr::layout::MAX_SEGMENT_LEN == 32);
+
+/// `ceil(2^37 / L)` for segment lengths `L` of 1 to 32 (index `L % 32`).
+const DIVISORS: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut l = 1u64;
+    while l <= 32 {
+        t[(l % 32) as usize] = (1u64 << 37).div_ceil(l);
+        l += 1;
+    }
+    t
+};
+
+/// `n / len` for a segment length `len` of 1 to 32, exact for every `u32` `n`, by a multiply
+/// (the open blob's hint uses it before the header is read; in the decoders it measured no
+/// faster than the division; `m = ceil(2^37 / len)` is `2^37 / len + e / len` with
+/// `e < len <= 32`, and `n * e < 2^37`, so the product's error never reaches the next integer).
+#[inline(always)]
+pub(super) fn div_len(n: u32, len: u32) -> u32 {
+    debug_assert!((1..=32).contains(&len));
+    ((n as u128 * DIVISORS[len as usize & 31] as u128) >> 37) as u32
+}
+
 /// The split of `key`, with one division: the second sample is the first, the next one (the
 /// usual key), or else divided too. (A division costs tens of cycles, and a pose of a small
 /// clip a few hundred: the decoders took ten per pose before.)

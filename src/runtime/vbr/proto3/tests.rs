@@ -508,6 +508,14 @@ fn entry_points_are_the_vbr_decoder() {
     let mut dec = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = dec.num_joints();
     let mut cache = vec![0u128; entry::cache_size(body).div_ceil(16)];
+    let hint = entry::hint(&h, body);
+    // The hint names the segment table's offset in the body and the samples per segment.
+    let v = body::View::read(body, &h);
+    let data_at = v.data.as_ptr() as usize - body.as_ptr() as usize;
+    assert_eq!(
+        (hint.first as usize, hint.stride),
+        (data_at + v.seg_table, v.seg_len)
+    );
     let all: Vec<u32> = (0..n as u32).collect();
     let even: Vec<u32> = (0..n as u32).step_by(2).collect();
     for i in 0..150 {
@@ -517,14 +525,14 @@ fn entry_points_are_the_vbr_decoder() {
         let mut a = vec![0.0f32; n * 10];
         dec.sample_pose(&mut a, 10).unwrap();
         let mut b = vec![f32::NAN; n * 10];
-        entry::sample_pose(&h, body, &key, &d, &mut pose_out(&mut b));
+        entry::sample_pose(&h, body, &hint, &key, &d, &mut pose_out(&mut b));
         assert!(same(&a, &b), "pose at {t}");
         // SAFETY: u128 words viewed as bytes.
         let mem = unsafe {
             std::slice::from_raw_parts_mut(cache.as_mut_ptr() as *mut u8, 16 * cache.len())
         };
         b.fill(f32::NAN);
-        entry::sample_pose_cached(&h, body, &key, &d, &mut pose_out(&mut b), mem);
+        entry::sample_pose_cached(&h, body, &hint, &key, &d, &mut pose_out(&mut b), mem);
         assert!(same(&a, &b), "cached at {t}");
         for j in [0, n / 2, n - 1] {
             let x = entry::sample_joint(&h, body, &key, j, &d);
@@ -595,4 +603,23 @@ fn scribbled_cache_reads_stay_in_the_body() {
     proto.sample_pose_isa(Isa::Scalar, &key, &mut a, 10);
     proto.sample_pose_cached(&mut cache, &key, &mut b, 10);
     assert!(same(&a, &b));
+}
+
+/// The multiply that replaces a division by the segment length is exact for every segment
+/// length and, sampled, every `u32` (the edges and a million pseudo-random values).
+#[test]
+fn segment_divisions_by_multiply_are_exact() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for len in 1..=32u32 {
+        let edges = (0..4096u32).chain((0..4096u32).map(|k| u32::MAX - k));
+        let random = (0..30_000).map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 32) as u32
+        });
+        for n in edges.chain(random.collect::<Vec<_>>()) {
+            assert_eq!(common::div_len(n, len), n / len, "{n} / {len}");
+        }
+    }
 }
