@@ -4,7 +4,7 @@
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
 use super::common::{
-    case, position, positions, prefetch, write_statics, Pos, Record, ONE, PAIR, TWO,
+    position, positions, prefetch, split, write_statics, Pos, Record, Split, ONE, PAIR, TWO,
 };
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -431,12 +431,14 @@ pub(super) unsafe fn sample_channels(
     channels: u32,
 ) {
     debug_assert!(matches!(channels, 1 | 3 | 7));
-    prefetch(p, key);
+    // One split of the key serves the hints and the walk.
+    let sp = split(p, key);
+    prefetch(p, &sp);
     statics(p, out, stride, channels);
-    match case(p, key) {
-        PAIR => walk::<PAIR>(p, key, out, stride, channels),
-        TWO => walk::<TWO>(p, key, out, stride, channels),
-        _ => walk::<ONE>(p, key, out, stride, channels),
+    match sp.case {
+        PAIR => walk::<PAIR>(p, key, &sp, out, stride, channels),
+        TWO => walk::<TWO>(p, key, &sp, out, stride, channels),
+        _ => walk::<ONE>(p, key, &sp, out, stride, channels),
     }
 }
 
@@ -517,12 +519,13 @@ macro_rules! group {
 unsafe fn walk<const M: u8>(
     p: &View,
     key: &SampleKey,
+    sp: &Split,
     out: *mut f32,
     stride: usize,
     channels: u32,
 ) {
     let data = p.data;
-    let (a, b) = positions(p, key);
+    let (a, b) = positions(p, sp);
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
     let mut rec = 0;
@@ -545,12 +548,15 @@ unsafe fn walk<const M: u8>(
 /// Lane indices: [`store`] with these as joints and stride 4 writes a group lane by lane.
 static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
 
-/// Group `g`'s values at `key`, lane by lane (rotations 4 floats, vectors 3 and a zero), for the
-/// subset decoder: `starts` is the group's first bit in a frame of each sample's segment.
+/// Group `g`'s values at `key` (whose pose is of case `case`), lane by lane (rotations 4
+/// floats, vectors 3 and a zero), for the subset decoder: `starts` is the group's first bit in
+/// a frame of each sample's segment.
+#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn group_lanes(
     p: &View,
     key: &SampleKey,
+    case: u8,
     g: usize,
     a: &Pos,
     b: &Pos,
@@ -563,7 +569,7 @@ pub(super) unsafe fn group_lanes(
     gv.joints = LANE_IDS.as_ptr();
     let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);
     let (ga, gb) = starts;
-    let q = match case(p, key) {
+    let q = match case {
         ONE => group!(ONE, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,
         PAIR => group!(PAIR, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,
         _ => group!(TWO, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,

@@ -21,30 +21,6 @@ pub(super) struct Split {
     pub case: u8,
 }
 
-// Segments are at most 32 samples long (their keyframe masks are `u32`s; validated).
-const _: () = assert!(crate::format::vbr::layout::MAX_SEGMENT_LEN == 32);
-
-/// `ceil(2^37 / L)` for segment lengths `L` of 1 to 32 (index `L % 32`).
-const DIVISORS: [u64; 32] = {
-    let mut t = [0u64; 32];
-    let mut l = 1u64;
-    while l <= 32 {
-        t[(l % 32) as usize] = (1u64 << 37).div_ceil(l);
-        l += 1;
-    }
-    t
-};
-
-/// `n / len` for a segment length `len` of 1 to 32, exact for every `u32` `n`, by a multiply
-/// (the open blob's hint uses it before the header is read; in the decoders it measured no
-/// faster than the division; `m = ceil(2^37 / len)` is `2^37 / len + e / len` with
-/// `e < len <= 32`, and `n * e < 2^37`, so the product's error never reaches the next integer).
-#[inline(always)]
-pub(super) fn div_len(n: u32, len: u32) -> u32 {
-    debug_assert!((1..=32).contains(&len));
-    ((n as u128 * DIVISORS[len as usize & 31] as u128) >> 37) as u32
-}
-
 /// The split of `key`, with one division: the second sample is the first, the next one (the
 /// usual key), or else divided too. (A division costs tens of cycles, and a pose of a small
 /// clip a few hundred: the decoders took ten per pose before.)
@@ -79,16 +55,10 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
     }
 }
 
-/// The case of a pose at `key`.
+/// The places of a key's two samples from its [`split`] (the second is the first's in case
+/// [`ONE`]).
 #[inline(always)]
-pub(super) fn case(p: &View, key: &SampleKey) -> u8 {
-    split(p, key).case
-}
-
-/// The places of `key`'s two samples (the second is the first's in case [`ONE`]).
-#[inline(always)]
-pub(super) fn positions(p: &View, key: &SampleKey) -> (Pos, Pos) {
-    let s = split(p, key);
+pub(super) fn positions(p: &View, s: &Split) -> (Pos, Pos) {
     let a = position_in(p, s.seg[0], s.local[0]);
     let b = if s.case == ONE {
         a
@@ -226,12 +196,11 @@ const RECIPROCALS: [u32; 32] = {
 /// the static channels.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) unsafe fn prefetch(p: &View, key: &SampleKey) {
+pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
     use core::arch::x86_64::*;
     let d = p.data.as_ptr();
     let table = p.seg_table;
     let last = p.num_segments - 1;
-    let sp = split(p, key);
     for s in sp.seg {
         let seg = s.min(last) as usize;
         _mm_prefetch::<_MM_HINT_T0>(d.add(table + 4 * seg) as *const i8);

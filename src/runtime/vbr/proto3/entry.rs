@@ -44,12 +44,13 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
 
 /// Hints the line of the segment table entry of `key`'s first sample (the next entries, which
 /// end its segment and start the next, are mostly in it), from the open blob's [`hint`],
-/// before the body header is read. One instruction: a warm pose pays for every one.
+/// before the body header is read. One prefetch, not a loop: a warm pose pays for every
+/// instruction.
 #[inline(always)]
 fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) {
     #[cfg(target_arch = "x86_64")]
-    if (1..=32).contains(&hint.stride) {
-        let e = hint.first as usize + 4 * super::common::div_len(key.i0, hint.stride) as usize;
+    if let Some(seg) = key.i0.checked_div(hint.stride) {
+        let e = hint.first as usize + 4 * seg as usize;
         // SAFETY: a hint only; the address is inside `body`.
         unsafe {
             core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(

@@ -2,7 +2,7 @@
 //! each lane performing the SIMD decoders' operations in their order (so poses are bit for bit
 //! theirs and the `vbr` decoder's). Clarity over speed; no allocation.
 
-use super::common::{case, positions, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::common::{positions, split, write_statics, Pos, Record, ONE, PAIR, TWO};
 use super::{View, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -181,9 +181,10 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
             |dst, src| std::ptr::copy_nonoverlapping(src, dst, 3),
         );
     }
-    let m = case(p, key);
+    let sp = split(p, key);
+    let m = sp.case;
     let data = p.data;
-    let (a, b) = positions(p, key);
+    let (a, b) = positions(p, &sp);
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
     let mut rec = 0;

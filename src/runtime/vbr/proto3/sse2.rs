@@ -18,7 +18,9 @@
 //!
 //! Two samples in one segment decode a stored frame they both read once.
 
-use super::common::{case, positions, prefetch, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::common::{
+    positions, prefetch, split, write_statics, Pos, Record, Split, ONE, PAIR, TWO,
+};
 use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -544,7 +546,9 @@ unsafe fn store(
 /// Samples every joint at `key` into `out` (10 floats per joint at `stride`). The caller checks
 /// the key and that `out` holds every joint.
 pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
-    prefetch(p, key);
+    // One split of the key serves the hints and the walk.
+    let sp = split(p, key);
+    prefetch(p, &sp);
     let put = |dst: *mut f32, v: __m128, at: usize| {
         if at == 0 {
             _mm_storeu_ps(dst, v);
@@ -561,18 +565,18 @@ pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, strid
         |dst, src| put(dst, _mm_loadu_ps(src), 0),
         |dst, src| put(dst, _mm_loadu_ps(src), 4),
     );
-    match case(p, key) {
-        PAIR => walk::<PAIR>(p, key, out, stride),
-        TWO => walk::<TWO>(p, key, out, stride),
-        _ => walk::<ONE>(p, key, out, stride),
+    match sp.case {
+        PAIR => walk::<PAIR>(p, key, &sp, out, stride),
+        TWO => walk::<TWO>(p, key, &sp, out, stride),
+        _ => walk::<ONE>(p, key, &sp, out, stride),
     }
 }
 
 #[inline(always)]
-unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, sp: &Split, out: *mut f32, stride: usize) {
     let data = p.data;
     let d = data.as_ptr();
-    let (a, b) = positions(p, key);
+    let (a, b) = positions(p, sp);
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
     let mut rec = 0;

@@ -334,6 +334,7 @@ impl View<'_> {
                                     super::avx2::group_lanes(
                                         self,
                                         key,
+                                        sp.case,
                                         g,
                                         a,
                                         b,

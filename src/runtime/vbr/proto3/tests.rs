@@ -604,22 +604,3 @@ fn scribbled_cache_reads_stay_in_the_body() {
     proto.sample_pose_cached(&mut cache, &key, &mut b, 10);
     assert!(same(&a, &b));
 }
-
-/// The multiply that replaces a division by the segment length is exact for every segment
-/// length and, sampled, every `u32` (the edges and a million pseudo-random values).
-#[test]
-fn segment_divisions_by_multiply_are_exact() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    for len in 1..=32u32 {
-        let edges = (0..4096u32).chain((0..4096u32).map(|k| u32::MAX - k));
-        let random = (0..30_000).map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 32) as u32
-        });
-        for n in edges.chain(random.collect::<Vec<_>>()) {
-            assert_eq!(common::div_len(n, len), n / len, "{n} / {len}");
-        }
-    }
-}
