@@ -70,20 +70,10 @@ fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
 }
 
 fn bind_floats(clip: &RawClip) -> Vec<f32> {
+    // Validation normalises near-unit quaternions, as compression does.
     let mut c = clip.clone();
     c.validate().unwrap();
-    let mut v = vec![0.0f32; c.num_joints() * FLOATS_PER_JOINT];
-    for (t, o) in c
-        .skeleton
-        .bind_pose
-        .as_ref()
-        .unwrap()
-        .iter()
-        .zip(v.chunks_exact_mut(FLOATS_PER_JOINT))
-    {
-        t.write_to(o);
-    }
-    v
+    c.bind_pose_floats().unwrap()
 }
 
 fn write_poses(path: &Path, nj: usize, entries: &[(f32, Looping, Rounding)], poses: &[f32]) {

@@ -15,13 +15,8 @@ fn settings() -> CompressSettings {
 }
 
 fn bind_floats(clip: &RawClip) -> Vec<f32> {
-    let mut v = vec![0.0; clip.num_joints() * FLOATS_PER_JOINT];
-    if let Some(b) = &clip.skeleton.bind_pose {
-        for (j, t) in b.iter().enumerate() {
-            t.write_to(&mut v[j * FLOATS_PER_JOINT..]);
-        }
-    }
-    v
+    clip.bind_pose_floats()
+        .unwrap_or_else(|| vec![0.0; clip.num_joints() * FLOATS_PER_JOINT])
 }
 
 fn max_error(clip: &RawClip, blob: &[u8]) -> f32 {

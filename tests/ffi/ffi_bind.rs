@@ -5,7 +5,6 @@ use std::ptr::{null, null_mut};
 
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
 use animcomp::ffi::*;
-use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::offline::DefaultMode;
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Status};
 
@@ -31,11 +30,7 @@ pub(crate) fn blob(clip: &RawClip, codec: CodecChoice, default_mode: DefaultMode
 }
 
 pub(crate) fn bind_floats(clip: &RawClip) -> Vec<f32> {
-    let mut out = vec![0.0; clip.num_joints() * FLOATS_PER_JOINT];
-    for (j, t) in clip.skeleton.bind_pose.as_ref().unwrap().iter().enumerate() {
-        t.write_to(&mut out[j * FLOATS_PER_JOINT..]);
-    }
-    out
+    clip.bind_pose_floats().unwrap()
 }
 
 pub(crate) fn options(bind: Option<&[f32]>) -> AnimcompDecompressOptions {

@@ -80,11 +80,7 @@ fn bind_blob(joints: usize, codec: CodecChoice) -> (RawClip, AlignedBlob) {
 }
 
 fn bind_floats(clip: &RawClip) -> Vec<f32> {
-    let mut out = vec![0.0; clip.num_joints() * FLOATS_PER_JOINT];
-    for (j, t) in clip.skeleton.bind_pose.as_ref().unwrap().iter().enumerate() {
-        t.write_to(&mut out[j * FLOATS_PER_JOINT..]);
-    }
-    out
+    clip.bind_pose_floats().unwrap()
 }
 
 fn open(blob: &AlignedBlob, bind: *const f32, len: u64) -> Status {
