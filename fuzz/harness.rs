@@ -27,7 +27,7 @@ use animcomp::format::{validate_blob, BlobFlags, Header, HEADER_SIZE};
 use animcomp::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
 use animcomp::{
     format::CodecId,
-    offline::{CodecChoice, CompressSettings, DefaultMode, Level},
+    offline::{CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout},
 };
 use animcomp::{AlignedBlob, Error};
 
@@ -478,6 +478,11 @@ pub fn settings_from(k: u8) -> CompressSettings {
             DefaultMode::Identity
         },
         optimize_loops: k & 0x40 != 0,
+        vbr_layout: if k & 0x20 != 0 {
+            VbrLayout::Grouped
+        } else {
+            VbrLayout::Segments
+        },
     }
 }
 

@@ -58,4 +58,5 @@ pub use offline::additive::{compress_additive, AdditiveBase};
 #[cfg(feature = "compress")]
 pub use offline::{
     clip::RawClip, compress, compress_with_curves, curves::Curve, CodecChoice, CompressSettings,
+    VbrLayout,
 };

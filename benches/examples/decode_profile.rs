@@ -17,7 +17,7 @@
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
 use animcomp::decompress::seek::resolve;
-use animcomp::decompress::vbr::proto3::{Isa, Proto, ProtoCache};
+use animcomp::decompress::vbr::grouped::{Isa, Proto, ProtoCache};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{compress, AlignedBlob, CompressSettings};

@@ -50,6 +50,7 @@ type SamplePoseFn = unsafe extern "C" fn(*const c_void, *mut f32, usize, usize) 
 type MessageFn = unsafe extern "C" fn(i32) -> *const c_char;
 type VersionFn = unsafe extern "C" fn() -> u32;
 type BindFn = unsafe extern "C" fn(*mut c_void, *const c_void) -> i32;
+type SettingsDefaultFn = unsafe extern "C" fn(*mut animcomp::ffi::AnimcompCompressSettings) -> i32;
 type CacheSizeFn = unsafe extern "C" fn(*const c_void, *mut usize) -> i32;
 type AttachFn = unsafe extern "C" fn(*mut c_void, *mut c_void, usize) -> i32;
 type SampleJointsFn = unsafe extern "C" fn(
@@ -83,6 +84,11 @@ pub struct Library {
     /// `animcomp_decompressor_playback_cache_size` and `animcomp_decompressor_attach_cache`
     /// (issue 25's playback cache), when this build has them.
     cache: Option<(CacheSizeFn, AttachFn)>,
+    /// `animcomp_compress_settings_default`, when this build has it.
+    settings_default: Option<SettingsDefaultFn>,
+    /// Non-zero: [`Library::compress`] passes the default settings with this `vbr_layout`
+    /// (`ANIMCOMP_VBR_LAYOUT_GROUPED`: format version 3) instead of NULL settings.
+    pub vbr_layout: u32,
 }
 
 // SAFETY: the library's functions are thread-safe (include/animcomp.h: compression is, and
@@ -165,6 +171,9 @@ impl Library {
                             std::mem::transmute::<*mut c_void, AttachFn>(b),
                         )
                     }),
+                settings_default: sym("animcomp_compress_settings_default")
+                    .map(|p| std::mem::transmute::<*mut c_void, SettingsDefaultFn>(p)),
+                vbr_layout: 0,
             })
         }
     }
@@ -235,19 +244,38 @@ impl Library {
         )))
     }
 
-    /// Compresses `clip` with this build's default settings (`settings = NULL`).
+    /// Compresses `clip` with this build's default settings (`settings = NULL`), or with them
+    /// and [`Library::vbr_layout`] when that is not 0.
     pub fn compress(&self, clip: &CClip) -> Result<Blob, CallError> {
         let raw = clip.raw();
         let mut size = 0usize;
+        let settings = match (self.vbr_layout, self.settings_default) {
+            (0, _) => None,
+            (layout, Some(f)) => {
+                // SAFETY: zeroed is a valid value of the plain C struct, which `f` fills.
+                let mut s: animcomp::ffi::AnimcompCompressSettings = unsafe { std::mem::zeroed() };
+                self.check("animcomp_compress_settings_default", unsafe { f(&mut s) })?;
+                s.vbr_layout = layout;
+                Some(s)
+            }
+            (_, None) => {
+                return Err(CallError(format!(
+                    "{}: no animcomp_compress_settings_default for vbr_layout",
+                    self.path.display()
+                )))
+            }
+        };
+        let sp = settings.as_ref().map_or(std::ptr::null(), |s| {
+            (s as *const animcomp::ffi::AnimcompCompressSettings).cast()
+        });
         // SAFETY: raw points into `clip`, alive for the call; NULL out queries the size.
-        let s =
-            unsafe { (self.compress)(&raw, std::ptr::null(), std::ptr::null_mut(), 0, &mut size) };
+        let s = unsafe { (self.compress)(&raw, sp, std::ptr::null_mut(), 0, &mut size) };
         if s != 4 {
             self.check("animcomp_compress (size query)", s)?;
         }
         let mut blob = Blob::zeroed(size);
         // SAFETY: blob.ptr_mut() is 16-byte aligned with `size` writable bytes.
-        let s = unsafe { (self.compress)(&raw, std::ptr::null(), blob.ptr_mut(), size, &mut size) };
+        let s = unsafe { (self.compress)(&raw, sp, blob.ptr_mut(), size, &mut size) };
         self.check("animcomp_compress", s)?;
         blob.len = size;
         Ok(blob)

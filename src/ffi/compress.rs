@@ -7,7 +7,7 @@ use super::guard::{guard, in_ref, opt_ref, out_ptr, write_if_some};
 use super::types::{AnimcompCompressSettings, AnimcompRawClip};
 use crate::format::quantize::{RotationFormat, VectorFormat};
 use crate::format::{BLOB_ALIGNMENT, HEADER_SIZE};
-use crate::offline::{CodecChoice, CompressSettings, DefaultMode, Level};
+use crate::offline::{CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout};
 use crate::{Curve, Error, RawClip, Result, Status};
 
 fn enum_err(what: &'static str, value: u32) -> Error {
@@ -34,6 +34,8 @@ pub(crate) fn settings_from_c(
             1 => true,
             v => return Err(enum_err("optimize_loops", v)),
         },
+        vbr_layout: VbrLayout::from_u32(s.vbr_layout)
+            .ok_or(enum_err("vbr_layout", s.vbr_layout))?,
     };
     if s.reserved.iter().any(|&r| r != 0) {
         return Err(Error::InvalidArgument(
@@ -86,7 +88,8 @@ pub(crate) fn default_settings() -> AnimcompCompressSettings {
         shell_distance: 0.0,
         curve_precision: crate::offline::curves::DEFAULT_CURVE_PRECISION,
         morph_position_precision: 0.0,
-        reserved: [0; 5],
+        vbr_layout: d.vbr_layout as u32,
+        reserved: [0; 4],
     }
 }
 

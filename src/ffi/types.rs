@@ -10,8 +10,11 @@ pub const ANIMCOMP_FLOATS_PER_JOINT: u32 = 10;
 /// Required alignment in bytes of blobs, of compression output buffers and of
 /// `AnimcompDecompressor`.
 pub const ANIMCOMP_ALIGNMENT: u32 = 16;
-/// The blob format version this header describes (see `animcomp_blob_format_version`).
+/// The blob format version this library writes by default (see `animcomp_blob_format_version`).
 pub const ANIMCOMP_BLOB_FORMAT_VERSION: u32 = 2;
+/// The blob format version of a `vbr` blob written with `ANIMCOMP_VBR_LAYOUT_GROUPED`, the newest
+/// this library reads.
+pub const ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED: u32 = 3;
 /// Most joints a clip may have.
 pub const ANIMCOMP_MAX_JOINTS: u32 = 16383;
 /// Most samples a clip may have (2^24).
@@ -28,8 +31,11 @@ const _: () = {
     use crate::format::BlobFlags;
     assert!(ANIMCOMP_FLOATS_PER_JOINT as usize == crate::math::FLOATS_PER_JOINT);
     assert!(ANIMCOMP_ALIGNMENT as usize == crate::format::BLOB_ALIGNMENT);
-    #[cfg(not(feature = "format-v3"))]
     assert!(ANIMCOMP_BLOB_FORMAT_VERSION == crate::format::FORMAT_VERSION as u32);
+    assert!(
+        ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED
+            == crate::format::header::GROUPED_FORMAT_VERSION as u32
+    );
     assert!(ANIMCOMP_MAX_JOINTS as usize == crate::format::limits::MAX_JOINTS);
     assert!(ANIMCOMP_MAX_SAMPLES as usize == crate::format::limits::MAX_SAMPLES);
     assert!(ANIMCOMP_MAX_CURVES as usize == crate::format::MAX_CURVES);
@@ -172,8 +178,13 @@ pub struct AnimcompCompressSettings {
     /// If non-zero, a precision in displacement units for curves with a magnitude: such a curve
     /// gets the precision `morph_position_precision / magnitude`.
     pub morph_position_precision: f32,
+    /// `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
+    /// the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
+    /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback,
+    /// slower joint subsets, about 2.5 % larger; docs/runtime.md).
+    pub vbr_layout: u32,
     /// Must be zero.
-    pub reserved: [u32; 5],
+    pub reserved: [u32; 4],
 }
 
 /// Options of `animcomp_decompressor_init`. Initialise with `animcomp_decompress_options_default`.

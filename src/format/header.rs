@@ -26,12 +26,12 @@ use crate::{Error, Result};
 
 /// The magic tag at the start of every blob.
 pub const MAGIC: [u8; 4] = *b"ACMP";
-/// Blob format version this library writes. Bumped deliberately, never by accident.
-#[cfg(not(feature = "format-v3"))]
+/// Blob format version this library writes by default (a `vbr` body in segments, and every
+/// other codec). Bumped deliberately, never by accident.
 pub const FORMAT_VERSION: u16 = 2;
-/// Blob format version this library writes (feature `format-v3`: `vbr` bodies grouped).
-#[cfg(feature = "format-v3")]
-pub const FORMAT_VERSION: u16 = 3;
+/// Blob format version of a `vbr` blob written with the grouped layout
+/// (`VbrLayout::Grouped`): the newest version this library reads.
+pub const GROUPED_FORMAT_VERSION: u16 = 3;
 /// Oldest blob format version this library reads.
 pub const MIN_FORMAT_VERSION: u16 = 2;
 /// Largest curve count a blob may hold.
@@ -161,7 +161,7 @@ impl Header {
     /// Whether the body is a grouped `vbr` body (format version 3).
     #[inline(always)]
     pub fn grouped(&self) -> bool {
-        cfg!(feature = "format-v3") && self.codec == CodecId::Vbr && self.version >= 3
+        self.codec == CodecId::Vbr && self.version >= GROUPED_FORMAT_VERSION
     }
 
     /// Parses and checks the header fields on their own (not the checksum, not the body).
@@ -177,10 +177,14 @@ impl Header {
             return Err(Error::BadMagic);
         }
         let version = u16::from_le_bytes([blob[4], blob[5]]);
-        if !(MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
+        if !(MIN_FORMAT_VERSION..=GROUPED_FORMAT_VERSION).contains(&version) {
             return Err(Error::UnsupportedVersion(version as u32));
         }
         let codec = CodecId::from_u8(blob[6]).ok_or(Error::CorruptBlob("unknown codec id"))?;
+        if version == GROUPED_FORMAT_VERSION && codec != CodecId::Vbr {
+            // Version 3 changed the `vbr` body only: no other codec writes it.
+            return Err(Error::CorruptBlob("format version 3 is for vbr blobs only"));
+        }
         let additive = blob[7];
         if AdditiveFormat::from_u8(additive).is_none() {
             return Err(Error::CorruptBlob("unknown additive format"));
@@ -242,6 +246,9 @@ impl Header {
             || h.num_joints as usize > crate::format::limits::MAX_JOINTS
         {
             return Err(Error::CorruptBlob("joint count out of range"));
+        }
+        if h.grouped() && h.num_joints == 0 {
+            return Err(Error::CorruptBlob("format version 3 without joints"));
         }
         if h.num_samples == 0 || h.num_samples as usize > crate::format::limits::MAX_SAMPLES {
             return Err(Error::CorruptBlob("sample count out of range"));

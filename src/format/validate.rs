@@ -104,10 +104,9 @@ pub(crate) fn validate_body_counting(h: &Header, body: &[u8], work: &mut usize) 
     }
     match h.codec {
         CodecId::Fixed => super::fixed::validate::validate_counting(h, body, work),
-        #[cfg(feature = "format-v3")]
         CodecId::Vbr if h.grouped() => {
             *work += body.len();
-            crate::runtime::vbr::proto3::validate::validate(h, body)
+            crate::runtime::vbr::grouped::validate::validate(h, body)
         }
         CodecId::Vbr => {
             // The track table (one byte per joint, which must fit in the body before any loop

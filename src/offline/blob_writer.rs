@@ -1,7 +1,7 @@
 //! Assembles a header and a codec body into a blob, padding to 16 bytes and sealing the checksum.
 
 use crate::format::checksum::blob_checksum;
-use crate::format::header::{Header, FORMAT_VERSION, HEADER_SIZE};
+use crate::format::header::{Header, FORMAT_VERSION, GROUPED_FORMAT_VERSION, HEADER_SIZE};
 use crate::format::CodecId;
 use crate::format::BLOB_ALIGNMENT;
 use crate::{Error, Result};
@@ -26,6 +26,9 @@ pub struct BlobExtras {
     pub num_curves: u32,
     /// The curves section bytes (empty when `num_curves` is 0).
     pub curves: Vec<u8>,
+    /// A `vbr` body with joints is written grouped, as format version 3
+    /// ([`crate::offline::VbrLayout::Grouped`]).
+    pub grouped: bool,
 }
 
 /// Builds the final blob bytes. The returned vector's length is a multiple of 16; copy it into a
@@ -70,15 +73,13 @@ pub fn assemble_blob_with(
         curves_offset: 0,
         curves_size: 0,
     };
-    // Format version 3: a `vbr` body is written grouped.
-    #[cfg(feature = "format-v3")]
+    // Format version 3: a `vbr` body written grouped.
     let grouped;
-    #[allow(unused_mut)]
     let mut body = &encoded.body[..];
-    #[cfg(feature = "format-v3")]
-    if encoded.codec == CodecId::Vbr && num_joints > 0 {
-        grouped = crate::runtime::vbr::proto3::regroup::regroup(&h, body)?;
+    if extras.grouped && encoded.codec == CodecId::Vbr && num_joints > 0 {
+        grouped = crate::runtime::vbr::grouped::regroup::regroup(&h, body)?;
         body = &grouped;
+        h.version = GROUPED_FORMAT_VERSION;
     }
     let body_size = body.len();
     let body_end = (HEADER_SIZE + body_size).div_ceil(BLOB_ALIGNMENT) * BLOB_ALIGNMENT;

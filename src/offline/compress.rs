@@ -127,6 +127,7 @@ pub(crate) fn compress_pipeline(
         } else {
             crate::offline::curves::encode::encode_section(curves, clip.num_samples)?
         },
+        grouped: settings.vbr_layout == crate::offline::VbrLayout::Grouped,
     };
     assemble_blob_with(
         &body,

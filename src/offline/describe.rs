@@ -33,8 +33,7 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
     }
     match h.codec {
         CodecId::Fixed => super::fixed::describe(h, body),
-        #[cfg(feature = "format-v3")]
-        CodecId::Vbr if h.grouped() => crate::runtime::vbr::proto3::describe::describe(h, body),
+        CodecId::Vbr if h.grouped() => crate::runtime::vbr::grouped::describe::describe(h, body),
         CodecId::Vbr => super::vbr::describe(h, body),
         CodecId::Keys => super::keys::describe(h, body),
     }

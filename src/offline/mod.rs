@@ -22,4 +22,4 @@ pub mod vbr;
 pub use compress::{compress, compress_with_curves, EncodeContext};
 pub use describe::{describe, BodyDescription, TrackDescription};
 pub use rotation_error::RotationStats;
-pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level};
+pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout};

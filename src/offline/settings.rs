@@ -96,6 +96,31 @@ impl DefaultMode {
     }
 }
 
+/// How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum VbrLayout {
+    /// Segments of tracks, joint after joint (format version 2, read by every version of the
+    /// library): the fastest joint subsets.
+    #[default]
+    Segments = 0,
+    /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
+    /// (format version 3, read by this version of the library on): faster whole poses and
+    /// playback, slower joint subsets, about 2.5 % larger.
+    Grouped = 1,
+}
+
+impl VbrLayout {
+    /// From the integer id.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(VbrLayout::Segments),
+            1 => Some(VbrLayout::Grouped),
+            _ => None,
+        }
+    }
+}
+
 /// Everything a caller can choose about compression. Per-joint precision and shell distance live
 /// in the [`crate::offline::clip::Skeleton`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -115,6 +140,8 @@ pub struct CompressSettings {
     /// Drop the last sample when it repeats the first (within precision) and mark the blob
     /// looping, so wrap playback neither stores nor shows the repeated pose.
     pub optimize_loops: bool,
+    /// `vbr` blobs: the body's layout (other codecs ignore it).
+    pub vbr_layout: VbrLayout,
 }
 
 impl Default for CompressSettings {
@@ -127,6 +154,7 @@ impl Default for CompressSettings {
             scale_format: VectorFormat::RangeReduced48,
             default_mode: DefaultMode::Identity,
             optimize_loops: false,
+            vbr_layout: VbrLayout::Segments,
         }
     }
 }

@@ -18,9 +18,8 @@ pub(crate) fn sample_pose(
     }
     match h.codec {
         CodecId::Fixed => super::fixed::sample_pose(h, body, key, d, out),
-        #[cfg(feature = "format-v3")]
         CodecId::Vbr if h.grouped() => {
-            super::vbr::proto3::entry::sample_pose(h, body, hint, key, d, out)
+            super::vbr::grouped::entry::sample_pose(h, body, hint, key, d, out)
         }
         CodecId::Vbr => super::vbr::sample_pose(h, body, hint, key, d, out),
         CodecId::Keys => super::keys::sample_pose(h, body, key, d, out),
@@ -39,9 +38,8 @@ pub(crate) fn sample_pose_cached(
     cache: &mut [u8],
 ) {
     match h.codec {
-        #[cfg(feature = "format-v3")]
         CodecId::Vbr if h.num_joints > 0 && h.grouped() => {
-            super::vbr::proto3::entry::sample_pose_cached(h, body, hint, key, d, out, cache)
+            super::vbr::grouped::entry::sample_pose_cached(h, body, hint, key, d, out, cache)
         }
         CodecId::Vbr if h.num_joints > 0 => {
             super::vbr::cache::sample_pose(h, body, hint, key, d, out, cache)
@@ -53,9 +51,8 @@ pub(crate) fn sample_pose_cached(
 /// Bytes of playback cache a context on a validated body can use (0: the codec has none).
 pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
     match h.codec {
-        #[cfg(feature = "format-v3")]
         CodecId::Vbr if h.num_joints > 0 && h.grouped() => {
-            super::vbr::proto3::entry::cache_size(body)
+            super::vbr::grouped::entry::cache_size(body)
         }
         CodecId::Vbr => super::vbr::cache::size(h, body),
         _ => 0,
@@ -65,10 +62,7 @@ pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
 /// The [`BodyHint`] of a validated body.
 pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
     match h.codec {
-        #[cfg(feature = "format-v3")]
-        CodecId::Vbr if h.grouped() => super::vbr::proto3::entry::hint(h, body),
-        #[cfg(not(feature = "format-v3"))]
-        CodecId::Vbr if h.grouped() => BodyHint::default(),
+        CodecId::Vbr if h.grouped() => super::vbr::grouped::entry::hint(h, body),
         CodecId::Vbr => super::vbr::hint(body),
         _ => BodyHint::default(),
     }
@@ -87,9 +81,8 @@ pub(crate) fn sample_joint(
     }
     match h.codec {
         CodecId::Fixed => super::fixed::sample_joint(h, body, key, joint, d),
-        #[cfg(feature = "format-v3")]
         CodecId::Vbr if h.grouped() => {
-            super::vbr::proto3::entry::sample_joint(h, body, key, joint, d)
+            super::vbr::grouped::entry::sample_joint(h, body, key, joint, d)
         }
         CodecId::Vbr => super::vbr::sample_joint(h, body, key, joint, d),
         CodecId::Keys => super::keys::sample_joint(h, body, key, joint, d),
@@ -107,9 +100,8 @@ pub(crate) fn sample_joints(
     out: &mut PoseOut,
 ) {
     match h.codec {
-        #[cfg(feature = "format-v3")]
         CodecId::Vbr if h.num_joints > 0 && h.grouped() => {
-            super::vbr::proto3::entry::sample_joints(h, body, key, d, sel, out)
+            super::vbr::grouped::entry::sample_joints(h, body, key, d, sel, out)
         }
         CodecId::Vbr => super::vbr::sample_joints(h, body, hint, key, d, sel, out),
         _ => {

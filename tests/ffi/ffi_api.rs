@@ -88,7 +88,7 @@ fn fixed_settings() -> AnimcompCompressSettings {
 }
 
 /// Compresses through the C API (query, then exact-size buffer).
-fn compress(clip: &AnimcompRawClip, s: &AnimcompCompressSettings) -> AlignedBlob {
+pub(crate) fn compress(clip: &AnimcompRawClip, s: &AnimcompCompressSettings) -> AlignedBlob {
     let mut size = 0usize;
     let st = unsafe { animcomp_compress(clip, s, null_mut(), 0, &mut size) };
     assert_eq!(st, Status::BufferTooSmall);
@@ -250,7 +250,7 @@ fn enum_values_are_range_checked() {
         Status::InvalidEnum
     );
     let mut s = base;
-    s.reserved[4] = 1;
+    s.reserved[3] = 1;
     assert_eq!(
         unsafe { animcomp_compress(&clip, &s, null_mut(), 0, &mut size) },
         Status::InvalidArgument

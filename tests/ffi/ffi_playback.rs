@@ -24,7 +24,10 @@ fn clip() -> RawClip {
 }
 
 /// An opened handle and a context bound to it.
-fn open(blob: &AlignedBlob, bind: Option<&[f32]>) -> (AnimcompBlob, AnimcompDecompressor) {
+pub(crate) fn open(
+    blob: &AlignedBlob,
+    bind: Option<&[f32]>,
+) -> (AnimcompBlob, AnimcompDecompressor) {
     let mut o = options(bind);
     o.verify_checksum = 1;
     let mut h = AnimcompBlob {
@@ -43,7 +46,7 @@ fn open(blob: &AlignedBlob, bind: Option<&[f32]>) -> (AnimcompBlob, AnimcompDeco
     (h, ctx)
 }
 
-fn pose_bits(ctx: &AnimcompDecompressor, nj: usize) -> Vec<u32> {
+pub(crate) fn pose_bits(ctx: &AnimcompDecompressor, nj: usize) -> Vec<u32> {
     let mut p = vec![0.0f32; nj * 10];
     assert_eq!(
         unsafe { animcomp_sample_pose(ctx, p.as_mut_ptr(), p.len(), 10) },
@@ -52,7 +55,7 @@ fn pose_bits(ctx: &AnimcompDecompressor, nj: usize) -> Vec<u32> {
     p.iter().map(|f| f.to_bits()).collect()
 }
 
-fn cache_size(ctx: &AnimcompDecompressor) -> usize {
+pub(crate) fn cache_size(ctx: &AnimcompDecompressor) -> usize {
     let mut n = usize::MAX;
     assert_eq!(
         unsafe { animcomp_decompressor_playback_cache_size(ctx, &mut n) },

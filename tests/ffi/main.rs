@@ -26,5 +26,7 @@ mod ffi_mutation;
 #[cfg(feature = "compress")]
 mod ffi_playback;
 mod ffi_readme;
+#[cfg(feature = "compress")]
+mod ffi_vbr_layout;
 #[cfg(feature = "header")]
 mod header_fresh;

@@ -62,6 +62,7 @@ fn blob(
         additive: 0,
         num_curves: curves.0,
         curves: curves.1,
+        grouped: false,
     };
     AlignedBlob::from_bytes(&assemble_blob_with(&enc, joints, samples, 30.0, &extras).unwrap())
 }

@@ -302,6 +302,24 @@ namespace AnimComp.Native
     }
 
     /// <summary>
+    /// How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
+    /// </summary>
+    public enum AnimcompVbrLayout : uint
+    {
+        /// <summary>
+        /// Segments of tracks, joint after joint (format version 2, read by every version of the
+        /// library): the fastest joint subsets.
+        /// </summary>
+        ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
+        /// <summary>
+        /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
+        /// (format version 3, read by this version of the library on): faster whole poses and
+        /// playback, slower joint subsets, about 2.5 % larger.
+        /// </summary>
+        ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
+    }
+
+    /// <summary>
     /// One scalar curve of an `AnimcompRawClip` (morph-target weight, gameplay curve).
     /// Zero-initialise it, then fill it.
     /// </summary>
@@ -490,9 +508,16 @@ namespace AnimComp.Native
         /// </summary>
         public float morph_position_precision;
         /// <summary>
+        /// `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
+        /// the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
+        /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback,
+        /// slower joint subsets, about 2.5 % larger; docs/runtime.md).
+        /// </summary>
+        public uint vbr_layout;
+        /// <summary>
         /// Must be zero.
         /// </summary>
-        public fixed uint reserved[5];
+        public fixed uint reserved[4];
     }
 
     /// <summary>
@@ -687,9 +712,14 @@ namespace AnimComp.Native
         /// </summary>
         public const uint ANIMCOMP_ALIGNMENT = 16;
         /// <summary>
-        /// The blob format version this header describes (see `animcomp_blob_format_version`).
+        /// The blob format version this library writes by default (see `animcomp_blob_format_version`).
         /// </summary>
         public const uint ANIMCOMP_BLOB_FORMAT_VERSION = 2;
+        /// <summary>
+        /// The blob format version of a `vbr` blob written with `ANIMCOMP_VBR_LAYOUT_GROUPED`, the newest
+        /// this library reads.
+        /// </summary>
+        public const uint ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED = 3;
         /// <summary>
         /// Most joints a clip may have.
         /// </summary>
@@ -1070,8 +1100,10 @@ namespace AnimComp.Native
         public static extern byte* animcomp_version_string();
 
         /// <summary>
-        /// The blob format version this library writes and reads (equals `ANIMCOMP_BLOB_FORMAT_VERSION`).
-        /// Blobs of another version are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
+        /// The blob format version this library writes by default (equals `ANIMCOMP_BLOB_FORMAT_VERSION`).
+        /// It reads versions 2 to `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (3: `vbr` blobs written with
+        /// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version are rejected with
+        /// `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_blob_format_version", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint animcomp_blob_format_version();

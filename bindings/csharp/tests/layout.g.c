@@ -46,6 +46,7 @@ int main(void) {
     printf("offset AnimcompCompressSettings.shell_distance %zu\n", offsetof(AnimcompCompressSettings, shell_distance));
     printf("offset AnimcompCompressSettings.curve_precision %zu\n", offsetof(AnimcompCompressSettings, curve_precision));
     printf("offset AnimcompCompressSettings.morph_position_precision %zu\n", offsetof(AnimcompCompressSettings, morph_position_precision));
+    printf("offset AnimcompCompressSettings.vbr_layout %zu\n", offsetof(AnimcompCompressSettings, vbr_layout));
     printf("offset AnimcompCompressSettings.reserved %zu\n", offsetof(AnimcompCompressSettings, reserved));
     printf("size AnimcompDecompressor %zu\n", sizeof(AnimcompDecompressor));
     printf("offset AnimcompDecompressor.opaque %zu\n", offsetof(AnimcompDecompressor, opaque));

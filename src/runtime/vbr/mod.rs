@@ -8,8 +8,9 @@
 //! - [`prefetch`]: the hints that overlap a cold pose's cache misses;
 //! - [`cache`]: the optional playback cache (decoded samples and segment coefficients in
 //!   caller-owned memory);
-//! - `proto3` (feature `proto-v3`, benchmarks only): the format version 3 prototype, a converted
-//!   grouped layout and its decoders (`docs/runtime.md`).
+//! - [`grouped`]: the grouped layout (format version 3, `VbrLayout::Grouped`), a body whose
+//!   tracks sit in groups of eight SIMD lanes, with its own validator and decoders
+//!   (`docs/runtime.md`).
 //!
 //! A pose between two samples uses two cursors (the samples may lie in different segments) and
 //! blends the results: `nlerp` on the shortest arc for rotations, `lerp` for vectors.
@@ -17,10 +18,9 @@
 mod blend;
 pub mod cache;
 mod cursor;
+pub mod grouped;
 pub(crate) mod lanes;
 mod prefetch;
-#[cfg(feature = "proto-v3")]
-pub mod proto3;
 mod records;
 mod walk;
 

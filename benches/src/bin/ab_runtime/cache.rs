@@ -12,12 +12,16 @@ pub struct BlobCache {
 }
 
 impl BlobCache {
-    /// The cache of the library file `lib` under `root` (`None`: no caching).
-    pub fn new(root: Option<&Path>, lib: &Path) -> BlobCache {
+    /// The cache of the library file `lib` compressing with `vbr_layout` under `root` (`None`:
+    /// no caching).
+    pub fn new(root: Option<&Path>, lib: &Path, vbr_layout: u32) -> BlobCache {
         let dir = root.and_then(|r| {
             let bytes = std::fs::read(lib).ok()?;
             let mut h = Fnv::default();
             h.write(&bytes);
+            if vbr_layout != 0 {
+                h.write(&vbr_layout.to_le_bytes());
+            }
             let d = r.join(format!("{:016x}", h.0));
             std::fs::create_dir_all(&d).ok()?;
             Some(d)

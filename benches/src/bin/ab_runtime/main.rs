@@ -59,6 +59,8 @@ struct Args {
     playback_only: bool,
     /// Only the every-tenth-joint subsets (a quick loop while working on them).
     subset_only: bool,
+    /// The new build writes the grouped layout (`vbr_layout` 1, format version 3).
+    new_grouped: bool,
     playback_rounds: usize,
     /// Instance counts of the playback pattern.
     instances: Vec<usize>,
@@ -68,7 +70,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: ab_runtime --base LIB.so [--new LIB.so] [--json FILE] [--per-clip] [--warm-rounds N] \
          [--cold-passes N] [--bind-rounds N] [--jobs N] [--max-clips N] [--no-cache] \
-         [--playback-only] [--subset-only] [--playback-rounds N] [--instances N,N,...] FOLDER..."
+         [--playback-only] [--subset-only] [--new-grouped] [--playback-rounds N] [--instances N,N,...] FOLDER..."
     );
     std::process::exit(2)
 }
@@ -93,6 +95,7 @@ fn parse_args() -> Args {
         new_given: false,
         playback_only: false,
         subset_only: false,
+        new_grouped: false,
         playback_rounds: 7,
         instances: vec![8, 64, 256],
     };
@@ -116,6 +119,7 @@ fn parse_args() -> Args {
             "--no-cache" => a.cache = None,
             "--playback-only" => a.playback_only = true,
             "--subset-only" => a.subset_only = true,
+            "--new-grouped" => a.new_grouped = true,
             "--playback-rounds" => a.playback_rounds = num(it.next()).max(1),
             "--instances" => {
                 a.instances = it
@@ -161,7 +165,8 @@ fn open_libraries(a: &Args) -> Result<(Library, Library), String> {
         new_path = copy;
     }
     let base = Library::open(&a.base).map_err(|e| e.0)?;
-    let new = Library::open(&new_path).map_err(|e| e.0)?;
+    let mut new = Library::open(&new_path).map_err(|e| e.0)?;
+    new.vbr_layout = a.new_grouped as u32;
     Ok((base, new))
 }
 
@@ -236,9 +241,14 @@ fn compress_set(
 
 fn describe(lib: &Library) -> String {
     format!(
-        "{} (blob format {}{}{})",
+        "{} (blob format {}{}{}{})",
         lib.path.display(),
         lib.format_version(),
+        if lib.vbr_layout != 0 {
+            ", vbr_layout grouped: vbr blobs of format 3"
+        } else {
+            ""
+        },
         if lib.has_bind() {
             ", blob_open/bind"
         } else {
@@ -473,7 +483,7 @@ fn main() {
         eprintln!("ab_runtime: {e}");
         std::process::exit(1)
     });
-    let caches = [&base, &new].map(|l| BlobCache::new(a.cache.as_deref(), &l.path));
+    let caches = [&base, &new].map(|l| BlobCache::new(a.cache.as_deref(), &l.path, l.vbr_layout));
     let mut reports = Vec::new();
     for set in &a.sets {
         match run_set(set, [&base, &new], [&caches[0], &caches[1]], &a) {

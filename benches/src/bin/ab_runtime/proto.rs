@@ -1,10 +1,10 @@
-//! The format version 3 prototype (`animcomp::decompress::vbr::proto3`, issue 25) beside the two
+//! The format version 3 prototype (`animcomp::decompress::vbr::grouped`, issue 25) beside the two
 //! builds: the new build's blobs converted, sampled through the Rust API (seek by
 //! `seek::resolve`, then the whole pose), timed interleaved with both libraries' C ABI.
 
 use crate::measure::{Plan, Side};
 use animcomp::decompress::seek::{resolve, Looping, Rounding};
-use animcomp::decompress::vbr::proto3::{Isa, Proto, ProtoCache};
+use animcomp::decompress::vbr::grouped::{Isa, Proto, ProtoCache};
 use animcomp_bench::capi::CClip;
 use animcomp_bench::timing::{cold_pass, interleave, median, warm_pass, CacheFlusher, FLUSH_BYTES};
 use std::cell::RefCell;

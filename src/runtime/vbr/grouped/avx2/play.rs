@@ -3,7 +3,7 @@
 //! needs and the slots do not hold, then blends. Poses are bit for bit [`super::sample_pose`]'s.
 
 use super::*;
-use crate::runtime::vbr::proto3::cache::{Cache, COEF_BYTES};
+use crate::runtime::vbr::grouped::cache::{Cache, COEF_BYTES};
 
 /// Decodes sample `s` of every group into slot `k`.
 #[inline]
@@ -58,7 +58,7 @@ unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
 
 /// A pose through the cache (see [`super::super::Proto::sample_pose_cached_in`]).
 #[target_feature(enable = "avx2")]
-pub(in crate::runtime::vbr::proto3) unsafe fn sample_pose_cached(
+pub(in crate::runtime::vbr::grouped) unsafe fn sample_pose_cached(
     p: &View,
     c: &mut Cache,
     key: &SampleKey,

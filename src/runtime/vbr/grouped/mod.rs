@@ -1,8 +1,9 @@
-//! Format version 3 prototype (issue 25; feature `proto-v3`, bench-only, not part of the format).
+//! The grouped layout of a `vbr` body (format version 3, `VbrLayout::Grouped`; issue 25).
 //!
-//! A `vbr` body converted into a layout that a decoder can feed to eight SIMD lanes at once, to
-//! measure what such a layout buys before the format changes. The converted clip decodes to the
-//! same poses, bit for bit, as the `vbr` decoder of the blob it came from (tests).
+//! A `vbr` body rewritten ([`regroup`]) into a layout that a decoder can feed to eight SIMD
+//! lanes at once. A grouped clip decodes to the same poses, bit for bit, as the `vbr` decoder of
+//! the body it came from (tests). [`Proto`] holds a converted clip for the benchmarks, which
+//! compare both layouts on the same blob.
 //!
 //! ```text
 //! static channels (constants and defaults; kept beside the buffer in the prototype, counted in
@@ -108,7 +109,9 @@ impl Proto {
     pub fn convert(blob: &[u8]) -> Result<Proto> {
         let (h, _) = validate_blob(blob, true)?;
         if h.codec != CodecId::Vbr {
-            return Err(Error::InvalidArgument("proto-v3 converts vbr blobs only"));
+            return Err(Error::InvalidArgument(
+                "only vbr blobs convert to the grouped layout",
+            ));
         }
         if h.grouped() {
             // Already grouped (a format version 3 blob).

@@ -1,4 +1,4 @@
-//! The prototype's decoder: eight sub-tracks of one class per step, one per 32-bit lane of AVX2
+//! The grouped layout's decoder: eight sub-tracks of one class per step, one per 32-bit lane of AVX2
 //! registers. Every lane performs the `vbr` decoder's operations in its order (coefficients,
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.

@@ -1,5 +1,5 @@
-//! The grouped body as bytes (layout version 2 of the `vbr` body; prototype, issue 25): what a
-//! blob of format version 3 would hold, written by [`write`], checked by
+//! The grouped body as bytes (layout version 2 of the `vbr` body; issue 25): what a
+//! blob of format version 3 holds, written by [`write`], checked by
 //! [`super::validate::validate`] and read by [`View::read`], which the decoders sample from.
 //!
 //! ```text
@@ -31,7 +31,7 @@
 //!   without scale only rotations and translations (two u16 per joint); zero-padded to 4 bytes
 //! group directory, per group: u32 record offset in the data, u32 metadata offset in a
 //!   segment's group metadata
-//! data (see the module `proto3`): group records, segment table, segments, 32 bytes of
+//! data (see the module `grouped`): group records, segment table, segments, 32 bytes of
 //!   padding
 //! zero padding to 16 bytes
 //! ```

@@ -1,7 +1,5 @@
-//! The runtime's entry points for a grouped body (a `vbr` blob of format version 3, feature
-//! `format-v3`): what `runtime::dispatch` calls, on a body the validator accepted. Without
-//! that feature only the tests call them.
-#![cfg_attr(not(feature = "format-v3"), allow(dead_code))]
+//! The runtime's entry points for a grouped body (a `vbr` blob of format version 3): what
+//! `runtime::dispatch` calls, on a body the validator accepted.
 
 use super::body::{Counts, View};
 use super::{cache, Isa};

@@ -1,4 +1,4 @@
-//! Regrouping (format version 3 prototype): a `vbr` body (layout version 1) rewritten as a
+//! Regrouping (format version 3): a `vbr` body (layout version 1) rewritten as a
 //! grouped body ([`super::body`]) that decodes to the same poses, bit for bit.
 
 use super::body;
@@ -232,7 +232,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         }
     }
     if h.num_joints as usize > body::MAP_INDEX as usize {
-        return Err(Error::InvalidArgument("proto-v3: too many joints"));
+        return Err(Error::InvalidArgument("grouped layout: too many joints"));
     }
 
     // Group records.

@@ -1,0 +1,171 @@
+//! `AnimcompCompressSettings::vbr_layout` through the C ABI: the grouped layout writes format
+//! version 3, its poses (whole, one joint, subsets, through the playback cache) are bit for bit
+//! those of the default layout, and an out-of-range value is refused.
+
+use std::ptr::null_mut;
+
+use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
+use animcomp::ffi::*;
+use animcomp::offline::DefaultMode;
+use animcomp::{AlignedBlob, CodecChoice, CompressSettings, Status, VbrLayout};
+
+use super::ffi_api::{compress, CClip};
+use super::ffi_bind::bind_floats;
+use super::ffi_playback::{cache_size, open, pose_bits};
+
+fn clip(seed: u64) -> RawClip {
+    generate_clip(&GenerateOptions {
+        joints: 41,
+        samples: 133,
+        scale: seed % 2 == 0,
+        animated_translation: true,
+        seed,
+        ..Default::default()
+    })
+}
+
+fn settings(layout: u32) -> AnimcompCompressSettings {
+    let mut s = unsafe { std::mem::zeroed() };
+    assert_eq!(
+        unsafe { animcomp_compress_settings_default(&mut s) },
+        Status::Ok
+    );
+    s.vbr_layout = layout;
+    s
+}
+
+fn format_version(blob: &AlignedBlob) -> u32 {
+    let mut info = AnimcompBlobInfo::default();
+    let b = blob.as_bytes();
+    assert_eq!(
+        unsafe { animcomp_blob_info(b.as_ptr().cast(), b.len(), &mut info) },
+        Status::Ok
+    );
+    info.format_version
+}
+
+#[test]
+fn the_default_layout_is_segments_and_out_of_range_values_are_refused() {
+    let s = settings(0);
+    assert_eq!(s.vbr_layout, VbrLayout::Segments as u32);
+    assert_eq!(CompressSettings::default().vbr_layout, VbrLayout::Segments);
+    let c = CClip::new(&clip(1));
+    let mut size = 0usize;
+    let bad = settings(2);
+    assert_eq!(
+        unsafe { animcomp_compress(&c.c(), &bad, null_mut(), 0, &mut size) },
+        Status::InvalidEnum
+    );
+    assert_eq!(
+        format_version(&compress(&c.c(), &settings(0))),
+        ANIMCOMP_BLOB_FORMAT_VERSION
+    );
+    let grouped = compress(&c.c(), &settings(VbrLayout::Grouped as u32));
+    assert_eq!(
+        format_version(&grouped),
+        ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED
+    );
+    // Another codec ignores the layout: its blob stays version 2.
+    let mut fixed = settings(VbrLayout::Grouped as u32);
+    fixed.codec = CodecChoice::Fixed as u32;
+    assert_eq!(
+        format_version(&compress(&c.c(), &fixed)),
+        ANIMCOMP_BLOB_FORMAT_VERSION
+    );
+}
+
+/// Every joint's floats, one `animcomp_sample_joint` call each.
+fn joints_one_by_one(ctx: &AnimcompDecompressor, nj: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    for j in 0..nj {
+        let mut p = [0.0f32; 10];
+        assert_eq!(
+            unsafe { animcomp_sample_joint(ctx, j as u32, p.as_mut_ptr()) },
+            Status::Ok
+        );
+        out.extend(p.iter().map(|f| f.to_bits()));
+    }
+    out
+}
+
+/// `joints` with `channels` into slots in reverse order (floats of unrequested channels stay
+/// NaN).
+fn subset(ctx: &AnimcompDecompressor, joints: &[u32], channels: u32) -> Vec<u32> {
+    let slots: Vec<u32> = (0..joints.len() as u32).rev().collect();
+    let mut p = vec![f32::NAN; joints.len() * 12];
+    let st = unsafe {
+        animcomp_sample_joints(
+            ctx,
+            joints.as_ptr(),
+            slots.as_ptr(),
+            joints.len(),
+            channels,
+            p.as_mut_ptr(),
+            p.len(),
+            12,
+        )
+    };
+    assert_eq!(st, Status::Ok);
+    p.iter().map(|f| f.to_bits()).collect()
+}
+
+#[test]
+fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
+    for (seed, mode) in [
+        (2, DefaultMode::Identity),
+        (3, DefaultMode::BindPose),
+        (4, DefaultMode::BindPose),
+    ] {
+        let c = clip(seed);
+        let nj = c.num_joints();
+        let bind = bind_floats(&c);
+        let bp = (mode == DefaultMode::BindPose).then_some(&bind[..]);
+        let [seg, grp] = [VbrLayout::Segments, VbrLayout::Grouped].map(|vbr_layout| {
+            let s = CompressSettings {
+                codec: CodecChoice::Vbr,
+                default_mode: mode,
+                vbr_layout,
+                ..Default::default()
+            };
+            AlignedBlob::from_bytes(&animcomp::compress(&c, &s).unwrap())
+        });
+        assert_eq!(format_version(&grp), ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED);
+        let (_hs, mut a) = open(&seg, bp);
+        let (hg, mut b) = open(&grp, bp);
+        // A second context on the grouped blob with a playback cache.
+        let mut cached = b;
+        let n = cache_size(&cached);
+        assert!(n > 0 && n.is_multiple_of(16));
+        let mut mem = vec![0u128; n / 16];
+        assert_eq!(
+            unsafe { animcomp_decompressor_attach_cache(&mut cached, mem.as_mut_ptr().cast(), n) },
+            Status::Ok
+        );
+        let every_third: Vec<u32> = (0..nj as u32).step_by(3).collect();
+        let backwards: Vec<u32> = (0..nj as u32).rev().step_by(5).collect();
+        let mut times: Vec<f32> = (0..200).map(|i| 0.13 + i as f32 / 60.0).collect();
+        times.extend((0..60).map(|i| ((i * 7919) % 131) as f32 / 29.0));
+        times.extend([0.0, 4.4, 100.0, -1.0]);
+        for &t in &times {
+            for ctx in [&mut a, &mut b, &mut cached] {
+                assert_eq!(unsafe { animcomp_seek(ctx, t, 1, 0) }, Status::Ok);
+            }
+            let want = pose_bits(&a, nj);
+            assert_eq!(pose_bits(&b, nj), want, "seed {seed} at {t}");
+            assert_eq!(pose_bits(&cached, nj), want, "cached, seed {seed} at {t}");
+            assert_eq!(
+                joints_one_by_one(&b, nj),
+                want,
+                "joints, seed {seed} at {t}"
+            );
+            for (list, channels) in [(&every_third, 7), (&backwards, 1), (&backwards, 6)] {
+                assert_eq!(
+                    subset(&b, list, channels),
+                    subset(&a, list, channels),
+                    "subset {channels}, seed {seed} at {t}"
+                );
+            }
+        }
+        let _ = hg;
+    }
+}
