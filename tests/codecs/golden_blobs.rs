@@ -16,6 +16,7 @@
 
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::format::checksum::blob_checksum;
+use animcomp::format::header::GROUPED_FORMAT_VERSION;
 use animcomp::format::{Header, FORMAT_VERSION};
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{AlignedBlob, Error};
@@ -195,8 +196,14 @@ fn mutated_golden_blobs_are_refused_or_sample_finite() {
         "vbr_default",
         "keys_default",
         "vbr_bind-loop",
+        "vbr_grouped-bind-loop",
     ] {
-        let name = format!("{file}_v{FORMAT_VERSION}.blob");
+        let version = if file.starts_with("vbr_grouped") {
+            GROUPED_FORMAT_VERSION
+        } else {
+            FORMAT_VERSION
+        };
+        let name = format!("{file}_v{version}.blob");
         let bytes = std::fs::read(dir.join(&name)).unwrap();
         for i in (0..bytes.len()).filter(|&i| !(12..16).contains(&i)) {
             let mut b = bytes.clone();

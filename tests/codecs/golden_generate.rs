@@ -8,7 +8,7 @@ use animcomp::format::{Header, FORMAT_VERSION};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
 use animcomp::metric::Metric;
 use animcomp::offline::DefaultMode;
-use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
+use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error, VbrLayout};
 use std::path::Path;
 
 /// The clip every golden blob is made from: 9 joints in two chains, 25 samples at 30 Hz,
@@ -32,8 +32,9 @@ fn golden_clip_looping(looping: bool) -> RawClip {
     })
 }
 
-/// The variants written per codec: (variant name, settings). The `bind-loop` variant is made
+/// The variants written per codec: (variant name, settings). The `bind-loop` variants are made
 /// from the looping twin of the clip, so the loop optimisation really drops the last sample.
+/// `vbr` has both again in the grouped layout (format version 3).
 fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
     let base = CompressSettings {
         codec,
@@ -50,6 +51,22 @@ fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
             },
         ),
     ];
+    if codec == CodecChoice::Vbr {
+        let grouped = |(name, s): &(String, CompressSettings)| {
+            let n = if name == "default" {
+                "grouped".to_string()
+            } else {
+                format!("grouped-{name}")
+            };
+            let s = CompressSettings {
+                vbr_layout: VbrLayout::Grouped,
+                ..*s
+            };
+            (n, s)
+        };
+        let more: Vec<_> = v.iter().map(grouped).collect();
+        v.extend(more);
+    }
     if codec == CodecChoice::Fixed {
         // Every rotation format once; vector formats cycled.
         for (i, r) in RotationFormat::ALL.iter().enumerate() {
@@ -160,7 +177,7 @@ fn regenerate() {
     }
     for codec in [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys] {
         for (variant, s) in variants(codec) {
-            let clip = golden_clip_looping(variant == "bind-loop");
+            let clip = golden_clip_looping(variant.ends_with("bind-loop"));
             assert_eq!(
                 bind_floats(&clip),
                 bind,
@@ -177,7 +194,9 @@ fn regenerate() {
                 }
                 Err(e) => panic!("{e}"),
             };
-            let name = format!("{}_{variant}_v{FORMAT_VERSION}", codec.name());
+            // The blob's own version: the grouped `vbr` variants are version 3.
+            let version = u16::from_le_bytes([bytes[4], bytes[5]]);
+            let name = format!("{}_{variant}_v{version}", codec.name());
             let blob_path = dir.join(format!("{name}.blob"));
             if blob_path.exists() && !force {
                 println!("keeping {name}");
