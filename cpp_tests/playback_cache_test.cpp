@@ -15,9 +15,10 @@ struct Opened {
     AnimcompBlob handle{};
 };
 
-void open_vbr(const Clip& clip, Opened& o) {
+void open_vbr(const Clip& clip, Opened& o, uint32_t layout = ANIMCOMP_VBR_LAYOUT_SEGMENTS) {
     AnimcompCompressSettings s;
     ASSERT_EQ(animcomp_compress_settings_default(&s), ANIMCOMP_STATUS_OK);
+    s.vbr_layout = layout;
     ANIMCOMP_COMPRESS_OR_FAIL(clip.c(), s, o.blob);
     ASSERT_EQ(animcomp_blob_open(&o.handle, o.blob.get(), o.blob.size, nullptr), ANIMCOMP_STATUS_OK);
 }
@@ -53,6 +54,50 @@ TEST(PlaybackCache, PlayingInstancesSampleWhatUncachedContextsSample) {
             ASSERT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(float)))
                 << "instance " << i << " frame " << frame;
         }
+    }
+}
+
+// The grouped layout (format version 3) samples, with and without a cache, exactly what the
+// default layout samples: whole poses and every third joint.
+TEST(PlaybackCache, GroupedLayoutSamplesWhatSegmentsSample) {
+    Clip clip(37, 75);
+    Opened seg, grp;
+    open_vbr(clip, seg);
+    open_vbr(clip, grp, ANIMCOMP_VBR_LAYOUT_GROUPED);
+    AnimcompBlobInfo info{};
+    ASSERT_EQ(animcomp_blob_info(grp.blob.get(), grp.blob.size, &info), ANIMCOMP_STATUS_OK);
+    EXPECT_EQ(info.format_version, uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED));
+    AnimcompDecompressor a{}, b{}, c{};
+    ASSERT_EQ(animcomp_decompressor_bind(&a, &seg.handle), ANIMCOMP_STATUS_OK);
+    ASSERT_EQ(animcomp_decompressor_bind(&b, &grp.handle), ANIMCOMP_STATUS_OK);
+    ASSERT_EQ(animcomp_decompressor_bind(&c, &grp.handle), ANIMCOMP_STATUS_OK);
+    size_t bytes = 0;
+    ASSERT_EQ(animcomp_decompressor_playback_cache_size(&c, &bytes), ANIMCOMP_STATUS_OK);
+    ASSERT_GT(bytes, 0u);
+    AlignedBuffer cache(bytes);
+    ASSERT_EQ(animcomp_decompressor_attach_cache(&c, cache.get(), bytes), ANIMCOMP_STATUS_OK);
+    std::vector<uint32_t> joints;
+    for (uint32_t j = 0; j < 37; j += 3) joints.push_back(j);
+    std::vector<float> pa(37 * 10), pb(37 * 10), pc(37 * 10), sa(joints.size() * 10),
+        sb(joints.size() * 10);
+    for (int frame = 0; frame < 240; ++frame) {
+        float t = frame < 180 ? 0.05f + static_cast<float>(frame) / 60.0f
+                              : static_cast<float>((frame * 7919) % 75) / 30.0f;
+        for (AnimcompDecompressor* d : {&a, &b, &c}) {
+            ASSERT_EQ(animcomp_seek(d, t, ANIMCOMP_LOOPING_WRAP, ANIMCOMP_ROUNDING_NONE), ANIMCOMP_STATUS_OK);
+        }
+        ASSERT_EQ(animcomp_sample_pose(&a, pa.data(), pa.size(), 10), ANIMCOMP_STATUS_OK);
+        ASSERT_EQ(animcomp_sample_pose(&b, pb.data(), pb.size(), 10), ANIMCOMP_STATUS_OK);
+        ASSERT_EQ(animcomp_sample_pose(&c, pc.data(), pc.size(), 10), ANIMCOMP_STATUS_OK);
+        ASSERT_EQ(0, std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(float))) << "frame " << frame;
+        ASSERT_EQ(0, std::memcmp(pa.data(), pc.data(), pa.size() * sizeof(float))) << "cached, frame " << frame;
+        ASSERT_EQ(animcomp_sample_joints(&a, joints.data(), nullptr, joints.size(), ANIMCOMP_CHANNEL_ALL,
+                                         sa.data(), sa.size(), 10),
+                  ANIMCOMP_STATUS_OK);
+        ASSERT_EQ(animcomp_sample_joints(&b, joints.data(), nullptr, joints.size(), ANIMCOMP_CHANNEL_ALL,
+                                         sb.data(), sb.size(), 10),
+                  ANIMCOMP_STATUS_OK);
+        ASSERT_EQ(0, std::memcmp(sa.data(), sb.data(), sa.size() * sizeof(float))) << "joints, frame " << frame;
     }
 }
 

@@ -1,4 +1,4 @@
-//! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings) into DIR as
+//! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings; `writegrouped`: the grouped layout, format version 3) into DIR as
 //! `.blob` files; `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
 //! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
 //! (`sample_joints`), `all DIR N` every joint through `sample_joints`, `rotations DIR N` every
@@ -20,7 +20,7 @@ use animcomp::decompress::seek::resolve;
 use animcomp::decompress::vbr::grouped::{Isa, Proto, ProtoCache};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
-use animcomp::{compress, AlignedBlob, CompressSettings};
+use animcomp::{compress, AlignedBlob, CompressSettings, VbrLayout};
 use animcomp_import::{collect_files, load, ImportOptions};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -29,7 +29,15 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("write") => {
+        Some(mode @ ("write" | "writegrouped")) => {
+            let settings = CompressSettings {
+                vbr_layout: if mode == "writegrouped" {
+                    VbrLayout::Grouped
+                } else {
+                    VbrLayout::Segments
+                },
+                ..Default::default()
+            };
             let dir = PathBuf::from(&args[1]);
             std::fs::create_dir_all(&dir).unwrap();
             let paths: Vec<PathBuf> = args[2..].iter().map(PathBuf::from).collect();
@@ -39,7 +47,7 @@ fn main() {
                     .into_iter()
                     .enumerate()
                 {
-                    match compress(&ic.clip, &CompressSettings::default()) {
+                    match compress(&ic.clip, &settings) {
                         Ok(b) => {
                             let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
                             std::fs::write(dir.join(format!("{stem}_{k}.blob")), b).unwrap();
@@ -259,7 +267,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: decode_profile write DIR CLIPS... | sample|subset|all|rotations|one|play|playcache|samplecache|proto|protoavx2|protosse2|protoscalar|protoplay|protocheck DIR [N]"
+                "usage: decode_profile write|writegrouped DIR CLIPS... | sample|subset|all|rotations|one|play|playcache|samplecache|proto|protoavx2|protosse2|protoscalar|protoplay|protocheck DIR [N]"
             )
         }
     }

@@ -312,6 +312,7 @@ def compress(
     curve_precision: float = 0.001,
     additive: Optional[str] = None,
     base: Union[Clip, np.ndarray, None] = None,
+    layout: str = "segments",
 ) -> Blob:
     """Compresses ``clip`` into a :class:`Blob` (the GIL is released while it runs).
 
@@ -322,6 +323,9 @@ def compress(
     * ``curve_precision``: largest absolute error of every curve value
     * ``additive``: "relative", "additive0" or "additive1" for an additive clip, applied to
       ``base`` (a :class:`Clip` of the same skeleton, or one (joints, 10) float32 pose)
+    * ``layout``: a vbr blob's body, "segments" (format version 2, the default: fastest joint
+      subsets) or "grouped" (format version 3: faster whole poses and playback, about 2.5 %
+      larger; docs/runtime.md)
 
     Raises :class:`animcomp.ClipError` when the library rejects the clip (the message and
     ``status`` say why), :class:`animcomp.InputError` for unusable arguments.
@@ -333,7 +337,15 @@ def compress(
     clip = clip._checked()
     base = _checked_base(base)
     data = _native.compress(
-        clip, codec, float(precision), float(shell), level, float(curve_precision), additive, base
+        clip,
+        codec,
+        float(precision),
+        float(shell),
+        level,
+        float(curve_precision),
+        additive,
+        base,
+        layout,
     )
     return Blob(data)
 

@@ -56,11 +56,15 @@ class Settings:
     level: Optional[str] = None
     curve_precision: float = 0.001
     resample: Optional[float] = None
+    layout: str = "segments"
 
     def compress_kwargs(self) -> Dict[str, Any]:
-        """What :func:`animcomp.compress` takes (and what the cache key covers)."""
+        """What :func:`animcomp.compress` takes (and what the cache key covers; the default
+        layout is left out, so keys made before the setting existed still match)."""
         d = asdict(self)
         d.pop("resample")
+        if d["layout"] == "segments":
+            d.pop("layout")
         return d
 
 

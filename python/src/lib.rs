@@ -13,7 +13,9 @@ use animcomp::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
 use animcomp::metric::Metric;
 use animcomp::offline::additive::BasePoses;
 use animcomp::offline::Level;
-use animcomp::{AdditiveBase, AlignedBlob, CodecChoice, CompressSettings, Curve, RawClip, Status};
+use animcomp::{
+    AdditiveBase, AlignedBlob, CodecChoice, CompressSettings, Curve, RawClip, Status, VbrLayout,
+};
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1, PyReadonlyArray2,
@@ -453,11 +455,11 @@ impl Base {
     }
 }
 
-/// compress(clip, codec, precision, shell, level, curve_precision, additive, base) -> bytes
+/// compress(clip, codec, precision, shell, level, curve_precision, additive, base, layout) -> bytes
 ///
 /// Compresses a clip (an object with the `Clip` attributes) into a blob. Releases the GIL.
 #[pyfunction]
-#[pyo3(signature = (clip, codec="auto", precision=0.01, shell=3.0, level=None, curve_precision=0.001, additive=None, base=None))]
+#[pyo3(signature = (clip, codec="auto", precision=0.01, shell=3.0, level=None, curve_precision=0.001, additive=None, base=None, layout="segments"))]
 #[allow(clippy::too_many_arguments)]
 fn compress<'py>(
     py: Python<'py>,
@@ -469,6 +471,7 @@ fn compress<'py>(
     curve_precision: f64,
     additive: Option<&str>,
     base: Option<Bound<'py, PyAny>>,
+    layout: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let codec = CodecChoice::from_name(codec).ok_or_else(|| {
         input_error(
@@ -479,9 +482,20 @@ fn compress<'py>(
     let precision = positive(py, "precision", precision)?;
     let shell = positive(py, "shell", shell)?;
     let curve_precision = positive(py, "curve_precision", curve_precision)?;
+    let vbr_layout = match layout {
+        "segments" => VbrLayout::Segments,
+        "grouped" => VbrLayout::Grouped,
+        _ => {
+            return Err(input_error(
+                py,
+                format!("unknown layout '{layout}' (expected segments or grouped)"),
+            ))
+        }
+    };
     let settings = CompressSettings {
         codec,
         level: parse_level(py, level)?,
+        vbr_layout,
         ..CompressSettings::default()
     };
     let format = parse_additive(py, additive)?;

@@ -341,3 +341,20 @@ def test_poses_bit_identical_to_the_c_abi(bvh):
                 py = blob.sample(float(t))
                 assert py.tobytes() == c.tobytes(), (clip.name, codec, t)
                 assert many[k].tobytes() == c.tobytes()
+
+
+def test_grouped_layout_is_version_3_with_the_same_poses(bvh):
+    clip = animcomp.load(bvh)
+    seg = animcomp.compress(clip, codec="vbr")
+    grp = animcomp.compress(clip, codec="vbr", layout="grouped")
+    assert seg.info["format_version"] == animcomp.BLOB_FORMAT_VERSION == 2
+    assert grp.info["format_version"] == 3 and grp.info["codec"] == "vbr"
+    times = np.linspace(-0.1, 3.2, 97)
+    assert np.array_equal(
+        grp.sample_many(times).view(np.uint32), seg.sample_many(times).view(np.uint32)
+    )
+    with pytest.raises(animcomp.InputError, match="unknown layout"):
+        animcomp.compress(clip, codec="vbr", layout="lanes")
+    # The batch settings' cache key leaves the default layout out.
+    assert "layout" not in animcomp.batch.Settings().compress_kwargs()
+    assert animcomp.batch.Settings(layout="grouped").compress_kwargs()["layout"] == "grouped"
