@@ -61,6 +61,8 @@ struct Args {
     subset_only: bool,
     /// The new build writes the grouped layout (`vbr_layout` 1, format version 3).
     new_grouped: bool,
+    /// The base build too (an A/B of two builds of the grouped layout).
+    base_grouped: bool,
     playback_rounds: usize,
     /// Instance counts of the playback pattern.
     instances: Vec<usize>,
@@ -70,7 +72,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: ab_runtime --base LIB.so [--new LIB.so] [--json FILE] [--per-clip] [--warm-rounds N] \
          [--cold-passes N] [--bind-rounds N] [--jobs N] [--max-clips N] [--no-cache] \
-         [--playback-only] [--subset-only] [--new-grouped] [--playback-rounds N] [--instances N,N,...] FOLDER..."
+         [--playback-only] [--subset-only] [--new-grouped] [--base-grouped] [--playback-rounds N] [--instances N,N,...] FOLDER..."
     );
     std::process::exit(2)
 }
@@ -96,6 +98,7 @@ fn parse_args() -> Args {
         playback_only: false,
         subset_only: false,
         new_grouped: false,
+        base_grouped: false,
         playback_rounds: 7,
         instances: vec![8, 64, 256],
     };
@@ -120,6 +123,7 @@ fn parse_args() -> Args {
             "--playback-only" => a.playback_only = true,
             "--subset-only" => a.subset_only = true,
             "--new-grouped" => a.new_grouped = true,
+            "--base-grouped" => a.base_grouped = true,
             "--playback-rounds" => a.playback_rounds = num(it.next()).max(1),
             "--instances" => {
                 a.instances = it
@@ -164,7 +168,8 @@ fn open_libraries(a: &Args) -> Result<(Library, Library), String> {
         );
         new_path = copy;
     }
-    let base = Library::open(&a.base).map_err(|e| e.0)?;
+    let mut base = Library::open(&a.base).map_err(|e| e.0)?;
+    base.vbr_layout = a.base_grouped as u32;
     let mut new = Library::open(&new_path).map_err(|e| e.0)?;
     new.vbr_layout = a.new_grouped as u32;
     Ok((base, new))
