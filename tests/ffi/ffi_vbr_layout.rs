@@ -169,3 +169,53 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
         let _ = hg;
     }
 }
+
+/// `bytes` with `f` applied and the checksum sealed again: only the structural checks stand.
+fn forged(bytes: &[u8], f: impl Fn(&mut [u8])) -> AlignedBlob {
+    let mut b = bytes.to_vec();
+    f(&mut b);
+    let crc = animcomp::format::checksum::blob_checksum(&b);
+    b[12..16].copy_from_slice(&crc.to_le_bytes());
+    AlignedBlob::from_bytes(&b)
+}
+
+fn validate(blob: &AlignedBlob) -> Status {
+    let b = blob.as_bytes();
+    unsafe { animcomp_validate_blob(b.as_ptr().cast(), b.len()) }
+}
+
+/// A header whose version names the other layout is refused by that layout's validator (a
+/// grouped body read as segments, and the reverse), as are version 3 with another codec and
+/// versions past 3.
+#[test]
+fn a_version_that_names_the_other_layout_is_refused() {
+    let c = clip(5);
+    let [seg, grp] = [VbrLayout::Segments, VbrLayout::Grouped].map(|vbr_layout| {
+        let s = CompressSettings {
+            codec: CodecChoice::Vbr,
+            vbr_layout,
+            ..Default::default()
+        };
+        AlignedBlob::from_bytes(&animcomp::compress(&c, &s).unwrap())
+    });
+    assert_eq!(validate(&seg), Status::Ok);
+    assert_eq!(validate(&grp), Status::Ok);
+    let version = |v: u16| move |b: &mut [u8]| b[4..6].copy_from_slice(&v.to_le_bytes());
+    assert_eq!(
+        validate(&forged(grp.as_bytes(), version(2))),
+        Status::CorruptBlob
+    );
+    assert_eq!(
+        validate(&forged(seg.as_bytes(), version(3))),
+        Status::CorruptBlob
+    );
+    assert_eq!(
+        validate(&forged(grp.as_bytes(), version(4))),
+        Status::UnsupportedVersion
+    );
+    let fixed = |b: &mut [u8]| b[6] = animcomp::format::CodecId::Fixed as u8;
+    assert_eq!(
+        validate(&forged(grp.as_bytes(), fixed)),
+        Status::CorruptBlob
+    );
+}
