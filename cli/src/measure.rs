@@ -485,6 +485,7 @@ mod tests {
             error: 0.02,
             shell: 5.0,
             level: LevelArg::Best,
+            layout: LayoutArg::Grouped,
             rotation_format: Some(RotationFormat::Float128),
             translation_format: None,
             scale_format: None,
@@ -498,6 +499,11 @@ mod tests {
         let d = CompressSettings::default();
         assert_eq!(s.codec, CodecChoice::Fixed);
         assert_eq!(s.level, Level::Best);
+        assert_eq!(s.vbr_layout, VbrLayout::Grouped);
+        assert_eq!(
+            default_settings().settings(CodecChoice::Vbr).vbr_layout,
+            d.vbr_layout
+        );
         assert_eq!(s.rotation_format, RotationFormat::Float128);
         assert_eq!(s.translation_format, d.translation_format);
         let mut clip = generate_clip(&GenerateOptions {

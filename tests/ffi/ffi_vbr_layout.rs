@@ -17,7 +17,7 @@ fn clip(seed: u64) -> RawClip {
     generate_clip(&GenerateOptions {
         joints: 41,
         samples: 133,
-        scale: seed % 2 == 0,
+        scale: seed.is_multiple_of(2),
         animated_translation: true,
         seed,
         ..Default::default()
