@@ -6,43 +6,16 @@
 
 use animcomp::clip::{generate_clip, GenerateOptions, MAX_SAMPLES};
 use animcomp::Error;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-struct Counting;
-
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static BYTES: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            BYTES.fetch_add(l.size(), Ordering::Relaxed);
-        }
-        System.alloc(l)
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        System.dealloc(p, l)
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            BYTES.fetch_add(new, Ordering::Relaxed);
-        }
-        System.realloc(p, l, new)
-    }
-}
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: counting_alloc::Counting = counting_alloc::Counting;
 
 /// Bytes allocated (by any thread: this binary runs one test) while `f` runs.
 fn allocated<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    BYTES.store(0, Ordering::SeqCst);
-    COUNTING.store(true, Ordering::SeqCst);
-    let r = f();
-    COUNTING.store(false, Ordering::SeqCst);
-    (r, BYTES.load(Ordering::SeqCst))
+    let (r, bytes, _) = counting_alloc::allocated(f);
+    (r, bytes)
 }
 
 #[test]

@@ -105,7 +105,7 @@ pub enum VbrLayout {
     #[default]
     Segments = 0,
     /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-    /// (format version 3, read by this version of the library on): faster whole poses and
+    /// (format version 3, which libraries from this version on read): faster whole poses and
     /// playback, slower joint subsets, about 2.5 % larger.
     Grouped = 1,
 }
