@@ -43,6 +43,12 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--level", choices=LEVELS, default=None)
     b.add_argument("--curve-precision", type=float, default=0.001)
     b.add_argument("--resample", type=float, default=None, help="resample every take (Hz)")
+    b.add_argument(
+        "--layout",
+        choices=("segments", "grouped"),
+        default="segments",
+        help="vbr body layout: grouped (format version 3) samples whole poses faster",
+    )
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -58,6 +64,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         level=args.level,
         curve_precision=args.curve_precision,
         resample=args.resample,
+        layout=args.layout,
     )
     result = compress_library(
         args.inputs,

@@ -84,6 +84,21 @@ def test_rerun_recompresses_only_what_is_missing(library, tmp_path, client):
     assert third.compressed == 0 and third.reused == 5
 
 
+def test_layout_is_a_setting_a_rerun_honours(library, tmp_path, client):
+    out = tmp_path / "out"
+    first = compress_library([library], out, client=client, settings={"codec": "vbr"},
+                             progress=False)
+    assert first.compressed == 5
+    grouped = {"codec": "vbr", "layout": "grouped"}
+    again = compress_library([library], out, client=client, settings=grouped, progress=False)
+    # Another layout is another blob: nothing is reused.
+    assert again.compressed == 5 and again.reused == 0 and not again.failed
+    for r in again.records:
+        blob = animcomp.Blob.from_bytes((out / r["output"]).read_bytes())
+        assert blob.info["format_version"] == 3
+    check_blobs(again.records, out, grouped)
+
+
 def test_multi_take_file_gives_one_blob_per_take(tmp_path, client):
     found = sorted(DATA.glob("gltf/**/Fox*.gl*"))
     if not found:
