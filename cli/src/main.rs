@@ -31,6 +31,7 @@ mod inspect;
 mod measure;
 mod output;
 mod peers;
+mod regroup;
 mod report;
 mod runtime_bench;
 mod sample;
@@ -63,6 +64,8 @@ enum Command {
     Report(report::Args),
     /// Compress, decode and write a glTF (.glb) of the skeleton and the decoded animation.
     Export(export::Args),
+    /// Rewrite a vbr blob in the grouped layout (format version 3) without recompressing.
+    Regroup(regroup::Args),
 }
 
 /// What a command failed with: one line, printed after `animcomp: error: `.
@@ -158,6 +161,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(&a),
         Command::Report(a) => report::run(&a),
         Command::Export(a) => export::run(&a),
+        Command::Regroup(a) => regroup::run(&a),
     };
     let code = match result {
         Ok(code) => code,

@@ -521,3 +521,50 @@ fn resample_changes_rate_and_sample_count() {
 
 #[path = "cli/new_user.rs"]
 mod new_user;
+
+/// `compress --layout grouped` writes format version 3, and `regroup` turns the default blob
+/// into the same bytes without the clip; a blob of another codec is refused.
+#[test]
+fn layout_grouped_and_regroup_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let clip = write(dir.path(), "walk.bvh", &bvh_text(40));
+    let seg = dir.path().join("seg.acmp");
+    let grp = dir.path().join("grp.acmp");
+    let fixed = dir.path().join("fixed.acmp");
+    for (out, extra) in [
+        (&seg, vec!["--codec", "vbr"]),
+        (&grp, vec!["--codec", "vbr", "--layout", "grouped"]),
+        (&fixed, vec!["--codec", "fixed"]),
+    ] {
+        let mut args = vec![
+            "compress",
+            clip.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        animcomp().args(&args).assert().success();
+    }
+    animcomp()
+        .args(["inspect", grp.to_str().unwrap(), "--brief"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("format version 3"));
+    let re = dir.path().join("re.acmp");
+    animcomp()
+        .args(["regroup", seg.to_str().unwrap(), "-o", re.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("format version 2 -> 3"));
+    assert_eq!(std::fs::read(&re).unwrap(), std::fs::read(&grp).unwrap());
+    animcomp()
+        .args([
+            "regroup",
+            fixed.to_str().unwrap(),
+            "-o",
+            dir.path().to_str().unwrap(),
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("only vbr blobs"));
+}

@@ -4,7 +4,8 @@
 //! [`clip`] (skeleton + raw tracks, validation) → [`metric`] (the virtual-vertex error, the only
 //! judge of error) → [`compress`](mod@compress) (the pipeline) → per codec an encoder
 //! ([`fixed`], [`vbr`], [`keys`]) built from the quantisers of [`crate::format::quantize`] →
-//! [`blob_writer`] (header, checksum). [`describe`](mod@describe) accounts for a blob's bytes.
+//! [`blob_writer`] (header, checksum). [`describe`](mod@describe) accounts for a blob's bytes;
+//! [`relayout`] rewrites a `vbr` blob in the grouped layout without recompressing.
 
 pub mod additive;
 pub mod blob_writer;
@@ -15,11 +16,13 @@ pub mod describe;
 pub mod fixed;
 pub mod keys;
 pub mod metric;
+pub mod relayout;
 pub mod rotation_error;
 pub mod settings;
 pub mod vbr;
 
 pub use compress::{compress, compress_with_curves, EncodeContext};
 pub use describe::{describe, BodyDescription, TrackDescription};
+pub use relayout::regroup_blob;
 pub use rotation_error::RotationStats;
 pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout};
