@@ -261,6 +261,12 @@ class Blob(bytes):
         """The header: codec, size, joints, samples, rate, duration, curves, flags, version."""
         return self._h.info()
 
+    def regrouped(self) -> "Blob":
+        """This ``vbr`` blob in the grouped layout (format version 3), without recompressing:
+        the same bytes as ``compress(..., layout="grouped")``. A blob of another codec raises
+        :class:`animcomp.ArgumentError`."""
+        return Blob(self._h.regrouped())
+
     @property
     def num_joints(self) -> int:
         """Joints."""

@@ -591,6 +591,14 @@ impl Handle {
         Ok(Handle { blob, header })
     }
 
+    /// The blob in the grouped layout (`animcomp::offline::regroup_blob`).
+    fn regrouped<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let b = py
+            .allow_threads(|| animcomp::offline::regroup_blob(self.blob.as_bytes()))
+            .map_err(|e| lib_error(py, e))?;
+        Ok(PyBytes::new(py, &b))
+    }
+
     /// The header's fields as a dict.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let h = &self.header;

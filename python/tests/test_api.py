@@ -355,6 +355,9 @@ def test_grouped_layout_is_version_3_with_the_same_poses(bvh):
     )
     with pytest.raises(animcomp.InputError, match="unknown layout"):
         animcomp.compress(clip, codec="vbr", layout="lanes")
+    assert grp.regrouped() == grp and seg.regrouped() == grp
+    with pytest.raises(animcomp.ArgumentError, match="only vbr blobs"):
+        animcomp.compress(clip, codec="fixed").regrouped()
     # The batch settings' cache key leaves the default layout out.
     assert "layout" not in animcomp.batch.Settings().compress_kwargs()
     assert animcomp.batch.Settings(layout="grouped").compress_kwargs()["layout"] == "grouped"
