@@ -62,6 +62,7 @@ fn after_includes() -> String {
 #define animcomp_compress_bound(...) animcomp_compress_bound_is_not_in_the_runtime_only_library
 #define animcomp_compress_additive(...) animcomp_compress_additive_is_not_in_the_runtime_only_library
 #define animcomp_compress_settings_default(...) animcomp_compress_settings_default_is_not_in_the_runtime_only_library
+#define animcomp_regroup_blob(...) animcomp_regroup_blob_is_not_in_the_runtime_only_library
 #endif"#
     )
 }

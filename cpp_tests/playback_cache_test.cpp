@@ -67,6 +67,17 @@ TEST(PlaybackCache, GroupedLayoutSamplesWhatSegmentsSample) {
     AnimcompBlobInfo info{};
     ASSERT_EQ(animcomp_blob_info(grp.blob.get(), grp.blob.size, &info), ANIMCOMP_STATUS_OK);
     EXPECT_EQ(info.format_version, uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED));
+    // The default blob rewritten without recompressing is the grouped blob, byte for byte.
+    size_t need = 0;
+    ASSERT_EQ(animcomp_regroup_blob(seg.blob.get(), seg.blob.size, nullptr, 0, &need),
+              ANIMCOMP_STATUS_BUFFER_TOO_SMALL);
+    ASSERT_EQ(need, grp.blob.size);
+    AlignedBuffer re(need);
+    size_t written = 0;
+    ASSERT_EQ(animcomp_regroup_blob(seg.blob.get(), seg.blob.size, re.get(), need, &written),
+              ANIMCOMP_STATUS_OK);
+    ASSERT_EQ(written, need);
+    EXPECT_EQ(0, std::memcmp(re.get(), grp.blob.get(), need));
     AnimcompDecompressor a{}, b{}, c{};
     ASSERT_EQ(animcomp_decompressor_bind(&a, &seg.handle), ANIMCOMP_STATUS_OK);
     ASSERT_EQ(animcomp_decompressor_bind(&b, &grp.handle), ANIMCOMP_STATUS_OK);

@@ -54,6 +54,7 @@
 #define animcomp_compress_bound(...) animcomp_compress_bound_is_not_in_the_runtime_only_library
 #define animcomp_compress_additive(...) animcomp_compress_additive_is_not_in_the_runtime_only_library
 #define animcomp_compress_settings_default(...) animcomp_compress_settings_default_is_not_in_the_runtime_only_library
+#define animcomp_regroup_blob(...) animcomp_regroup_blob_is_not_in_the_runtime_only_library
 #endif
 
 /**
@@ -956,6 +957,20 @@ AnimcompStatus animcomp_compress_settings_default(struct AnimcompCompressSetting
  * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
  */
 AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, void *out, size_t out_capacity, size_t *out_size);
+#endif
+
+#if defined(ANIMCOMP_COMPRESS)
+/**
+ * Rewrites the `vbr` blob `blob` (`size` bytes, 16-byte aligned; validated first, checksum
+ * included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 3) without
+ * recompressing: the blob `animcomp_compress` writes with that layout, byte for byte. A blob
+ * already grouped is copied; a blob of another codec, or without joints, gives
+ * `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The output protocol is `animcomp_compress`'s (`out`,
+ * `out_capacity`, `*out_size`, `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` with the required size).
+ *
+ * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
+ */
+AnimcompStatus animcomp_regroup_blob(const void *blob, size_t size, void *out, size_t out_capacity, size_t *out_size);
 #endif
 
 #if defined(ANIMCOMP_COMPRESS)

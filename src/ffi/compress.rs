@@ -144,6 +144,27 @@ pub unsafe extern "C" fn animcomp_compress(
     })
 }
 
+/// Rewrites the `vbr` blob `blob` (`size` bytes, 16-byte aligned; validated first, checksum
+/// included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 3) without
+/// recompressing: the blob `animcomp_compress` writes with that layout, byte for byte. A blob
+/// already grouped is copied; a blob of another codec, or without joints, gives
+/// `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The output protocol is `animcomp_compress`'s (`out`,
+/// `out_capacity`, `*out_size`, `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` with the required size).
+///
+/// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_regroup_blob(
+    blob: *const c_void,
+    size: usize,
+    out: *mut c_void,
+    out_capacity: usize,
+    out_size: *mut usize,
+) -> Status {
+    compress_into(out, out_capacity, out_size, || {
+        crate::offline::regroup_blob(super::info::blob_slice(blob, size)?)
+    })
+}
+
 /// The output protocol of `animcomp_compress` (and `animcomp_compress_additive`): checks `out`
 /// and `out_size`, runs `make`, writes the size, copies the blob when it fits, else
 /// BUFFER_TOO_SMALL with the required size; `*out_size` is 0 on any other error.

@@ -33,6 +33,7 @@ pub use additive::animcomp_compress_additive;
 #[cfg(feature = "compress")]
 pub use compress::{
     animcomp_compress, animcomp_compress_bound, animcomp_compress_settings_default,
+    animcomp_regroup_blob,
 };
 pub use cursor::{
     animcomp_key_cursor_init, animcomp_key_cursor_sample_joint, animcomp_key_cursor_sample_pose,

@@ -126,6 +126,10 @@ fn runtime_only_header_makes_compressor_calls_compile_errors() {
             "settings",
             "AnimcompCompressSettings s; return (int)animcomp_compress_settings_default(&s);",
         ),
+        (
+            "regroup",
+            "return (int)animcomp_regroup_blob(0, 0, 0, 0, 0);",
+        ),
     ];
     for (name, body) in calls {
         let src = dir.join(format!("runtime_only_{name}.c"));

@@ -219,3 +219,59 @@ fn a_version_that_names_the_other_layout_is_refused() {
         Status::CorruptBlob
     );
 }
+
+/// `animcomp_regroup_blob`: the default blob rewritten is the grouped blob `animcomp_compress`
+/// writes, through the size query; another codec, NULL and misaligned pointers get statuses.
+#[test]
+fn regroup_blob_gives_the_grouped_blob() {
+    let c = CClip::new(&clip(6));
+    let seg = compress(&c.c(), &settings(0));
+    let grp = compress(&c.c(), &settings(VbrLayout::Grouped as u32));
+    let regroup = |blob: &AlignedBlob, out: &mut AlignedBlob, cap: usize| {
+        let mut size = usize::MAX;
+        let b = blob.as_bytes();
+        let st = unsafe {
+            animcomp_regroup_blob(
+                b.as_ptr().cast(),
+                b.len(),
+                out.as_bytes_mut().as_mut_ptr().cast(),
+                cap,
+                &mut size,
+            )
+        };
+        (st, size)
+    };
+    let mut out = AlignedBlob::from_bytes(&vec![0u8; grp.len() + 32]);
+    assert_eq!(
+        regroup(&seg, &mut out, 16),
+        (Status::BufferTooSmall, grp.len())
+    );
+    assert_eq!(regroup(&seg, &mut out, grp.len()), (Status::Ok, grp.len()));
+    assert_eq!(&out.as_bytes()[..grp.len()], grp.as_bytes());
+    // Already grouped: copied.
+    assert_eq!(
+        regroup(&grp, &mut out, grp.len() + 32),
+        (Status::Ok, grp.len())
+    );
+    assert_eq!(&out.as_bytes()[..grp.len()], grp.as_bytes());
+    let mut fixed = settings(0);
+    fixed.codec = CodecChoice::Fixed as u32;
+    let fixed = compress(&c.c(), &fixed);
+    assert_eq!(
+        regroup(&fixed, &mut out, grp.len()),
+        (Status::InvalidArgument, 0)
+    );
+    let mut size = 1usize;
+    unsafe {
+        assert_eq!(
+            animcomp_regroup_blob(std::ptr::null(), 64, null_mut(), 0, &mut size),
+            Status::NullPointer
+        );
+        let b = seg.as_bytes();
+        let misaligned = out.as_bytes_mut().as_mut_ptr().add(4).cast();
+        assert_eq!(
+            animcomp_regroup_blob(b.as_ptr().cast(), b.len(), misaligned, grp.len(), &mut size),
+            Status::Misaligned
+        );
+    }
+}

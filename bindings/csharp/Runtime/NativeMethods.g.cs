@@ -313,7 +313,7 @@ namespace AnimComp.Native
         ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
         /// <summary>
         /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-        /// (format version 3, read by this version of the library on): faster whole poses and
+        /// (format version 3, which libraries from this version on read): faster whole poses and
         /// playback, slower joint subsets, about 2.5 % larger.
         /// </summary>
         ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
@@ -839,6 +839,22 @@ namespace AnimComp.Native
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_compress", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern AnimcompStatus animcomp_compress(AnimcompRawClip* clip, AnimcompCompressSettings* settings, void* @out, UIntPtr out_capacity, UIntPtr* out_size);
+#endif
+
+#if !ANIMCOMP_RUNTIME_ONLY
+        /// <summary>
+        /// Rewrites the `vbr` blob `blob` (`size` bytes, 16-byte aligned; validated first, checksum
+        /// included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 3) without
+        /// recompressing: the blob `animcomp_compress` writes with that layout, byte for byte. A blob
+        /// already grouped is copied; a blob of another codec, or without joints, gives
+        /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The output protocol is `animcomp_compress`'s (`out`,
+        /// `out_capacity`, `*out_size`, `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` with the required size).
+        ///
+        /// Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
+        /// Needs the full library (built with the compressor).
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_regroup_blob", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_regroup_blob(void* blob, UIntPtr size, void* @out, UIntPtr out_capacity, UIntPtr* out_size);
 #endif
 
 #if !ANIMCOMP_RUNTIME_ONLY
