@@ -58,13 +58,18 @@ class Settings:
     resample: Optional[float] = None
     layout: str = "segments"
 
-    def compress_kwargs(self) -> Dict[str, Any]:
-        """What :func:`animcomp.compress` takes (and what the cache key covers; the default
-        layout is left out, so keys made before the setting existed still match)."""
+    def record(self) -> Dict[str, Any]:
+        """The fields as the manifest records them. The default layout is left out, so
+        manifests and cache keys written before the setting existed still match."""
         d = asdict(self)
-        d.pop("resample")
         if d["layout"] == "segments":
             d.pop("layout")
+        return d
+
+    def compress_kwargs(self) -> Dict[str, Any]:
+        """What :func:`animcomp.compress` takes (and what the cache key covers)."""
+        d = self.record()
+        d.pop("resample")
         return d
 
 
@@ -140,7 +145,7 @@ def compress_take(
         "input_sha256": None,
         "take": take,
         "status": "error",
-        "settings": asdict(s),
+        "settings": s.record(),
     }
     try:
         rec["input_sha256"] = _file_sha256(path)
@@ -369,7 +374,7 @@ def compress_library(
 
     t0 = time.perf_counter()
     s = settings if isinstance(settings, Settings) else Settings(**(settings or {}))
-    sd = asdict(s)
+    sd = s.record()
     files = expand_inputs(inputs)
     out_url = os.fspath(out_dir)
     fs, out_root = fsspec.core.url_to_fs(out_url)

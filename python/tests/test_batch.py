@@ -89,6 +89,8 @@ def test_layout_is_a_setting_a_rerun_honours(library, tmp_path, client):
     first = compress_library([library], out, client=client, settings={"codec": "vbr"},
                              progress=False)
     assert first.compressed == 5
+    # The default layout is not recorded: manifests from before the setting still match.
+    assert all("layout" not in r["settings"] for r in manifest_lines(out))
     grouped = {"codec": "vbr", "layout": "grouped"}
     again = compress_library([library], out, client=client, settings=grouped, progress=False)
     # Another layout is another blob: nothing is reused.
@@ -96,6 +98,7 @@ def test_layout_is_a_setting_a_rerun_honours(library, tmp_path, client):
     for r in again.records:
         blob = animcomp.Blob.from_bytes((out / r["output"]).read_bytes())
         assert blob.info["format_version"] == 3
+    assert all(r["settings"]["layout"] == "grouped" for r in manifest_lines(out)[-5:])
     check_blobs(again.records, out, grouped)
 
 
