@@ -5,9 +5,10 @@
 //! the body it came from (tests). [`Proto`] holds a converted clip for the benchmarks, which
 //! compare both layouts on the same blob.
 //!
+//! The data section of the body (`body.rs` gives the body header, the constants, the defaults,
+//! the joint map and the group directory before it):
+//!
 //! ```text
-//! static channels (constants and defaults; kept beside the buffer in the prototype, counted in
-//!   the size as the `vbr` track table and constants): written first, one store each
 //! group records, back to back: up to 8 animated sub-tracks of one class (rotations, translations,
 //!   scales), in class order (rotations with per-track drops before those with per-segment ones)
 //!   u8 class, u8 lanes n, u8 per-segment drops, u8 bytes of the group's segment metadata
@@ -21,7 +22,8 @@
 //!   per group: per component ceil(5n / 8) bytes of rate indices (lane l at bits 5l), per
 //!              component n u16 range fields, and for a group with per-segment drops a u16 of
 //!              2-bit dropped components (lane l at bits 2l)
-//!   per group: u16, its first bit in a frame (subsets decode a group alone)
+//!   per group but the first: u16 (u32 for a frame wider than 65535 bits), its first bit in a
+//!              frame (subsets decode a group alone)
 //!   stored frames, sample-major: per group, component x of lanes 0..n, then y, then z
 //! 32 bytes of padding (the decoders' 32-byte windows, and the 8-lane loads of the last group
 //!   record when the segments are shorter)
@@ -229,7 +231,7 @@ impl Proto {
         self.size
     }
 
-    /// Whether this machine runs the prototype's AVX2 decoder.
+    /// Whether this machine runs the grouped layout's AVX2 decoder.
     pub fn supported() -> bool {
         Isa::Avx2.available()
     }
@@ -353,7 +355,7 @@ impl ProtoCache {
     }
 }
 
-/// The prototype's decoders.
+/// The grouped layout's decoders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isa {
     /// Eight lanes, AVX2 (chosen at run time).

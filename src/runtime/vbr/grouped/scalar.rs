@@ -1,4 +1,4 @@
-//! The prototype's portable decoder: one sub-track (lane) at a time, in plain `f32` arithmetic,
+//! The grouped layout's portable decoder: one sub-track (lane) at a time, in plain `f32` arithmetic,
 //! each lane performing the SIMD decoders' operations in their order (so poses are bit for bit
 //! theirs and the `vbr` decoder's). Clarity over speed; no allocation.
 

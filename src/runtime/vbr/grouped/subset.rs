@@ -1,4 +1,4 @@
-//! Joint subsets on the prototype layout, portable: each requested channel decoded alone (one
+//! Joint subsets on the grouped layout, portable: each requested channel decoded alone (one
 //! lane of its group, whose first bit in a frame the segment stores). Bit for bit the `vbr`
 //! decoder's joints.
 

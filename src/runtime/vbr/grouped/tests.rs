@@ -1,4 +1,4 @@
-//! The prototype's poses against the `vbr` decoder's, bit for bit.
+//! The grouped layout's poses against the `vbr` decoder's, bit for bit.
 
 use super::*;
 use crate::format::bytes::{read_u16, read_u32};
@@ -8,9 +8,9 @@ use crate::runtime::seek::{resolve, Looping, Rounding};
 use crate::runtime::{DecompressOptions, Decompressor};
 use crate::AlignedBlob;
 
-/// Compares every joint's floats of the prototype's decoders (every [`Isa`] this machine runs)
+/// Compares every joint's floats of the grouped layout's decoders (every [`Isa`] this machine runs)
 /// and the `vbr` decoder at `times` (bit for bit; NaN never occurs in a decoded pose, and the
-/// prototype's buffer is refilled with NaN before each decode). Returns the number of poses
+/// grouped layout's buffer is refilled with NaN before each decode). Returns the number of poses
 /// compared.
 pub fn compare(blob: &[u8], times: &[f32]) -> usize {
     let proto = Proto::convert(blob).unwrap();
@@ -214,7 +214,7 @@ fn proto_poses_are_the_vbr_poses() {
     );
 }
 
-/// Playback through the prototype's cache against the `vbr` decoder, bit for bit: forward at
+/// Playback through the grouped layout's cache against the `vbr` decoder, bit for bit: forward at
 /// several frame rates, backward, looping past the end, and random jumps between.
 #[test]
 fn proto_cached_poses_are_the_vbr_poses() {

@@ -1,4 +1,4 @@
-//! The prototype's playback cache on AVX2: each group's decoded samples (rotations rebuilt,
+//! The grouped layout's playback cache on AVX2: each group's decoded samples (rotations rebuilt,
 //! vectors before the clamp) kept in two slots, so a pose decodes only the samples its key
 //! needs and the slots do not hold, then blends. Poses are bit for bit [`super::sample_pose`]'s.
 
