@@ -563,7 +563,8 @@ enum AnimcompVbrLayout
   /**
    * Tracks in groups of eight that SIMD lanes decode together, with a playback cache
    * (format version 3, which libraries from this version on read): faster whole poses and
-   * playback, slower joint subsets, about 2.5 % larger.
+   * playback, slower joint subsets, 2.4-2.8 % larger over the shared clip sets (up to 12 %
+   * on a short clip).
    */
   ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
 };
@@ -761,7 +762,8 @@ typedef struct AnimcompCompressSettings {
    * `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
    * the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
    * `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback,
-   * slower joint subsets, about 2.5 % larger; docs/runtime.md).
+   * slower joint subsets, 2.4-2.8 % larger over the shared clip sets, up to 12 % on a short
+   * clip; docs/runtime.md).
    */
   uint32_t vbr_layout;
   /**

@@ -181,7 +181,8 @@ pub struct AnimcompCompressSettings {
     /// `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
     /// the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
     /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback,
-    /// slower joint subsets, about 2.5 % larger; docs/runtime.md).
+    /// slower joint subsets, 2.4-2.8 % larger over the shared clip sets, up to 12 % on a short
+    /// clip; docs/runtime.md).
     pub vbr_layout: u32,
     /// Must be zero.
     pub reserved: [u32; 4],
