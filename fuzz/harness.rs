@@ -18,10 +18,13 @@
 
 #[path = "harness_cache.rs"]
 pub mod cache;
+/// Re-seals a mutated blob's checksum (shared with the tests that forge blobs).
+#[path = "../tests/support/reseal.rs"]
+mod reseal_blob;
+pub use reseal_blob::reseal;
 
 use animcomp::clip::{generate_clip, GenerateOptions, Joint, RawClip, Skeleton, Track};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
-use animcomp::format::checksum::blob_checksum;
 use animcomp::format::quantize::{RotationFormat, VectorFormat};
 use animcomp::format::{validate_blob, BlobFlags, Header, HEADER_SIZE};
 use animcomp::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
@@ -730,22 +733,6 @@ pub fn base_clip(kind: u8) -> RawClip {
         },
     };
     generate_clip(&o)
-}
-
-/// Re-seals the checksum of a (possibly mutated) blob when its header is long enough, so that
-/// mutated bodies get past the checksum and exercise the codec's own validation.
-pub fn reseal(blob: &mut [u8]) {
-    if blob.len() < HEADER_SIZE {
-        return;
-    }
-    let total = u32::from_le_bytes([blob[8], blob[9], blob[10], blob[11]]) as usize;
-    let end = if (16..=blob.len()).contains(&total) {
-        total
-    } else {
-        blob.len()
-    };
-    let c = blob_checksum(&blob[..end]);
-    blob[12..16].copy_from_slice(&c.to_le_bytes());
 }
 
 /// One mutation, driven by 4 bytes: kind, position (u16), value.

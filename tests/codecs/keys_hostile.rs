@@ -7,6 +7,8 @@ use animcomp::runtime::{cursor_state_size, KeyCursor};
 use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::reseal::reseal;
+
 const HEADER: usize = 64;
 
 fn sample_everything(bytes: &[u8]) -> bool {
@@ -132,12 +134,6 @@ fn truncated_bodies_are_rejected() {
             "body cut to {cut} bytes accepted"
         );
     }
-}
-
-/// Re-seals the header checksum of a mutated blob (CRC-32C of bytes 0..12 and 16..end, at 12).
-fn reseal(bytes: &mut [u8]) {
-    let crc = animcomp::format::checksum::blob_checksum(bytes);
-    bytes[12..16].copy_from_slice(&crc.to_le_bytes());
 }
 
 /// Plays `bytes` forward through the cursor and compares every pose with stateless sampling at

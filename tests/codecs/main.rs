@@ -16,6 +16,8 @@ mod keys_hostile;
 mod keys_roundtrip;
 #[cfg(feature = "compress")]
 mod report_fixed;
+#[path = "../support/reseal.rs"]
+mod reseal;
 #[cfg(feature = "compress")]
 mod roundtrip_fixed;
 #[cfg(feature = "compress")]

@@ -174,8 +174,7 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
 fn forged(bytes: &[u8], f: impl Fn(&mut [u8])) -> AlignedBlob {
     let mut b = bytes.to_vec();
     f(&mut b);
-    let crc = animcomp::format::checksum::blob_checksum(&b);
-    b[12..16].copy_from_slice(&crc.to_le_bytes());
+    crate::reseal::reseal(&mut b);
     AlignedBlob::from_bytes(&b)
 }
 

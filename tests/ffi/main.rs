@@ -30,3 +30,6 @@ mod ffi_readme;
 mod ffi_vbr_layout;
 #[cfg(feature = "header")]
 mod header_fresh;
+#[cfg(feature = "compress")]
+#[path = "../support/reseal.rs"]
+mod reseal;
