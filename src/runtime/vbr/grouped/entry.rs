@@ -148,11 +148,12 @@ pub(crate) fn sample_joints(
     out: &mut PoseOut,
 ) {
     assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
+    let avx2 = Isa::Avx2.available();
     // Every joint in order into its own slot, rotations (and translations): the whole-pose
     // walk, stopped before the channels not asked for.
     #[cfg(target_arch = "x86_64")]
     if matches!(sel.channels, 1 | 3)
-        && Isa::Avx2.available()
+        && avx2
         && sel.slots.is_none()
         && sel.joints.len() == h.num_joints as usize
         && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
@@ -168,7 +169,7 @@ pub(crate) fn sample_joints(
     // A dense selection (a quarter of the joints or more, e.g. every rotation for a
     // retargeting engine) decodes each group it touches eight lanes at a time with AVX2; a
     // sparse one lane by lane.
-    let wide = Isa::Avx2.available() && 4 * sel.joints.len() >= h.num_joints as usize;
+    let wide = avx2 && 4 * sel.joints.len() >= h.num_joints as usize;
     view(h, body, d).sample_joints_with(
         key,
         sel.joints,
