@@ -360,6 +360,35 @@ typedef uint32_t AnimcompLevel;
 #endif // __cplusplus
 
 /**
+ * How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
+ */
+enum AnimcompVbrLayout
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Segments of tracks, joint after joint (format version 2, read by every version of the
+   * library): the fastest joint subsets.
+   */
+  ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
+  /**
+   * Tracks in groups of eight that SIMD lanes decode together, with a playback cache
+   * (format version 3, which libraries from this version on read): faster whole poses and
+   * playback, slower joint subsets, 2.4-2.8 % larger over the shared clip sets (up to 12 %
+   * on a short clip).
+   */
+  ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum AnimcompVbrLayout AnimcompVbrLayout;
+#else
+typedef uint32_t AnimcompVbrLayout;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * How a rotation sub-track's samples are stored by the `fixed` codec.
  */
 enum AnimcompRotationFormat
@@ -544,35 +573,6 @@ enum AnimcompLayout
 typedef enum AnimcompLayout AnimcompLayout;
 #else
 typedef uint32_t AnimcompLayout;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
-
-/**
- * How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
- */
-enum AnimcompVbrLayout
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
-  : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
- {
-  /**
-   * Segments of tracks, joint after joint (format version 2, read by every version of the
-   * library): the fastest joint subsets.
-   */
-  ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
-  /**
-   * Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-   * (format version 3, which libraries from this version on read): faster whole poses and
-   * playback, slower joint subsets, 2.4-2.8 % larger over the shared clip sets (up to 12 %
-   * on a short clip).
-   */
-  ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
-};
-#ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
-typedef enum AnimcompVbrLayout AnimcompVbrLayout;
-#else
-typedef uint32_t AnimcompVbrLayout;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 

@@ -482,16 +482,12 @@ fn compress<'py>(
     let precision = positive(py, "precision", precision)?;
     let shell = positive(py, "shell", shell)?;
     let curve_precision = positive(py, "curve_precision", curve_precision)?;
-    let vbr_layout = match layout {
-        "segments" => VbrLayout::Segments,
-        "grouped" => VbrLayout::Grouped,
-        _ => {
-            return Err(input_error(
-                py,
-                format!("unknown layout '{layout}' (expected segments or grouped)"),
-            ))
-        }
-    };
+    let vbr_layout = VbrLayout::from_name(layout).ok_or_else(|| {
+        input_error(
+            py,
+            format!("unknown layout '{layout}' (expected segments or grouped)"),
+        )
+    })?;
     let settings = CompressSettings {
         codec,
         level: parse_level(py, level)?,

@@ -112,13 +112,22 @@ pub enum VbrLayout {
 }
 
 impl VbrLayout {
+    /// Every layout, in id order.
+    pub const ALL: [VbrLayout; 2] = [VbrLayout::Segments, VbrLayout::Grouped];
     /// From the integer id.
     pub fn from_u32(v: u32) -> Option<Self> {
-        match v {
-            0 => Some(VbrLayout::Segments),
-            1 => Some(VbrLayout::Grouped),
-            _ => None,
+        Self::ALL.get(v as usize).copied()
+    }
+    /// Lowercase name (`segments`, `grouped`), as the CLI and the Python package spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            VbrLayout::Segments => "segments",
+            VbrLayout::Grouped => "grouped",
         }
+    }
+    /// From [`VbrLayout::name`].
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|l| l.name() == s)
     }
 }
 
@@ -157,5 +166,22 @@ impl Default for CompressSettings {
             optimize_loops: false,
             vbr_layout: VbrLayout::Segments,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_round_trip_through_their_ids_and_names() {
+        for (i, l) in VbrLayout::ALL.into_iter().enumerate() {
+            assert_eq!(l as u32, i as u32);
+            assert_eq!(VbrLayout::from_u32(i as u32), Some(l));
+            assert_eq!(VbrLayout::from_name(l.name()), Some(l));
+        }
+        assert_eq!(VbrLayout::from_u32(2), None);
+        assert_eq!(VbrLayout::from_name("Grouped"), None);
+        assert_eq!(VbrLayout::default(), VbrLayout::Segments);
     }
 }
