@@ -91,5 +91,7 @@ pub unsafe extern "C" fn animcomp_decompressor_attach_cache(
 pub(super) unsafe fn sample_pose_cached(st: &State, out: &mut [f32], stride: usize) -> Result<()> {
     let n = st.dec.playback_cache_size();
     let cache = std::slice::from_raw_parts_mut(st.cache, n);
-    st.dec.sample_pose_cached(cache, out, stride)
+    // The pose buffer was checked by the caller, the cache when it was attached.
+    st.dec.sample_pose_cached_checked(cache, out, stride);
+    Ok(())
 }

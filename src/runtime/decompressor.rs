@@ -245,6 +245,20 @@ impl<'a> Decompressor<'a> {
         if need > 0 && !(cache.as_ptr() as usize).is_multiple_of(16) {
             return Err(Error::Misaligned);
         }
+        self.sample_pose_cached_checked(cache, out, stride);
+        Ok(())
+    }
+
+    /// [`Decompressor::sample_pose_cached`] for a caller that has checked its arguments: `out`
+    /// holds every joint at `stride`, `cache` is at least the playback cache size and 16-byte
+    /// aligned (the C layer's attached cache, checked when it was attached). A cache too small
+    /// still gives the right pose, without the cache.
+    pub(crate) fn sample_pose_cached_checked(
+        &self,
+        cache: &mut [u8],
+        out: &mut [f32],
+        stride: usize,
+    ) {
         let mut po = PoseOut { data: out, stride };
         dispatch::sample_pose_cached(
             &self.header,
@@ -255,7 +269,6 @@ impl<'a> Decompressor<'a> {
             &mut po,
             cache,
         );
-        Ok(())
     }
 
     /// Samples one joint.

@@ -71,6 +71,36 @@ pub(super) struct Cache<'a> {
     pub constant: &'a mut [u8],
 }
 
+/// Whether a key whose first sample is `i0` is near the last key `last` (playback, either
+/// direction, or wrapping to the first samples): only then may the slots help. A random jump
+/// takes the plain walk and leaves the slots alone.
+#[inline(always)]
+pub(super) fn near(last: u32, i0: u32) -> bool {
+    last != NONE && (i0.abs_diff(last) <= 2 || i0 <= 1)
+}
+
+/// A random jump's bookkeeping, before anything else of the cache is looked at: when `mem`
+/// holds a cache whose last key is far from `i0`, records `i0` as the last key and returns true,
+/// and the pose takes the plain walk, paying for the cache no more than these two words (a pose
+/// that does not fit the cache takes the plain walk too). Otherwise false: the caller opens the
+/// cache ([`Cache::new`], which checks its size and whose it is). The last key is a hint only:
+/// memory filled for another clip is reset when the cache is next opened.
+#[inline(always)]
+pub(super) fn jump(mem: &mut [u8], i0: u32) -> bool {
+    let base = mem.as_mut_ptr();
+    if mem.len() < HEAD || !(base as usize).is_multiple_of(8) {
+        return false;
+    }
+    // SAFETY: `mem` holds a head's bytes at an 8-byte-aligned address (checked above); any bit
+    // pattern is a valid head.
+    let h = unsafe { &mut *(base as *mut Head) };
+    if h.tag != TAG || near(h.last, i0) {
+        return false;
+    }
+    h.last = i0;
+    true
+}
+
 /// Bytes of cache a clip of `groups` groups uses (a multiple of 16, as the C ABI promises).
 pub(super) fn size(groups: usize) -> usize {
     (HEAD + 32 + groups * (COEF_BYTES + 2 * 4 * 4 * LANES + 2)).next_multiple_of(16)

@@ -556,6 +556,67 @@ fn entry_points_are_the_vbr_decoder() {
     }
 }
 
+/// A random jump through the playback cache: the plain walk's pose, and of the cache's memory
+/// only the head's last key written (the slots and coefficients left for playback to resume);
+/// playback after the jump gives the exact poses again.
+#[test]
+fn a_random_jump_writes_only_the_cache_heads_last_key() {
+    use crate::runtime::Defaults;
+    let blob = seeded_blob(19, 120, true, 7);
+    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    let (h, body) = (*proto.header(), proto.body());
+    let d = Defaults::for_header(&h, None);
+    let hint = entry::hint(&h, body);
+    let n = h.num_joints as usize;
+    let mut words = vec![0u128; entry::cache_size(body).div_ceil(16)];
+    // SAFETY: u128 words viewed as bytes.
+    let mem =
+        unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, 16 * words.len()) };
+    let pose = |t: f32, mem: Option<&mut [u8]>| {
+        let key = resolve(&h, t, Looping::Wrap, Rounding::None).unwrap();
+        let mut out = vec![f32::NAN; n * 10];
+        match mem {
+            Some(m) => {
+                entry::sample_pose_cached(&h, body, &hint, &key, &d, &mut pose_out(&mut out), m)
+            }
+            None => entry::sample_pose(&h, body, &hint, &key, &d, &mut pose_out(&mut out)),
+        }
+        out
+    };
+    for i in 0..20 {
+        let t = 0.3 + i as f32 / 60.0;
+        assert!(
+            same(&pose(t, Some(&mut *mem)), &pose(t, None)),
+            "playback at {t}"
+        );
+    }
+    // The head's last key: bytes 40..44 (tag, checksum, body, length, bind pose, two held
+    // samples before it).
+    let last = 40..44;
+    for t in [3.1f32, 0.9, 2.45, 1.7] {
+        let before = mem.to_vec();
+        assert!(
+            same(&pose(t, Some(&mut *mem)), &pose(t, None)),
+            "jump to {t}"
+        );
+        let changed: Vec<usize> = (0..mem.len()).filter(|&i| mem[i] != before[i]).collect();
+        assert!(
+            changed.iter().all(|i| last.contains(i)) && !changed.is_empty(),
+            "a jump to {t} wrote bytes {changed:?}"
+        );
+        let key = resolve(&h, t, Looping::Wrap, Rounding::None).unwrap();
+        assert_eq!(read_u32(mem, 40), key.i0);
+    }
+    // Playback from the last jump decodes into the cache again, bit for bit.
+    for i in 1..10 {
+        let t = 1.7 + i as f32 / 60.0;
+        assert!(
+            same(&pose(t, Some(&mut *mem)), &pose(t, None)),
+            "resumed at {t}"
+        );
+    }
+}
+
 /// Garbage in a filled playback cache (a caller's bug): every byte after its head, which still
 /// names the clip, overwritten with random words between poses. Poses stay finite-or-not but
 /// every read stays inside the body (a read outside would crash here or under valgrind), and a

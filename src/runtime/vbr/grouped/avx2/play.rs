@@ -3,7 +3,7 @@
 //! needs and the slots do not hold, then blends. Poses are bit for bit [`super::sample_pose`]'s.
 
 use super::*;
-use crate::runtime::vbr::grouped::cache::{Cache, COEF_BYTES};
+use crate::runtime::vbr::grouped::cache::{self, Cache, COEF_BYTES};
 
 /// Decodes sample `s` of every group into slot `k`.
 #[inline]
@@ -68,7 +68,7 @@ pub(in crate::runtime::vbr::grouped) unsafe fn sample_pose_cached(
     debug_assert!(c.values.len() == 2 * p.num_groups && c.coefs.len() == p.num_groups);
     // Near the previous key (playback, either direction, or wrapping to the first samples):
     // the slots may help. A random jump takes the plain walk and leaves the slots alone.
-    let near = c.head.last != u32::MAX && (key.i0.abs_diff(c.head.last) <= 2 || key.i0 <= 1);
+    let near = cache::near(c.head.last, key.i0);
     c.head.last = key.i0;
     if !near {
         return sample_pose(p, key, out, stride);
