@@ -191,6 +191,48 @@ fn identity(h: &Header, bytes: &[u8], d: &Defaults) -> [u32; ID_WORDS] {
     ]
 }
 
+/// Whether `key` is a random jump for the filled cache in `cache`: neither held in its slots
+/// nor near the last key's samples (within two samples; a clip's first two samples count as
+/// near, where wrapping playback lands); then the key is recorded as the last one and the pose
+/// takes the plain walk, having read and written only the cache's head. Otherwise false, and
+/// the pose opens the cache (which checks its size and whose it is). The last key is a hint
+/// only: a cache filled for another clip is refilled when playback next uses it.
+fn jump(cache: &mut [u8], key: &SampleKey) -> bool {
+    if cache.len() < HEAD * 4 || !(cache.as_ptr() as usize).is_multiple_of(16) {
+        return false;
+    }
+    // SAFETY: the head's words lie in `cache` (checked above), 16-byte aligned; any bits are
+    // valid `u32`s.
+    let head: &mut [u32] = unsafe { part(cache.as_mut_ptr(), 0, HEAD) };
+    if head[W_TAG] != TAG {
+        return false;
+    }
+    let s0 = key.i0;
+    // The two samples `sample_pose` takes (its case `ONE`: one sample).
+    let s1 = if key.i1 == key.i0 || key.alpha <= 0.0 {
+        s0
+    } else {
+        key.i1
+    };
+    let slots = [head[W_SLOT], head[W_SLOT + 1]];
+    let last = [head[W_LAST], head[W_LAST + 1]];
+    if slots.contains(&s0) && slots.contains(&s1) {
+        return false;
+    }
+    if near(last, s0) && near(last, s1) {
+        return false;
+    }
+    head[W_LAST] = s0;
+    head[W_LAST + 1] = s1;
+    true
+}
+
+/// Whether sample `s` is near the last key's samples `last`.
+#[inline(always)]
+fn near(last: [u32; 2], s: u32) -> bool {
+    s < 2 || last.iter().any(|&l| l != NONE && l.abs_diff(s) <= 2)
+}
+
 /// Samples every joint like [`super::sample_pose`], through the playback cache `cache` (see the
 /// module docs); a cache too small or misaligned for the body is not used.
 #[allow(clippy::too_many_arguments)]
@@ -204,6 +246,9 @@ pub fn sample_pose(
     cache: &mut [u8],
 ) {
     let plain = |out: &mut PoseOut| super::sample_pose(h, bytes, hint, key, d, out);
+    if jump(cache, key) {
+        return plain(out);
+    }
     let Some(body) = Body::new(bytes) else {
         return;
     };
@@ -228,8 +273,7 @@ pub fn sample_pose(
     c.head[W_LAST] = s0;
     c.head[W_LAST + 1] = s1;
     if a.is_none() || b.is_none() {
-        let near = |s: u32| s < 2 || last.iter().any(|&l| l != NONE && l.abs_diff(s) <= 2);
-        if !(near(s0) && near(s1)) {
+        if !(near(last, s0) && near(last, s1)) {
             // A jump: the plain walk, the cache left as it is.
             return plain(out);
         }

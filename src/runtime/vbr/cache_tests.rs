@@ -125,6 +125,50 @@ fn playback_fills_the_slots() {
         .unwrap_err();
 }
 
+/// A random jump after playback: the plain walk's pose, and of the cache only the last key's
+/// words written (the slots and the segment's records left for playback to resume).
+#[test]
+fn a_random_jump_writes_only_the_last_key() {
+    let bytes = blob(true, 6, 120);
+    let mut dec = Decompressor::new(&bytes, &DecompressOptions::default()).unwrap();
+    let mut mem = memory(dec.playback_cache_size());
+    let n = dec.num_joints() * 10;
+    let (mut p0, mut p1) = (vec![0f32; n], vec![0f32; n]);
+    for s in 20..30 {
+        dec.seek_sample(s);
+        dec.sample_pose_cached(as_bytes(&mut mem), &mut p1, 10)
+            .unwrap();
+    }
+    for s in [90u32, 45, 3, 70] {
+        let before = as_bytes(&mut mem).to_vec();
+        dec.seek(
+            s as f32 / dec.header().sample_rate + 0.004,
+            Looping::Clamp,
+            Rounding::None,
+        )
+        .unwrap();
+        dec.sample_pose(&mut p0, 10).unwrap();
+        dec.sample_pose_cached(as_bytes(&mut mem), &mut p1, 10)
+            .unwrap();
+        assert_eq!(
+            p0.iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+            p1.iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+            "jump to sample {s}"
+        );
+        let after = as_bytes(&mut mem);
+        let changed: Vec<usize> = (0..after.len())
+            .filter(|&i| after[i] != before[i])
+            .collect();
+        let last = 4 * W_LAST..4 * (W_LAST + 2);
+        assert!(
+            !changed.is_empty() && changed.iter().all(|i| last.contains(i)),
+            "a jump to sample {s} wrote bytes {changed:?}"
+        );
+        let word = |w: usize| u32::from_le_bytes(after[4 * w..4 * w + 4].try_into().unwrap());
+        assert_eq!([word(W_LAST), word(W_LAST + 1)], [s, s + 1]);
+    }
+}
+
 /// Garbage in the cache memory after it was filled (a caller's bug) gives poses, never a read
 /// outside the blob or the cache: every field of it is overwritten with random words.
 #[test]
