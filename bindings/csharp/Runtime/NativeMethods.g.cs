@@ -174,6 +174,25 @@ namespace AnimComp.Native
     }
 
     /// <summary>
+    /// How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
+    /// </summary>
+    public enum AnimcompVbrLayout : uint
+    {
+        /// <summary>
+        /// Segments of tracks, joint after joint (format version 2, read by every version of the
+        /// library): the fastest joint subsets.
+        /// </summary>
+        ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
+        /// <summary>
+        /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
+        /// (format version 3, which libraries from this version on read): faster whole poses and
+        /// playback, slower joint subsets, 2.4-2.8 % larger over the shared clip sets (up to 12 %
+        /// on a short clip).
+        /// </summary>
+        ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
+    }
+
+    /// <summary>
     /// How a rotation sub-track's samples are stored by the `fixed` codec.
     /// </summary>
     public enum AnimcompRotationFormat : uint
@@ -299,25 +318,6 @@ namespace AnimComp.Native
         /// at index `j * num_samples + i`.
         /// </summary>
         ANIMCOMP_LAYOUT_JOINT_MAJOR = 1,
-    }
-
-    /// <summary>
-    /// How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
-    /// </summary>
-    public enum AnimcompVbrLayout : uint
-    {
-        /// <summary>
-        /// Segments of tracks, joint after joint (format version 2, read by every version of the
-        /// library): the fastest joint subsets.
-        /// </summary>
-        ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
-        /// <summary>
-        /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-        /// (format version 3, which libraries from this version on read): faster whole poses and
-        /// playback, slower joint subsets, 2.4-2.8 % larger over the shared clip sets (up to 12 %
-        /// on a short clip).
-        /// </summary>
-        ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
     }
 
     /// <summary>
