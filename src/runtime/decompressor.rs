@@ -184,6 +184,7 @@ impl<'a> Decompressor<'a> {
     }
 
     /// Moves to `time` seconds.
+    #[inline]
     pub fn seek(&mut self, time: f32, looping: Looping, rounding: Rounding) -> Result<()> {
         self.key = seek::resolve(&self.header, time, looping, rounding)?;
         Ok(())
@@ -205,6 +206,7 @@ impl<'a> Decompressor<'a> {
     }
 
     /// Samples every joint into `out`: 10 floats per joint, joint `j` at `out[j * stride..]`.
+    #[inline]
     pub fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
         PoseOut::check_len(out.len(), self.num_joints(), stride)?;
         let mut po = PoseOut { data: out, stride };
@@ -253,6 +255,7 @@ impl<'a> Decompressor<'a> {
     /// holds every joint at `stride`, `cache` is at least the playback cache size and 16-byte
     /// aligned (the C layer's attached cache, checked when it was attached). A cache too small
     /// still gives the right pose, without the cache.
+    #[inline]
     pub(crate) fn sample_pose_cached_checked(
         &self,
         cache: &mut [u8],

@@ -5,6 +5,7 @@ use crate::format::{CodecId, Header};
 use crate::math::Transform;
 
 /// Samples a whole pose from a validated body.
+#[inline]
 pub(crate) fn sample_pose(
     h: &Header,
     body: &[u8],
@@ -28,6 +29,7 @@ pub(crate) fn sample_pose(
 
 /// Samples a whole pose through a playback cache (codecs without one sample as
 /// [`sample_pose`] does).
+#[inline]
 pub(crate) fn sample_pose_cached(
     h: &Header,
     body: &[u8],

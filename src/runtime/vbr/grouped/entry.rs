@@ -61,6 +61,7 @@ fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) {
 }
 
 /// Samples a whole pose with the widest decoder this machine runs.
+#[inline]
 pub(crate) fn sample_pose(
     h: &Header,
     body: &[u8],
@@ -86,6 +87,7 @@ pub(crate) fn sample_pose(
 
 /// Samples a whole pose through the playback cache in `cache` (AVX2; otherwise, or with a
 /// cache too small or misaligned, as [`sample_pose`]).
+#[inline]
 pub(crate) fn sample_pose_cached(
     h: &Header,
     body: &[u8],
