@@ -13,13 +13,16 @@ use crate::math::FLOATS_PER_JOINT;
 use crate::runtime::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
 use crate::{Error, Result, Status};
 
-/// Marks an initialised context ("ACMPDEC1").
-const MAGIC: u64 = u64::from_le_bytes(*b"ACMPDEC1");
+/// Marks an initialised context ("ACD1").
+const MAGIC: u32 = u32::from_le_bytes(*b"ACD1");
 
 /// What lives inside `AnimcompDecompressor::opaque`.
 #[repr(C)]
 pub(super) struct State {
-    magic: u64,
+    magic: u32,
+    /// Bytes of the attached cache a pose uses (`dec.playback_cache_size()`, found when it was
+    /// attached, so that a pose does not compute it again); 0 when none.
+    pub(super) cache_len: u32,
     pub(super) dec: Decompressor<'static>,
     /// The attached playback cache (`animcomp_decompressor_attach_cache`), of at least
     /// `dec.playback_cache_size()` bytes, 16-byte aligned; null when none.
@@ -196,6 +199,7 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
         let dec = Decompressor::bind(&open_blob(blob, blob_size, options)?);
         (ctx as *mut State).write(State {
             magic: MAGIC,
+            cache_len: 0,
             dec,
             cache: std::ptr::null_mut(),
         });
@@ -247,6 +251,7 @@ pub unsafe extern "C" fn animcomp_decompressor_bind(
         let dec = Decompressor::bind(&blob_state(handle)?.open);
         (ctx as *mut State).write(State {
             magic: MAGIC,
+            cache_len: 0,
             dec,
             cache: std::ptr::null_mut(),
         });

@@ -64,6 +64,7 @@ pub unsafe extern "C" fn animcomp_decompressor_attach_cache(
         let st = state_mut(ctx)?;
         if cache.is_null() {
             st.cache = std::ptr::null_mut();
+            st.cache_len = 0;
             return Ok(());
         }
         if !(cache as usize).is_multiple_of(16) {
@@ -73,12 +74,15 @@ pub unsafe extern "C" fn animcomp_decompressor_attach_cache(
         if cache_bytes < need {
             return Err(Error::BufferTooSmall { required: need });
         }
+        let len = u32::try_from(need)
+            .map_err(|_| Error::InvalidArgument("a playback cache of 4 GB or more"))?;
         let cache = cache.cast::<u8>();
         if need > 0 {
             // Marks it unfilled: it is filled for this context on its first use.
             std::ptr::write_bytes(cache, 0, 16);
         }
         st.cache = cache;
+        st.cache_len = len;
         Ok(())
     })
 }
@@ -86,11 +90,10 @@ pub unsafe extern "C" fn animcomp_decompressor_attach_cache(
 /// `animcomp_sample_pose` through the attached cache.
 ///
 /// # Safety
-/// `st.cache` is non-null and points to the attached cache (at least the playback cache size,
-/// 16-byte aligned, alive, used by this thread only).
+/// `st.cache` is non-null and points to the attached cache (`st.cache_len` bytes, the playback
+/// cache size, 16-byte aligned, alive, used by this thread only).
 pub(super) unsafe fn sample_pose_cached(st: &State, out: &mut [f32], stride: usize) -> Result<()> {
-    let n = st.dec.playback_cache_size();
-    let cache = std::slice::from_raw_parts_mut(st.cache, n);
+    let cache = std::slice::from_raw_parts_mut(st.cache, st.cache_len as usize);
     // The pose buffer was checked by the caller, the cache when it was attached.
     st.dec.sample_pose_cached_checked(cache, out, stride);
     Ok(())
