@@ -110,6 +110,11 @@ fn cached_poses_through_the_c_abi_are_the_plain_poses() {
                     "{codec:?} {mode:?} at {t}"
                 );
             }
+            // Playback went through the cache (the context passed its whole length): it holds
+            // the `vbr` cache's tag.
+            if codec == CodecChoice::Vbr {
+                assert_eq!(&mem[0].to_le_bytes()[..4], b"ACPC", "{mode:?}");
+            }
             // The cache wrote nothing past its size.
             let tail = &mem[n.div_ceil(16)..];
             assert!(tail

@@ -166,6 +166,9 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
                 );
             }
         }
+        // The poses above went through the cache (the context passed its whole length): it
+        // holds the grouped cache's tag.
+        assert_eq!(&mem[0].to_le_bytes()[..4], b"ACP3", "seed {seed}");
         let _ = hg;
     }
 }
