@@ -234,18 +234,15 @@ pub struct View<'a> {
     pub num_groups: usize,
     /// Per joint and channel, its source (see the layout).
     pub joint_map: &'a [u16],
-    /// Channels per joint in `joint_map` (2 in a blob without scale, else 3).
-    pub columns: usize,
     /// Per group: its record's offset in `data`, and its metadata's offset in a segment's.
     pub group_at: &'a [[u32; 2]],
-    /// Per channel: its first group, static and default.
-    pub bases: [[u32; 3]; 3],
+    /// Groups per channel.
+    pub groups: [u16; 3],
     pub seg_table: usize,
     pub meta_bytes: usize,
     pub starts_at: usize,
-    /// Bytes of a group's first bit (2 or 4), and the mask of its value in a `u64` read.
+    /// Bytes of a group's first bit (2 or 4).
     pub start_bytes: usize,
-    pub start_mask: u64,
     pub data: &'a [u8],
 }
 
@@ -289,20 +286,30 @@ impl<'a> View<'a> {
                     body.as_ptr().add(map) as *const u16,
                     columns * joints,
                 ),
-                columns,
                 group_at: std::slice::from_raw_parts(body.as_ptr().add(dir) as *const [u32; 2], g),
-                bases: c.bases(),
+                groups: c.groups,
                 seg_table: c.seg_table as usize,
                 meta_bytes: c.meta_bytes as usize,
                 starts_at: c.starts_at as usize,
                 start_bytes: c.start_bytes(),
-                start_mask: if c.wide_starts {
-                    u32::MAX as u64
-                } else {
-                    u16::MAX as u64
-                },
                 data: &body[data..end],
             }
+        }
+    }
+
+    /// Channels per joint in `joint_map` (2 in a blob without scale, else 3).
+    #[inline(always)]
+    pub fn columns(&self) -> usize {
+        3 - self.all_scales as usize
+    }
+
+    /// The mask of a group's first bit in a `u64` read.
+    #[inline(always)]
+    pub fn start_mask(&self) -> u64 {
+        if self.start_bytes == 4 {
+            u32::MAX as u64
+        } else {
+            u16::MAX as u64
         }
     }
 
@@ -311,10 +318,41 @@ impl<'a> View<'a> {
     /// `defaults`.
     #[inline(always)]
     pub fn source(&self, j: usize, ch: usize) -> u32 {
+        self.sources().get(self, j, ch)
+    }
+
+    /// What [`View::source`] needs beside the joint map, for a selection to compute once.
+    #[inline(always)]
+    pub fn sources(&self) -> Sources {
+        // Per channel: its first group, static and default (the counts of the channels
+        // before it).
+        let base = |x: [usize; 3]| [0, x[0] as u32, (x[0] + x[1]) as u32];
+        Sources {
+            bases: [
+                base(self.groups.map(|x| x as usize)),
+                base(self.statics),
+                base(self.defaults),
+            ],
+            columns: self.columns(),
+        }
+    }
+}
+
+/// Per channel its first group, static and default, and the joint map's columns (see
+/// [`View::sources`]).
+pub struct Sources {
+    bases: [[u32; 3]; 3],
+    columns: usize,
+}
+
+impl Sources {
+    /// [`View::source`] of `v`.
+    #[inline(always)]
+    pub fn get(&self, v: &View, j: usize, ch: usize) -> u32 {
         if ch >= self.columns {
             return super::SRC_DEFAULT;
         }
-        let m = self.joint_map[j * self.columns + ch];
+        let m = v.joint_map[j * self.columns + ch];
         let i = (m & MAP_INDEX) as u32;
         match m & !MAP_INDEX {
             MAP_ANIMATED => {

@@ -262,13 +262,14 @@ impl View<'_> {
         assert!(stride >= 10);
         let sp = split(self, key);
         let (one, pair) = (sp.case == ONE, sp.case == PAIR);
+        let sources = self.sources();
         let a = position_in(self, sp.seg[0], sp.local[0]);
         let lone = Lone {
             data: self.data,
             group_at: self.group_at,
             starts_at: self.starts_at,
             start_bytes: self.start_bytes,
-            start_mask: self.start_mask,
+            start_mask: self.start_mask(),
             a,
             b: if one {
                 a
@@ -288,7 +289,7 @@ impl View<'_> {
                     if channels & (1 << ch) == 0 {
                         continue;
                     }
-                    let src = self.source(j, ch);
+                    let src = sources.get(self, j, ch);
                     let value = match src & (3 << 30) {
                         SRC_ANIMATED => {
                             lane_value(&lone, (src >> 3) as usize, (src & 7) as usize, ch == 0)
@@ -317,7 +318,7 @@ impl View<'_> {
                 if channels & (1 << ch) == 0 {
                     continue;
                 }
-                let src = self.source(j as usize, ch);
+                let src = sources.get(self, j as usize, ch);
                 let at = [0, 4, 7][ch];
                 let value = match src & (3 << 30) {
                     SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
