@@ -27,8 +27,7 @@ pub(super) struct Split {
 #[inline(always)]
 pub(super) fn split(p: &View, key: &SampleKey) -> Split {
     let len = p.seg_len;
-    let s0 = key.i0 / len;
-    let l0 = key.i0 - s0 * len;
+    let (s0, l0) = seg_of(key.i0, len);
     let (s1, l1) = if key.i1 == key.i0 {
         (s0, l0)
     } else if key.i1 == key.i0 + 1 {
@@ -38,8 +37,7 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
             (s0, l0 + 1)
         }
     } else {
-        let s = key.i1 / len;
-        (s, key.i1 - s * len)
+        seg_of(key.i1, len)
     };
     let case = if key.i1 == key.i0 || key.alpha <= 0.0 {
         ONE
@@ -84,8 +82,20 @@ pub(super) struct Pos {
 /// The place of `sample` (below the clip's sample count).
 #[inline(always)]
 pub(super) fn position(p: &View, sample: u32) -> Pos {
-    let seg = sample / p.seg_len;
-    position_in(p, seg, sample - seg * p.seg_len)
+    let (seg, local) = seg_of(sample, p.seg_len);
+    position_in(p, seg, local)
+}
+
+/// The segment of `sample` and its place in it, for segments of `len` (at least 1) samples:
+/// a shift and a mask for a power of two (the encoder's 16), else a division, whose latency
+/// lies before a pose's first dependent load.
+#[inline(always)]
+pub(crate) fn seg_of(sample: u32, len: u32) -> (u32, u32) {
+    if len.is_power_of_two() {
+        (sample >> len.trailing_zeros(), sample & (len - 1))
+    } else {
+        (sample / len, sample % len)
+    }
 }
 
 /// The place of sample `local` of segment `seg`.

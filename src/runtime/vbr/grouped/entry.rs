@@ -47,7 +47,8 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
 #[inline(always)]
 fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(seg) = key.i0.checked_div(hint.stride) {
+    if hint.stride != 0 {
+        let seg = super::common::seg_of(key.i0, hint.stride).0;
         let e = hint.first as usize + 4 * seg as usize;
         // SAFETY: a hint only; the address is inside `body`.
         unsafe {

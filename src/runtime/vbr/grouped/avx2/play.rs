@@ -16,7 +16,7 @@ unsafe fn fill(p: &View, c: &mut Cache, s: u32, k: usize) {
     let mut rec = 0;
     let base = k * p.num_groups;
     // The segment's group coefficients: computed once per segment, kept for the next samples.
-    let seg = s / p.seg_len;
+    let seg = super::super::common::seg_of(s, p.seg_len).0;
     let known = c.head.coef_segment == seg;
     c.head.coef_segment = seg;
     for g in 0..p.num_groups {
@@ -94,7 +94,8 @@ pub(in crate::runtime::vbr::grouped) unsafe fn sample_pose_cached(
             }
         }
     };
-    let same_segment = !one && key.i0 / p.seg_len == key.i1 / p.seg_len;
+    let seg = |s| super::super::common::seg_of(s, p.seg_len).0;
+    let same_segment = !one && seg(key.i0) == seg(key.i1);
     let alpha = key.alpha;
     let n = p.num_groups;
     let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
