@@ -218,7 +218,16 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
     fetch(d, table);
     // A frame's estimated bytes, the segment's frame bytes / L (without a division).
     let inv = RECIPROCALS[p.seg_len as usize & 31] as usize;
-    for (s, local) in sp.seg.into_iter().zip(sp.local) {
+    // Two samples of one segment (the usual key): its metadata once, and one window over
+    // both frames (they follow one another).
+    let n = if sp.seg[0] == sp.seg[1] { 1 } else { 2 };
+    let span = if n == 1 {
+        sp.local[1].abs_diff(sp.local[0]) as usize
+    } else {
+        0
+    };
+    for (s, local) in sp.seg.into_iter().zip(sp.local).take(n) {
+        let local = if n == 1 { local.min(sp.local[1]) } else { local };
         let seg = s.min(last) as usize;
         let off = read_u32(p.data, table + 4 * seg) as usize;
         let end = if seg as u32 == last {
@@ -232,7 +241,7 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         let per = (len * inv) >> 16;
         let at = frames + per * local as usize;
         let lo = at.saturating_sub(64).max(frames).min(end);
-        fetch(d.add(lo), (per + 128).min(end - lo));
+        fetch(d.add(lo), (per * (span + 1) + 128).min(end - lo));
     }
     // The constants' joints and values, and the defaults' joints (sections of the body).
     for part in [
