@@ -313,15 +313,7 @@ impl<'a> View<'a> {
         }
     }
 
-    /// The source of channel `ch` of joint `j`: [`super::SRC_ANIMATED`] | group << 3 | lane,
-    /// [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`] | index in
-    /// `defaults`.
-    #[inline(always)]
-    pub fn source(&self, j: usize, ch: usize) -> u32 {
-        self.sources().get(self, j, ch)
-    }
-
-    /// What [`View::source`] needs beside the joint map, for a selection to compute once.
+    /// What [`Sources::get`] needs beside the joint map, for a selection to compute once.
     #[inline(always)]
     pub fn sources(&self) -> Sources {
         // Per channel: its first group, static and default (the counts of the channels
@@ -346,7 +338,9 @@ pub struct Sources {
 }
 
 impl Sources {
-    /// [`View::source`] of `v`.
+    /// The source of channel `ch` of joint `j` of `v`: [`super::SRC_ANIMATED`] | group << 3 |
+    /// lane, [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`] | index in
+    /// `defaults`.
     #[inline(always)]
     pub fn get(&self, v: &View, j: usize, ch: usize) -> u32 {
         if ch >= self.columns {

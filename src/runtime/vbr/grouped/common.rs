@@ -227,7 +227,11 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         0
     };
     for (s, local) in sp.seg.into_iter().zip(sp.local).take(n) {
-        let local = if n == 1 { local.min(sp.local[1]) } else { local };
+        let local = if n == 1 {
+            local.min(sp.local[1])
+        } else {
+            local
+        };
         let seg = s.min(last) as usize;
         let off = read_u32(p.data, table + 4 * seg) as usize;
         let end = if seg as u32 == last {

@@ -44,13 +44,14 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
     }
     let mut tracks = Vec::new();
     let channels = super::body::map_columns(h);
+    let sources = v.sources();
     for j in 0..h.num_joints as usize {
         for (ch, name) in ["rotation", "translation", "scale"]
             .into_iter()
             .enumerate()
             .take(channels)
         {
-            let src = v.source(j, ch);
+            let src = sources.get(&v, j, ch);
             let (storage, bps) = match src & (3 << 30) {
                 SRC_STATIC => ("constant".to_string(), 0.0),
                 SRC_DEFAULT => ("default".to_string(), 0.0),
