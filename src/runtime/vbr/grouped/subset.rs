@@ -248,6 +248,7 @@ impl Proto {
 impl View<'_> {
     /// [`Proto::sample_joints_with`].
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(super) fn sample_joints_with(
         &self,
         key: &SampleKey,
