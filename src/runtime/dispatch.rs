@@ -92,6 +92,7 @@ pub(crate) fn sample_joint(
 }
 
 /// Samples a joint subset from a validated body (see [`JointSelection`]).
+#[inline]
 pub(crate) fn sample_joints(
     h: &Header,
     body: &[u8],
