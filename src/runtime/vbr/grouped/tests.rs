@@ -67,6 +67,15 @@ fn isas_available() {
 }
 
 /// A `vbr` blob of a generated clip.
+#[test]
+fn seg_of_is_division_and_remainder() {
+    for len in 1..=40u32 {
+        for s in (0..5000u32).chain([u32::MAX - 1, u32::MAX]) {
+            assert_eq!(common::seg_of(s, len), (s / len, s % len), "{s} / {len}");
+        }
+    }
+}
+
 fn vbr_blob(joints: usize, samples: usize, scale: bool) -> AlignedBlob {
     vbr_blob_with(joints, samples, scale, |_| ())
 }
