@@ -115,8 +115,7 @@ impl Counts {
     /// one among all of that kind.
     #[inline(always)]
     pub fn bases(&self) -> [[u32; 3]; 3] {
-        let base = |x: [u16; 3]| [0, x[0] as u32, x[0] as u32 + x[1] as u32];
-        [base(self.groups), base(self.statics), base(self.defaults)]
+        bases(self.groups, self.statics, self.defaults)
     }
 
     /// Sum of a count over the channels.
@@ -147,6 +146,14 @@ impl Counts {
             data + self.data_bytes as usize,
         ]
     }
+}
+
+/// Per kind (groups, constants, defaults) and channel: the index of the channel's first one
+/// among all of that kind (the counts of the channels before it).
+#[inline(always)]
+fn bases(groups: [u16; 3], statics: [u16; 3], defaults: [u16; 3]) -> [[u32; 3]; 3] {
+    let base = |x: [u16; 3]| [0, x[0] as u32, x[0] as u32 + x[1] as u32];
+    [base(groups), base(statics), base(defaults)]
 }
 
 /// Writes a grouped body: `counts` (its data fields), the channels' sources in the header's
@@ -316,15 +323,12 @@ impl<'a> View<'a> {
     /// What [`Sources::get`] needs beside the joint map, for a selection to compute once.
     #[inline(always)]
     pub fn sources(&self) -> Sources {
-        // Per channel: its first group, static and default (the counts of the channels
-        // before it).
-        let base = |x: [usize; 3]| [0, x[0] as u32, (x[0] + x[1]) as u32];
         Sources {
-            bases: [
-                base(self.groups.map(|x| x as usize)),
-                base(self.statics),
-                base(self.defaults),
-            ],
+            bases: bases(
+                self.groups,
+                self.statics.map(|x| x as u16),
+                self.defaults.map(|x| x as u16),
+            ),
             columns: self.columns(),
         }
     }
