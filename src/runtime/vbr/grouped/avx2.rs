@@ -115,115 +115,119 @@ unsafe fn rotation_ranges(p: *const u8) -> (__m256, __m256) {
     )
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn coef(g: &GroupView, m: *const u8) -> Coef {
-    let one_i = _mm256_set1_epi32(1);
-    let k8 = _mm256_set1_ps(1.0 / 255.0);
-    let k16 = _mm256_set1_ps(1.0 / 65535.0);
-    let n = g.n;
-    let rb = (5 * n).div_ceil(8);
-    let lanes = _mm256_cmpgt_epi32(
-        _mm256_set1_epi32(n as i32),
-        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-    );
-    let two_bits = |d: i32| {
-        let s = _mm256_srlv_epi32(
-            _mm256_set1_epi32(d),
-            _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14),
+/// A group's coefficients in the segment whose metadata for it is at `$m` (a macro, so that
+/// the walks get it inlined).
+macro_rules! coef {
+    ($g:expr, $m:expr) => {{
+        let (g, m): (&GroupView, *const u8) = ($g, $m);
+        let one_i = _mm256_set1_epi32(1);
+        let k8 = _mm256_set1_ps(1.0 / 255.0);
+        let k16 = _mm256_set1_ps(1.0 / 65535.0);
+        let n = g.n;
+        let rb = (5 * n).div_ceil(8);
+        let lanes = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32(n as i32),
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
         );
-        _mm256_and_si256(s, _mm256_set1_epi32(3))
-    };
-    let drop = if g.per_segment {
-        two_bits((m.add(3 * rb + 6 * n) as *const u16).read_unaligned() as i32)
-    } else {
-        two_bits(g.drops as i32)
-    };
-    // The clip ranges of the three stored slots.
-    let (mins, exts) = if g.class == 0 {
-        let r = |c: usize| rotation_ranges(g.ranges.add(4 * n * c));
-        if g.per_segment {
-            let e0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(drop, _mm256_setzero_si256()));
-            let le1 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(2), drop));
-            let le2 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(3), drop));
-            let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
-            (
-                [
-                    sel(e0, r0.0, r1.0),
-                    sel(le1, r1.0, r2.0),
-                    sel(le2, r2.0, r3.0),
-                ],
-                [
-                    sel(e0, r0.1, r1.1),
-                    sel(le1, r1.1, r2.1),
-                    sel(le2, r2.1, r3.1),
-                ],
-            )
+        let two_bits = |d: i32| {
+            let s = _mm256_srlv_epi32(
+                _mm256_set1_epi32(d),
+                _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14),
+            );
+            _mm256_and_si256(s, _mm256_set1_epi32(3))
+        };
+        let drop = if g.per_segment {
+            two_bits((m.add(3 * rb + 6 * n) as *const u16).read_unaligned() as i32)
         } else {
-            let (r0, r1, r2) = (r(0), r(1), r(2));
-            ([r0.0, r1.0, r2.0], [r0.1, r1.1, r2.1])
+            two_bits(g.drops as i32)
+        };
+        // The clip ranges of the three stored slots.
+        let (mins, exts) = if g.class == 0 {
+            let r = |c: usize| rotation_ranges(g.ranges.add(4 * n * c));
+            if g.per_segment {
+                let e0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(drop, _mm256_setzero_si256()));
+                let le1 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(2), drop));
+                let le2 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(3), drop));
+                let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
+                (
+                    [
+                        sel(e0, r0.0, r1.0),
+                        sel(le1, r1.0, r2.0),
+                        sel(le2, r2.0, r3.0),
+                    ],
+                    [
+                        sel(e0, r0.1, r1.1),
+                        sel(le1, r1.1, r2.1),
+                        sel(le2, r2.1, r3.1),
+                    ],
+                )
+            } else {
+                let (r0, r1, r2) = (r(0), r(1), r(2));
+                ([r0.0, r1.0, r2.0], [r0.1, r1.1, r2.1])
+            }
+        } else {
+            let f = |c: usize| _mm256_loadu_ps(g.ranges.add(4 * n * c) as *const f32);
+            ([f(0), f(1), f(2)], [f(3), f(4), f(5)])
+        };
+        let mut c = Coef {
+            mul: [_mm256_setzero_ps(); 3],
+            add: [_mm256_setzero_ps(); 3],
+            off: [_mm256_setzero_si256(); 3],
+            start: [0; 3],
+            mask: [_mm256_setzero_si256(); 3],
+            total: 0,
+            constant: _mm256_setzero_ps(),
+            raw: 0,
+            drop,
+            rates: [_mm256_setzero_si256(); 3],
+        };
+        let mut any = _mm256_setzero_si256();
+        let mut raw = _mm256_setzero_si256();
+        for k in 0..3 {
+            let r = _mm256_and_si256(rates5(m.add(rb * k)), lanes);
+            c.rates[k] = r;
+            let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
+            let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
+            raw = _mm256_or_si256(raw, is_raw);
+            // Widths: 0, r + 2, or 32 for a raw rate.
+            let bits = _mm256_andnot_si256(zero, _mm256_add_epi32(r, _mm256_set1_epi32(2)));
+            let bits = _mm256_or_si256(
+                _mm256_andnot_si256(is_raw, bits),
+                _mm256_and_si256(is_raw, _mm256_set1_epi32(32)),
+            );
+            any = _mm256_or_si256(any, bits);
+            // 1 / (2^bits - 1) for the quantised rates, else 0.
+            let p2 = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
+                bits,
+                _mm256_set1_epi32(127),
+            )));
+            let inv = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sub_ps(p2, _mm256_set1_ps(1.0)));
+            let inv_q = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_or_si256(zero, is_raw)), inv);
+            let f =
+                _mm256_cvtepu16_epi32(_mm_loadu_si128(m.add(3 * rb + 2 * n * k) as *const __m128i));
+            let smin = _mm256_mul_ps(
+                _mm256_cvtepi32_ps(_mm256_and_si256(f, _mm256_set1_epi32(0xFF))),
+                k8,
+            );
+            let sext = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32::<8>(f)), k8);
+            let cfrac = _mm256_mul_ps(_mm256_cvtepi32_ps(f), k16);
+            let frac = sel(
+                _mm256_cmp_ps::<_CMP_EQ_OQ>(inv_q, _mm256_setzero_ps()),
+                smin,
+                cfrac,
+            );
+            c.mul[k] = _mm256_mul_ps(_mm256_mul_ps(inv_q, sext), exts[k]);
+            c.add[k] = _mm256_add_ps(_mm256_mul_ps(frac, exts[k]), mins[k]);
+            let (off, total) = prefix(bits);
+            c.off[k] = off;
+            c.start[k] = c.total;
+            c.total += total;
+            c.mask[k] = _mm256_sub_epi32(_mm256_sllv_epi32(one_i, bits), one_i);
         }
-    } else {
-        let f = |c: usize| _mm256_loadu_ps(g.ranges.add(4 * n * c) as *const f32);
-        ([f(0), f(1), f(2)], [f(3), f(4), f(5)])
-    };
-    let mut c = Coef {
-        mul: [_mm256_setzero_ps(); 3],
-        add: [_mm256_setzero_ps(); 3],
-        off: [_mm256_setzero_si256(); 3],
-        start: [0; 3],
-        mask: [_mm256_setzero_si256(); 3],
-        total: 0,
-        constant: _mm256_setzero_ps(),
-        raw: 0,
-        drop,
-        rates: [_mm256_setzero_si256(); 3],
-    };
-    let mut any = _mm256_setzero_si256();
-    let mut raw = _mm256_setzero_si256();
-    for k in 0..3 {
-        let r = _mm256_and_si256(rates5(m.add(rb * k)), lanes);
-        c.rates[k] = r;
-        let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
-        let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
-        raw = _mm256_or_si256(raw, is_raw);
-        // Widths: 0, r + 2, or 32 for a raw rate.
-        let bits = _mm256_andnot_si256(zero, _mm256_add_epi32(r, _mm256_set1_epi32(2)));
-        let bits = _mm256_or_si256(
-            _mm256_andnot_si256(is_raw, bits),
-            _mm256_and_si256(is_raw, _mm256_set1_epi32(32)),
-        );
-        any = _mm256_or_si256(any, bits);
-        // 1 / (2^bits - 1) for the quantised rates, else 0.
-        let p2 = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
-            bits,
-            _mm256_set1_epi32(127),
-        )));
-        let inv = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sub_ps(p2, _mm256_set1_ps(1.0)));
-        let inv_q = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_or_si256(zero, is_raw)), inv);
-        let f = _mm256_cvtepu16_epi32(_mm_loadu_si128(m.add(3 * rb + 2 * n * k) as *const __m128i));
-        let smin = _mm256_mul_ps(
-            _mm256_cvtepi32_ps(_mm256_and_si256(f, _mm256_set1_epi32(0xFF))),
-            k8,
-        );
-        let sext = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32::<8>(f)), k8);
-        let cfrac = _mm256_mul_ps(_mm256_cvtepi32_ps(f), k16);
-        let frac = sel(
-            _mm256_cmp_ps::<_CMP_EQ_OQ>(inv_q, _mm256_setzero_ps()),
-            smin,
-            cfrac,
-        );
-        c.mul[k] = _mm256_mul_ps(_mm256_mul_ps(inv_q, sext), exts[k]);
-        c.add[k] = _mm256_add_ps(_mm256_mul_ps(frac, exts[k]), mins[k]);
-        let (off, total) = prefix(bits);
-        c.off[k] = off;
-        c.start[k] = c.total;
-        c.total += total;
-        c.mask[k] = _mm256_sub_epi32(_mm256_sllv_epi32(one_i, bits), one_i);
-    }
-    c.constant = _mm256_castsi256_ps(_mm256_cmpeq_epi32(any, _mm256_setzero_si256()));
-    c.raw = _mm256_movemask_epi8(raw) as u32;
-    c
+        c.constant = _mm256_castsi256_ps(_mm256_cmpeq_epi32(any, _mm256_setzero_si256()));
+        c.raw = _mm256_movemask_epi8(raw) as u32;
+        c
+    }};
 }
 
 /// The fields of one component of a group's lanes: lane `l` at `bit + off[l]`. The window's
@@ -366,7 +370,57 @@ unsafe fn nlerp(a: [__m256; 4], b: [__m256; 4], t: f32) -> [__m256; 4] {
 }
 
 /// Lanes 0..n of four component registers as four-float rows at `joint * stride + at`; rows of
-/// three floats when `three`.
+/// three floats when `three`. A macro, so that the walks get it inlined (a call passed the
+/// registers through memory).
+macro_rules! store {
+    ($q:expr, $g:expr, $out:expr, $stride:expr, $at:expr, $three:expr) => {{
+        let (q, g, out, stride, at, three): (
+            [__m256; 4],
+            &GroupView,
+            *mut f32,
+            usize,
+            usize,
+            bool,
+        ) = ($q, $g, $out, $stride, $at, $three);
+        let t0 = _mm256_unpacklo_ps(q[0], q[1]);
+        let t1 = _mm256_unpackhi_ps(q[0], q[1]);
+        let t2 = _mm256_unpacklo_ps(q[2], q[3]);
+        let t3 = _mm256_unpackhi_ps(q[2], q[3]);
+        let r = [
+            _mm256_shuffle_ps::<0b01_00_01_00>(t0, t2),
+            _mm256_shuffle_ps::<0b11_10_11_10>(t0, t2),
+            _mm256_shuffle_ps::<0b01_00_01_00>(t1, t3),
+            _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3),
+        ];
+        let put = |l: usize, row: __m128| {
+            let dst = out.add(*g.joints.add(l) as usize * stride + at);
+            if three {
+                _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(row));
+                _mm_store_ss(dst.add(2), _mm_movehl_ps(row, row));
+            } else {
+                _mm_storeu_ps(dst, row);
+            }
+        };
+        // Lanes 0..4 from the low halves, 4..8 from the high ones: no branch per lane on which.
+        let n = g.n;
+        if n == LANES {
+            // Most groups are full: straight-line stores.
+            for (l, x) in r.iter().enumerate() {
+                put(l, _mm256_castps256_ps128(*x));
+                put(l + 4, _mm256_extractf128_ps::<1>(*x));
+            }
+        } else {
+            for (l, x) in r.iter().enumerate().take(n) {
+                put(l, _mm256_castps256_ps128(*x));
+            }
+            for (l, x) in r.iter().enumerate().take(n.saturating_sub(4)) {
+                put(l + 4, _mm256_extractf128_ps::<1>(*x));
+            }
+        }
+    }};
+}
+
+/// [`store!`] (for the playback cache and a selection's group).
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn store(
@@ -377,41 +431,7 @@ unsafe fn store(
     at: usize,
     three: bool,
 ) {
-    let t0 = _mm256_unpacklo_ps(q[0], q[1]);
-    let t1 = _mm256_unpackhi_ps(q[0], q[1]);
-    let t2 = _mm256_unpacklo_ps(q[2], q[3]);
-    let t3 = _mm256_unpackhi_ps(q[2], q[3]);
-    let r = [
-        _mm256_shuffle_ps::<0b01_00_01_00>(t0, t2),
-        _mm256_shuffle_ps::<0b11_10_11_10>(t0, t2),
-        _mm256_shuffle_ps::<0b01_00_01_00>(t1, t3),
-        _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3),
-    ];
-    let put = |l: usize, row: __m128| {
-        let dst = out.add(*g.joints.add(l) as usize * stride + at);
-        if three {
-            _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(row));
-            _mm_store_ss(dst.add(2), _mm_movehl_ps(row, row));
-        } else {
-            _mm_storeu_ps(dst, row);
-        }
-    };
-    // Lanes 0..4 from the low halves, 4..8 from the high ones: no branch per lane on which.
-    let n = g.n;
-    if n == LANES {
-        // Most groups are full: straight-line stores.
-        for (l, x) in r.iter().enumerate() {
-            put(l, _mm256_castps256_ps128(*x));
-            put(l + 4, _mm256_extractf128_ps::<1>(*x));
-        }
-        return;
-    }
-    for (l, x) in r.iter().enumerate().take(n) {
-        put(l, _mm256_castps256_ps128(*x));
-    }
-    for (l, x) in r.iter().enumerate().take(n.saturating_sub(4)) {
-        put(l + 4, _mm256_extractf128_ps::<1>(*x));
-    }
+    store!(q, g, out, stride, at, three)
 }
 
 #[target_feature(enable = "avx2")]
@@ -469,12 +489,12 @@ macro_rules! group {
         let (data, g, a, b, alpha): (&[u8], &GroupView, &Pos, &Pos, f32) =
             ($data, $g, $a, $b, $alpha);
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
-        let ca = coef(g, data.as_ptr().add($ma));
+        let ca = coef!(g, data.as_ptr().add($ma));
         let va = sample!(data, a, $ga, &ca, limit);
         let (vb, cb) = match $m {
             PAIR => (sample!(data, b, $gb, &ca, limit), None),
             TWO => {
-                let cb = coef(g, data.as_ptr().add($mb));
+                let cb = coef!(g, data.as_ptr().add($mb));
                 (sample!(data, b, $gb, &cb, limit), Some(cb))
             }
             _ => (va, None),
@@ -541,7 +561,7 @@ unsafe fn walk<const M: u8>(
         ma += g.meta;
         mb += g.meta;
         let at = [0, 4, 7][g.class as usize % 3];
-        store(q, g, out, stride, at, g.class != 0);
+        store!(q, g, out, stride, at, g.class != 0);
     }
 }
 

@@ -27,7 +27,7 @@ unsafe fn fill(p: &View, c: &mut Cache, s: u32, k: usize) {
         let cf = if known {
             &*slot
         } else {
-            slot.write(coef(gv, data.as_ptr().add(m)));
+            slot.write(coef!(gv, data.as_ptr().add(m)));
             &*slot
         };
         m += gv.meta;
