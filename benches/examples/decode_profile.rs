@@ -60,10 +60,11 @@ fn main() {
         Some(
             mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
             | "playcache" | "proto" | "protoplay" | "protocheck" | "protocache"
-            | "protosubset" | "protosubsetlane" | "protoone" | "protoavx2" | "protosse2"
-            | "protoscalar"),
+            | "protosubset" | "protosubsetlane" | "protoone" | "protoavx512" | "protoavx2"
+            | "protosse2" | "protoscalar"),
         ) => {
             let isa = match mode {
+                "protoavx512" => Some(Isa::Avx512),
                 "protoavx2" => Some(Isa::Avx2),
                 "protosse2" => Some(Isa::Sse2),
                 "protoscalar" => Some(Isa::Scalar),
@@ -267,7 +268,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: decode_profile write|writegrouped DIR CLIPS... | sample|subset|all|rotations|one|play|playcache|samplecache|proto|protoavx2|protosse2|protoscalar|protoplay|protocheck DIR [N]"
+                "usage: decode_profile write|writegrouped DIR CLIPS... | sample|subset|all|rotations|one|play|playcache|samplecache|proto|protoavx512|protoavx2|protosse2|protoscalar|protoplay|protocheck DIR [N]"
             )
         }
     }

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 /// clip on a machine without AVX2).
 pub struct ProtoSide {
     protos: Vec<Option<Proto>>,
-    /// The decoder of the whole poses: the widest available, or `AB_PROTO_ISA` (`avx2`, `sse2`,
+    /// The decoder of the whole poses: the widest available, or `AB_PROTO_ISA` (`avx512`, `avx2`, `sse2`,
     /// `scalar`) when set.
     pub isa: Isa,
     pose: Vec<f32>,
@@ -29,6 +29,7 @@ impl ProtoSide {
             Ok("sse2") => Isa::Sse2,
             Ok("scalar") => Isa::Scalar,
             Ok("avx2") => Isa::Avx2,
+            Ok("avx512") => Isa::Avx512,
             _ => Isa::best(),
         };
         let protos = new

@@ -434,50 +434,23 @@ unsafe fn store(
     store!(q, g, out, stride, at, three)
 }
 
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
-    sample_channels(p, key, out, stride, 7)
-}
-
-/// [`sample_pose`] writing only the channels of `channels`, which must be the rotations, or
-/// the rotations and translations (the groups are in channel order: the walk stops at the first
-/// group of a channel not asked for).
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn sample_channels(
-    p: &View,
-    key: &SampleKey,
-    out: *mut f32,
-    stride: usize,
-    channels: u32,
-) {
-    debug_assert!(matches!(channels, 1 | 3 | 7));
-    // One split of the key serves the hints and the walk.
-    let sp = split(p, key);
-    prefetch(p, &sp);
-    statics(p, out, stride, channels);
-    match sp.case {
-        PAIR => walk::<PAIR>(p, key, &sp, out, stride, channels),
-        TWO => walk::<TWO>(p, key, &sp, out, stride, channels),
-        _ => walk::<ONE>(p, key, &sp, out, stride, channels),
-    }
-}
-
-/// Writes the static channels (constants and defaults).
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn statics(p: &View, out: *mut f32, stride: usize, channels: u32) {
-    let three = |dst: *mut f32, v: __m128| {
-        _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
-        _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
-    };
-    write_statics(
-        p,
-        out,
-        stride,
-        channels,
-        |dst, src| _mm_storeu_ps(dst, _mm_loadu_ps(src)),
-        |dst, src| three(dst, _mm_loadu_ps(src)),
-    );
+/// Writes the static channels (constants and defaults). A macro, so that each caller gets it
+/// inlined (out of line it cost a cached bandai pose about 100 more instructions).
+macro_rules! statics {
+    ($p:expr, $out:expr, $stride:expr, $channels:expr) => {{
+        let three = |dst: *mut f32, v: __m128| {
+            _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
+            _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
+        };
+        write_statics(
+            $p,
+            $out,
+            $stride,
+            $channels,
+            |dst, src| _mm_storeu_ps(dst, _mm_loadu_ps(src)),
+            |dst, src| three(dst, _mm_loadu_ps(src)),
+        );
+    }};
 }
 
 /// One group's values at a key of case `$m` (rotations blended, vectors blended and clamped,
@@ -534,36 +507,80 @@ macro_rules! group {
     }};
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn walk<const M: u8>(
-    p: &View,
-    key: &SampleKey,
-    sp: &Split,
-    out: *mut f32,
-    stride: usize,
-    channels: u32,
-) {
-    let data = p.data;
-    let (a, b) = positions(p, sp);
-    let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
-    let alpha = key.alpha;
-    let mut rec = 0;
-    for _ in 0..p.num_groups {
-        let g = &GroupView::at(data.as_ptr(), rec);
-        if channels & (1 << g.class) == 0 {
-            break;
+/// A whole pose's entry points and walk, compiled for the target features `$f`: for AVX2
+/// (`sample_pose`), and for AVX-512 F and VL (`sample_pose_512`), where the same eight-lane code
+/// (the same instructions, VEX or EVEX encoded) gets 32 vector registers instead of 16 and
+/// spills less.
+macro_rules! whole_pose {
+    ($f:literal, $sample_pose:ident, $sample_channels:ident, $walk:ident) => {
+        #[target_feature(enable = $f)]
+        pub(super) unsafe fn $sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+            $sample_channels(p, key, out, stride, 7)
         }
-        rec += g.size;
-        let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
-        ga += ta;
-        gb += tb;
-        ma += g.meta;
-        mb += g.meta;
-        let at = [0, 4, 7][g.class as usize % 3];
-        store!(q, g, out, stride, at, g.class != 0);
-    }
+
+        /// The whole pose ([`sample_pose`]) writing only the channels of `channels`, which must be the rotations, or
+        /// the rotations and translations (the groups are in channel order: the walk stops at the first
+        /// group of a channel not asked for).
+        #[target_feature(enable = $f)]
+        pub(super) unsafe fn $sample_channels(
+            p: &View,
+            key: &SampleKey,
+            out: *mut f32,
+            stride: usize,
+            channels: u32,
+        ) {
+            debug_assert!(matches!(channels, 1 | 3 | 7));
+            // One split of the key serves the hints and the walk.
+            let sp = split(p, key);
+            prefetch(p, &sp);
+            statics!(p, out, stride, channels);
+            match sp.case {
+                PAIR => $walk::<PAIR>(p, key, &sp, out, stride, channels),
+                TWO => $walk::<TWO>(p, key, &sp, out, stride, channels),
+                _ => $walk::<ONE>(p, key, &sp, out, stride, channels),
+            }
+        }
+
+        #[inline]
+        #[target_feature(enable = $f)]
+        unsafe fn $walk<const M: u8>(
+            p: &View,
+            key: &SampleKey,
+            sp: &Split,
+            out: *mut f32,
+            stride: usize,
+            channels: u32,
+        ) {
+            let data = p.data;
+            let (a, b) = positions(p, sp);
+            let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
+            let alpha = key.alpha;
+            let mut rec = 0;
+            for _ in 0..p.num_groups {
+                let g = &GroupView::at(data.as_ptr(), rec);
+                if channels & (1 << g.class) == 0 {
+                    break;
+                }
+                rec += g.size;
+                let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
+                ga += ta;
+                gb += tb;
+                ma += g.meta;
+                mb += g.meta;
+                let at = [0, 4, 7][g.class as usize % 3];
+                store!(q, g, out, stride, at, g.class != 0);
+            }
+        }
+    };
 }
+
+whole_pose!("avx2", sample_pose, sample_channels, walk);
+whole_pose!(
+    "avx2,avx512f,avx512vl",
+    sample_pose_512,
+    sample_channels_512,
+    walk_512
+);
 
 /// Lane indices: [`store`] with these as joints and stride 4 writes a group lane by lane.
 static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -599,4 +616,20 @@ pub(super) unsafe fn group_lanes(
 
 // After the macros: `play` uses them.
 mod play;
-pub(super) use play::sample_pose_cached;
+
+/// A pose through the playback cache (see `play.rs`), with the AVX-512 build of the decoder
+/// when `isa` is [`super::Isa::Avx512`] (which must then be available), else the AVX2 one.
+#[inline]
+pub(super) unsafe fn sample_pose_cached(
+    isa: super::Isa,
+    p: &View,
+    c: &mut super::cache::Cache,
+    key: &SampleKey,
+    out: *mut f32,
+    stride: usize,
+) {
+    match isa {
+        super::Isa::Avx512 => play::sample_pose_cached_512(p, c, key, out, stride),
+        _ => play::sample_pose_cached(p, c, key, out, stride),
+    }
+}

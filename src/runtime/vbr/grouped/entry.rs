@@ -77,6 +77,9 @@ pub(crate) fn sample_pose(
     let (o, stride) = (out.data.as_mut_ptr(), out.stride);
     match Isa::best() {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 F and VL are present; the key and the buffer were checked above.
+        Isa::Avx512 => unsafe { super::avx2::sample_pose_512(&v, key, o, stride) },
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 is present; the key and the buffer were checked above.
         Isa::Avx2 => unsafe { super::avx2::sample_pose(&v, key, o, stride) },
         #[cfg(target_arch = "x86_64")]
@@ -117,7 +120,14 @@ pub(crate) fn sample_pose_cached(
             // SAFETY: AVX2 is present; the key and the buffer were checked above; the cache
             // names this body and bind pose (reset otherwise).
             unsafe {
-                super::avx2::sample_pose_cached(&v, &mut c, key, out.data.as_mut_ptr(), out.stride)
+                super::avx2::sample_pose_cached(
+                    Isa::best(),
+                    &v,
+                    &mut c,
+                    key,
+                    out.data.as_mut_ptr(),
+                    out.stride,
+                )
             };
             return;
         }
@@ -169,8 +179,13 @@ pub(crate) fn sample_joints(
         check(h, key, out);
         let v = view(h, body, d);
         // SAFETY: AVX2 is present; the key and the buffer were checked above.
+        let (o, stride, channels) = (out.data.as_mut_ptr(), out.stride, sel.channels);
+        // SAFETY: as above; AVX-512 F and VL are present for the first.
         unsafe {
-            super::avx2::sample_channels(&v, key, out.data.as_mut_ptr(), out.stride, sel.channels)
+            match Isa::best() {
+                Isa::Avx512 => super::avx2::sample_channels_512(&v, key, o, stride, channels),
+                _ => super::avx2::sample_channels(&v, key, o, stride, channels),
+            }
         };
         return;
     }

@@ -236,6 +236,16 @@ impl Proto {
         Isa::Avx2.available()
     }
 
+    /// Makes [`Proto::sample_pose`] and the cached poses use the decoder for `isa` (the widest
+    /// this machine runs by default); false, and nothing changed, when this machine or build
+    /// does not have it.
+    pub fn use_isa(&mut self, isa: Isa) -> bool {
+        if isa.available() {
+            self.best = isa;
+        }
+        isa.available()
+    }
+
     /// Samples every joint at `key` into `out` (10 floats per joint at `stride`) with the widest
     /// decoder this machine runs ([`Isa::best`], chosen when the clip was converted).
     pub fn sample_pose(&self, key: &SampleKey, out: &mut [f32], stride: usize) {
@@ -274,7 +284,9 @@ impl Proto {
             if let Some(mut c) = cache::Cache::new(cache, v.num_groups, self.owner()) {
                 // SAFETY: AVX2 is present; the key and the buffer were checked above; the
                 // cache is this clip's (reset otherwise).
-                unsafe { avx2::sample_pose_cached(&v, &mut c, key, out.as_mut_ptr(), stride) };
+                unsafe {
+                    avx2::sample_pose_cached(self.best, &v, &mut c, key, out.as_mut_ptr(), stride)
+                };
                 return true;
             }
         }
@@ -315,6 +327,11 @@ impl Proto {
             return false;
         }
         match isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: AVX-512 F and VL are present; the key and the buffer were checked above.
+            Isa::Avx512 => unsafe {
+                avx2::sample_pose_512(&self.view(), key, out.as_mut_ptr(), stride)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: AVX2 is present; the key and the buffer were checked above.
             Isa::Avx2 => unsafe { avx2::sample_pose(&self.view(), key, out.as_mut_ptr(), stride) },
@@ -358,6 +375,10 @@ impl ProtoCache {
 /// The grouped layout's decoders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isa {
+    /// The AVX2 decoder compiled for AVX-512 F and VL (chosen at run time): the same eight
+    /// lanes, instructions and poses, with 32 vector registers instead of 16, so it spills
+    /// less.
+    Avx512,
     /// Eight lanes, AVX2 (chosen at run time).
     Avx2,
     /// Four lanes, SSE2 (the x86-64 baseline).
@@ -368,11 +389,17 @@ pub enum Isa {
 
 impl Isa {
     /// Every decoder, widest first.
-    pub const ALL: [Isa; 3] = [Isa::Avx2, Isa::Sse2, Isa::Scalar];
+    pub const ALL: [Isa; 4] = [Isa::Avx512, Isa::Avx2, Isa::Sse2, Isa::Scalar];
 
     /// Whether this machine and build run the decoder.
     pub fn available(self) -> bool {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                is_x86_feature_detected!("avx2")
+                    && is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512vl")
+            }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => is_x86_feature_detected!("avx2"),
             Isa::Sse2 => cfg!(target_arch = "x86_64"),

@@ -231,9 +231,16 @@ fn proto_cached_poses_are_the_vbr_poses() {
         eprintln!("skipped: no AVX2 here");
         return;
     }
-    for (joints, samples, scale) in [(14, 150, true), (9, 61, false), (40, 200, true)] {
+    // Both builds of the eight-lane decoder that this machine runs.
+    let isas = [Isa::Avx512, Isa::Avx2]
+        .into_iter()
+        .filter(|i| i.available());
+    for (isa, (joints, samples, scale)) in
+        isas.flat_map(|i| [(14, 150, true), (9, 61, false), (40, 200, true)].map(|c| (i, c)))
+    {
         let blob = seeded_blob(joints, samples, scale, 7 + joints as u64);
-        let proto = Proto::convert(blob.as_bytes()).unwrap();
+        let mut proto = Proto::convert(blob.as_bytes()).unwrap();
+        assert!(proto.use_isa(isa));
         let mut cache = ProtoCache::new(&proto);
         let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
         let n = d.num_joints();

@@ -5,50 +5,6 @@
 use super::*;
 use crate::runtime::vbr::grouped::cache::{self, Cache, COEF_BYTES};
 
-/// Decodes sample `s` of every group into slot `k`.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn fill(p: &View, c: &mut Cache, s: u32, k: usize) {
-    let data = p.data;
-    const _: () = assert!(std::mem::size_of::<Coef>() <= COEF_BYTES);
-    let pos = position(p, s);
-    let (mut m, mut gbit) = (pos.meta, 0usize);
-    let mut rec = 0;
-    let base = k * p.num_groups;
-    // The segment's group coefficients: computed once per segment, kept for the next samples.
-    let seg = super::super::common::seg_of(s, p.seg_len).0;
-    let known = c.head.coef_segment == seg;
-    c.head.coef_segment = seg;
-    for g in 0..p.num_groups {
-        let gv = &GroupView::at(data.as_ptr(), rec);
-        rec += gv.size;
-        let limit = if gv.class == 0 { 1.0 } else { MAX_ABS_VALUE };
-        let slot = c.coefs.as_mut_ptr().add(g) as *mut Coef;
-        let cf = if known {
-            &*slot
-        } else {
-            slot.write(coef!(gv, data.as_ptr().add(m)));
-            &*slot
-        };
-        m += gv.meta;
-        let v = sample!(data, &pos, gbit, cf, limit);
-        gbit = gbit.wrapping_add(cf.total);
-        let slot = c.values.as_mut_ptr().add(base + g) as *mut f32;
-        if gv.class == 0 {
-            let q = rebuild(v, cf.drop);
-            for (i, x) in q.iter().enumerate() {
-                _mm256_storeu_ps(slot.add(8 * i), *x);
-            }
-        } else {
-            for (i, x) in v.iter().enumerate() {
-                _mm256_storeu_ps(slot.add(8 * i), *x);
-            }
-        }
-        *c.constant.get_unchecked_mut(base + g) = _mm256_movemask_ps(cf.constant) as u8;
-    }
-    c.head.held[k] = s;
-}
-
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
@@ -56,91 +12,147 @@ unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
     [0, 1, 2, 3].map(|i| _mm256_loadu_ps(slot.add(8 * i)))
 }
 
-/// A pose through the cache (see [`super::super::Proto::sample_pose_cached_in`]).
-#[target_feature(enable = "avx2")]
-pub(in crate::runtime::vbr::grouped) unsafe fn sample_pose_cached(
-    p: &View,
-    c: &mut Cache,
-    key: &SampleKey,
-    out: *mut f32,
-    stride: usize,
-) {
-    debug_assert!(c.values.len() == 2 * p.num_groups && c.coefs.len() == p.num_groups);
-    // Near the previous key (playback, either direction, or wrapping to the first samples):
-    // the slots may help. A random jump takes the plain walk and leaves the slots alone.
-    let near = cache::near(c.head.last, key.i0);
-    c.head.last = key.i0;
-    if !near {
-        return sample_pose(p, key, out, stride);
-    }
-    statics(p, out, stride, 7);
-    let one = key.i1 == key.i0 || key.alpha <= 0.0;
-    let sa = match c.head.held.iter().position(|&h| h == key.i0) {
-        Some(k) => k,
-        None => {
-            let k = (!one && c.head.held[0] == key.i1) as usize;
-            fill(p, c, key.i0, k);
-            k
+/// A pose through the cache and its decode, compiled for the target features `$f` (see
+/// `whole_pose!`): `sample_pose_cached` for AVX2, `sample_pose_cached_512` for AVX-512 F and VL.
+macro_rules! cached_pose {
+    ($f:literal, $sample_pose_cached:ident, $fill:ident, $sample_pose:ident) => {
+        /// Decodes sample `s` of every group into slot `k`.
+        #[inline]
+        #[target_feature(enable = $f)]
+        unsafe fn $fill(p: &View, c: &mut Cache, s: u32, k: usize) {
+            let data = p.data;
+            const _: () = assert!(std::mem::size_of::<Coef>() <= COEF_BYTES);
+            let pos = position(p, s);
+            let (mut m, mut gbit) = (pos.meta, 0usize);
+            let mut rec = 0;
+            let base = k * p.num_groups;
+            // The segment's group coefficients: computed once per segment, kept for the next samples.
+            let seg = super::super::common::seg_of(s, p.seg_len).0;
+            let known = c.head.coef_segment == seg;
+            c.head.coef_segment = seg;
+            for g in 0..p.num_groups {
+                let gv = &GroupView::at(data.as_ptr(), rec);
+                rec += gv.size;
+                let limit = if gv.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+                let slot = c.coefs.as_mut_ptr().add(g) as *mut Coef;
+                let cf = if known {
+                    &*slot
+                } else {
+                    slot.write(coef!(gv, data.as_ptr().add(m)));
+                    &*slot
+                };
+                m += gv.meta;
+                let v = sample!(data, &pos, gbit, cf, limit);
+                gbit = gbit.wrapping_add(cf.total);
+                let slot = c.values.as_mut_ptr().add(base + g) as *mut f32;
+                if gv.class == 0 {
+                    let q = rebuild(v, cf.drop);
+                    for (i, x) in q.iter().enumerate() {
+                        _mm256_storeu_ps(slot.add(8 * i), *x);
+                    }
+                } else {
+                    for (i, x) in v.iter().enumerate() {
+                        _mm256_storeu_ps(slot.add(8 * i), *x);
+                    }
+                }
+                *c.constant.get_unchecked_mut(base + g) = _mm256_movemask_ps(cf.constant) as u8;
+            }
+            c.head.held[k] = s;
         }
-    };
-    let sb = if one {
-        sa
-    } else {
-        match c.head.held.iter().position(|&h| h == key.i1) {
-            Some(k) => k,
-            None => {
-                fill(p, c, key.i1, 1 - sa);
-                1 - sa
+
+        /// A pose through the cache (see [`super::super::Proto::sample_pose_cached_in`]).
+        #[target_feature(enable = $f)]
+        pub(in crate::runtime::vbr::grouped) unsafe fn $sample_pose_cached(
+            p: &View,
+            c: &mut Cache,
+            key: &SampleKey,
+            out: *mut f32,
+            stride: usize,
+        ) {
+            debug_assert!(c.values.len() == 2 * p.num_groups && c.coefs.len() == p.num_groups);
+            // Near the previous key (playback, either direction, or wrapping to the first samples):
+            // the slots may help. A random jump takes the plain walk and leaves the slots alone.
+            let near = cache::near(c.head.last, key.i0);
+            c.head.last = key.i0;
+            if !near {
+                return $sample_pose(p, key, out, stride);
+            }
+            statics!(p, out, stride, 7);
+            let one = key.i1 == key.i0 || key.alpha <= 0.0;
+            let sa = match c.head.held.iter().position(|&h| h == key.i0) {
+                Some(k) => k,
+                None => {
+                    let k = (!one && c.head.held[0] == key.i1) as usize;
+                    $fill(p, c, key.i0, k);
+                    k
+                }
+            };
+            let sb = if one {
+                sa
+            } else {
+                match c.head.held.iter().position(|&h| h == key.i1) {
+                    Some(k) => k,
+                    None => {
+                        $fill(p, c, key.i1, 1 - sa);
+                        1 - sa
+                    }
+                }
+            };
+            let seg = |s| super::super::common::seg_of(s, p.seg_len).0;
+            let same_segment = !one && seg(key.i0) == seg(key.i1);
+            let alpha = key.alpha;
+            let n = p.num_groups;
+            let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+            let mut rec = 0;
+            for g in 0..n {
+                let gv = &GroupView::at(p.data.as_ptr(), rec);
+                rec += gv.size;
+                let a = load(c, sa, g, n);
+                let (q, at) = if gv.class == 0 {
+                    let q = if one {
+                        a
+                    } else {
+                        let q = nlerp(a, load(c, sb, g, n), alpha);
+                        if same_segment {
+                            // Constant over the segment: not blended (the walk's rule).
+                            let m = _mm256_set1_epi32(*c.constant.get_unchecked(sa * n + g) as i32);
+                            let m = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                                _mm256_and_si256(m, bits),
+                                bits,
+                            ));
+                            [0, 1, 2, 3].map(|k| sel(m, q[k], a[k]))
+                        } else {
+                            q
+                        }
+                    };
+                    (q, 0)
+                } else {
+                    let v = if one {
+                        [a[0], a[1], a[2]]
+                    } else {
+                        let b = load(c, sb, g, n);
+                        let s0 = _mm256_set1_ps(1.0 - alpha);
+                        let s1 = _mm256_set1_ps(alpha);
+                        [0, 1, 2].map(|k| {
+                            _mm256_add_ps(_mm256_mul_ps(a[k], s0), _mm256_mul_ps(b[k], s1))
+                        })
+                    };
+                    let m = _mm256_set1_ps(MAX_ABS_VALUE);
+                    let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
+                    let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
+                    let at = if gv.class == 1 { 4 } else { 7 };
+                    ([v[0], v[1], v[2], _mm256_setzero_ps()], at)
+                };
+                store!(q, gv, out, stride, at, gv.class != 0);
             }
         }
     };
-    let seg = |s| super::super::common::seg_of(s, p.seg_len).0;
-    let same_segment = !one && seg(key.i0) == seg(key.i1);
-    let alpha = key.alpha;
-    let n = p.num_groups;
-    let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    let mut rec = 0;
-    for g in 0..n {
-        let gv = &GroupView::at(p.data.as_ptr(), rec);
-        rec += gv.size;
-        let a = load(c, sa, g, n);
-        if gv.class == 0 {
-            let q = if one {
-                a
-            } else {
-                let q = nlerp(a, load(c, sb, g, n), alpha);
-                if same_segment {
-                    // Constant over the segment: not blended (the walk's rule).
-                    let m = _mm256_set1_epi32(*c.constant.get_unchecked(sa * n + g) as i32);
-                    let m =
-                        _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(m, bits), bits));
-                    [0, 1, 2, 3].map(|k| sel(m, q[k], a[k]))
-                } else {
-                    q
-                }
-            };
-            store(q, gv, out, stride, 0, false);
-        } else {
-            let v = if one {
-                [a[0], a[1], a[2]]
-            } else {
-                let b = load(c, sb, g, n);
-                let s0 = _mm256_set1_ps(1.0 - alpha);
-                let s1 = _mm256_set1_ps(alpha);
-                [0, 1, 2].map(|k| _mm256_add_ps(_mm256_mul_ps(a[k], s0), _mm256_mul_ps(b[k], s1)))
-            };
-            let m = _mm256_set1_ps(MAX_ABS_VALUE);
-            let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
-            let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
-            let at = if gv.class == 1 { 4 } else { 7 };
-            store(
-                [v[0], v[1], v[2], _mm256_setzero_ps()],
-                gv,
-                out,
-                stride,
-                at,
-                true,
-            );
-        }
-    }
 }
+
+cached_pose!("avx2", sample_pose_cached, fill, sample_pose);
+cached_pose!(
+    "avx2,avx512f,avx512vl",
+    sample_pose_cached_512,
+    fill_512,
+    sample_pose_512
+);
