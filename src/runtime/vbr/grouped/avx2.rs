@@ -326,8 +326,14 @@ unsafe fn rebuild(s: [__m256; 3], d: __m256i) -> [__m256; 4] {
     );
     let inside = _mm256_cmp_ps::<_CMP_LE_OQ>(len2, one);
     let dd = _mm256_and_ps(inside, _mm256_sqrt_ps(_mm256_sub_ps(one, len2)));
-    let r = _mm256_div_ps(one, _mm256_sqrt_ps(len2));
-    let s = s.map(|x| sel(inside, _mm256_mul_ps(x, r), x));
+    // Stored components outside the unit ball (rare: quantisation can push them out) are
+    // normalised; when no lane is, the square root and division are skipped.
+    let s = if _mm256_movemask_ps(inside) == 0xFF {
+        s
+    } else {
+        let r = _mm256_div_ps(one, _mm256_sqrt_ps(len2));
+        s.map(|x| sel(inside, _mm256_mul_ps(x, r), x))
+    };
     let eq = |k: i32| _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(k)));
     let (e0, e1, e2, e3) = (eq(0), eq(1), eq(2), eq(3));
     [
