@@ -64,6 +64,36 @@ pub fn clip_duration(h: &Header) -> f64 {
     }
 }
 
+/// `t % period` for finite `t >= 0` and `period > 0`, bit for bit the library's `fmod` (and
+/// `rem_euclid`, equal for such `t`) without its software loop, which looping playback called
+/// on every frame after the second period: `t - q * period` with the period split in two halves
+/// of 26 bits (Veltkamp), so that both products are exact for `q < 2^26`, and `t - q * hi` is
+/// exact (Sterbenz: `q * hi` lies within `[t / 2, 2 t]` for `q >= 1`). Only the last subtraction
+/// rounds, and the remainder (exactly representable) is what it gives. The quotient's estimate
+/// `t / period` is the true floor or one more (its rounding can reach the next integer from
+/// below, never fall to the one below); one more gives a negative remainder and is corrected.
+fn rem_positive(t: f64, period: f64) -> f64 {
+    let q = (t / period).trunc();
+    if !(1.0..(1u64 << 26) as f64).contains(&q) {
+        return t % period;
+    }
+    let c = 134_217_729.0 * period; // 2^27 + 1
+    let hi = c - (c - period);
+    let lo = period - hi;
+    let r = (t - q * hi) - q * lo;
+    let r = if r < 0.0 {
+        let q = q - 1.0;
+        (t - q * hi) - q * lo
+    } else {
+        r
+    };
+    if (0.0..period).contains(&r) {
+        r
+    } else {
+        t % period
+    }
+}
+
 /// Resolves `time` (seconds) into a [`SampleKey`].
 pub fn resolve(h: &Header, time: f32, looping: Looping, rounding: Rounding) -> Result<SampleKey> {
     if !time.is_finite() {
@@ -89,6 +119,8 @@ pub fn resolve(h: &Header, time: f32, looping: Looping, rounding: Rounding) -> R
                 t - period
             } else if (-period..0.0).contains(&t) {
                 t + period
+            } else if t >= 0.0 {
+                rem_positive(t, period)
             } else {
                 t.rem_euclid(period)
             };
@@ -221,6 +253,54 @@ mod tests {
                         "{t}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn rem_positive_is_fmod() {
+        // Rates and sample counts of real clips and awkward ones, times up to 2^25 periods:
+        // random, at and one float either side of each multiple of the period.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for (n, rate) in [
+            (31u32, 30.0f32),
+            (97, 30.0),
+            (1201, 60.0),
+            (16, 24.0),
+            (7, 119.88),
+        ] {
+            let period = n as f64 / rate as f64;
+            let mut times = Vec::new();
+            for _ in 0..20_000 {
+                let span = [3.0, 100.0, 1e4, 3.3e7][(next() % 4) as usize];
+                times.push(((next() >> 11) as f64 / (1u64 << 53) as f64 * span * period) as f32);
+            }
+            for k in (2..300).chain([1 << 20, (1 << 25) + 3]) {
+                let m = (k as f64 * period) as f32;
+                times.extend([
+                    m,
+                    f32::from_bits(m.to_bits() - 1),
+                    f32::from_bits(m.to_bits() + 1),
+                ]);
+            }
+            for t in times {
+                let t = t as f64;
+                assert_eq!(
+                    rem_positive(t, period).to_bits(),
+                    (t % period).to_bits(),
+                    "{t}"
+                );
+                assert_eq!(
+                    (t % period).to_bits(),
+                    t.rem_euclid(period).to_bits(),
+                    "{t}"
+                );
             }
         }
     }
