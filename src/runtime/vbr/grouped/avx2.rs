@@ -620,8 +620,10 @@ pub(super) unsafe fn group_lanes(
     store(q, &gv, out.as_mut_ptr() as *mut f32, 4, 0, false);
 }
 
-// After the macros: `play` uses them.
+// After the macros: `play` and `gather` use them.
+mod gather;
 mod play;
+pub(super) use gather::lanes8;
 
 /// A pose through the playback cache (see `play.rs`), with the AVX-512 build of the decoder
 /// when `isa` is [`super::Isa::Avx512`] (which must then be available), else the AVX2 one.

@@ -16,19 +16,19 @@ use glam::Vec4;
 /// What the lone-lane decode reads of the view, and the key's two samples: a few words
 /// passed by reference instead of the whole view (which then need not be written to memory on
 /// every call).
-struct Lone<'a> {
-    data: &'a [u8],
-    group_at: &'a [[u32; 2]],
-    starts_at: usize,
-    start_bytes: usize,
-    start_mask: u64,
-    a: Pos,
-    b: Pos,
-    alpha: f32,
+pub(super) struct Lone<'a> {
+    pub data: &'a [u8],
+    pub group_at: &'a [[u32; 2]],
+    pub starts_at: usize,
+    pub start_bytes: usize,
+    pub start_mask: u64,
+    pub a: Pos,
+    pub b: Pos,
+    pub alpha: f32,
     /// Interpolation weight 0 or equal samples.
-    one: bool,
+    pub one: bool,
     /// Both samples in one segment.
-    pair: bool,
+    pub pair: bool,
 }
 
 /// Bit where group `g` starts in a frame of the segment of `pos` (stored per segment).
@@ -281,6 +281,54 @@ impl View<'_> {
             one,
             pair,
         };
+        // Animated channels eight at a time across groups (AVX2 gathers), when every entry
+        // has a slot of its own (slots in increasing order), so that deferring the animated
+        // channels' writes cannot change which of two writes to one slot comes last.
+        #[cfg(target_arch = "x86_64")]
+        if !wide
+            && joints.len() >= GATHERED
+            && super::Isa::Avx2.available()
+            && self.data.len() < 1 << 28
+            && joints
+                .windows(2)
+                .enumerate()
+                .all(|(i, w)| slot(i, w[0]) < slot(i + 1, w[1]))
+        {
+            let mut batches = [Batch::new(true), Batch::new(false)];
+            for (i, &j) in joints.iter().enumerate() {
+                let o = slot(i, j) * stride;
+                assert!(o + 10 <= out.len());
+                let j = j as usize;
+                for ch in 0..3 {
+                    if channels & (1 << ch) == 0 {
+                        continue;
+                    }
+                    let src = sources.get(self, j, ch);
+                    let value = match src & (3 << 30) {
+                        SRC_ANIMATED => {
+                            let b = &mut batches[(ch != 0) as usize];
+                            b.push(src, o + [0, 4, 7][ch]);
+                            if b.n == 8 {
+                                b.flush(&lone, out);
+                            }
+                            continue;
+                        }
+                        SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
+                        _ => default_value(self, j, ch),
+                    };
+                    let dst = &mut out[o..o + 10];
+                    match ch {
+                        0 => dst[..4].copy_from_slice(&value),
+                        1 => dst[4..7].copy_from_slice(&value[..3]),
+                        _ => dst[7..10].copy_from_slice(&value[..3]),
+                    }
+                }
+            }
+            for b in &mut batches {
+                b.flush(&lone, out);
+            }
+            return;
+        }
         if !wide {
             for (i, &j) in joints.iter().enumerate() {
                 let o = slot(i, j) * stride;
@@ -361,6 +409,76 @@ impl View<'_> {
                 }
             }
         }
+    }
+}
+
+/// Fewest channels of a kind decoded together with gathers (fewer are decoded lane by lane:
+/// a gathered decode costs about as much for one lane as for eight).
+#[cfg(target_arch = "x86_64")]
+const GATHERED: usize = 4;
+
+/// Animated channels of one kind (rotations or vectors) waiting to be decoded eight at a time.
+#[cfg(target_arch = "x86_64")]
+struct Batch {
+    rot: bool,
+    n: usize,
+    g: [u32; 8],
+    l: [u32; 8],
+    /// Where each value goes in the output.
+    dst: [usize; 8],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Batch {
+    fn new(rot: bool) -> Batch {
+        Batch {
+            rot,
+            n: 0,
+            g: [0; 8],
+            l: [0; 8],
+            dst: [0; 8],
+        }
+    }
+
+    /// Adds the animated source `src` (group and lane), whose value goes to `out[dst..]`.
+    #[inline(always)]
+    fn push(&mut self, src: u32, dst: usize) {
+        let i = self.n & 7;
+        self.g[i] = (src >> 3) & 0x07FF_FFFF;
+        self.l[i] = src & 7;
+        self.dst[i] = dst;
+        self.n = i + 1;
+    }
+
+    /// Decodes the waiting channels and writes them (rotations 4 floats, vectors 3).
+    #[inline(never)]
+    fn flush(&mut self, p: &Lone, out: &mut [f32]) {
+        if self.n == 0 {
+            return;
+        }
+        let mut v = [[0.0f32; 4]; 8];
+        // Lanes left to the lone-lane decode: raw ones, or all of a short batch.
+        let alone = if self.n >= GATHERED {
+            // SAFETY: AVX2 is present and the data shorter than 256 MB (the caller checked);
+            // the groups and lanes are the joint map's, which the validator checked.
+            unsafe { super::avx2::lanes8(p, &self.g, &self.l, self.n, self.rot, &mut v) }
+        } else {
+            u32::MAX
+        };
+        for (i, x) in v.iter().enumerate().take(self.n) {
+            let x = if alone & (1 << i) != 0 {
+                lane_value(p, self.g[i] as usize, self.l[i] as usize, self.rot)
+            } else {
+                *x
+            };
+            let o = self.dst[i];
+            if self.rot {
+                out[o..o + 4].copy_from_slice(&x);
+            } else {
+                out[o..o + 3].copy_from_slice(&x[..3]);
+            }
+        }
+        self.n = 0;
     }
 }
 

@@ -167,29 +167,30 @@ fn coverage(p: &Proto) -> [bool; 5] {
     c
 }
 
+/// Joints 2 and 7 at a precision no quantised rate meets (raw `f32`s); joints 3, 5 and 9
+/// turned half a turn about x (their rotations drop x, not w); joint 4 spinning two turns (no
+/// component stays large: dropped components chosen per segment).
+fn edge_cases(c: &mut RawClip) {
+    for j in [2, 7] {
+        c.skeleton.joints[j].precision = 1e-12;
+    }
+    for j in [3, 5, 9] {
+        for q in &mut c.tracks[j].rotations {
+            *q = (Quat::from_rotation_x(std::f32::consts::PI) * *q).normalize();
+        }
+    }
+    let n = c.tracks[4].rotations.len();
+    for (i, q) in c.tracks[4].rotations.iter_mut().enumerate() {
+        let a = 4.0 * std::f32::consts::PI * i as f32 / n as f32;
+        *q = Quat::from_axis_angle(Vec3::new(0.6, 0.0, 0.8), a);
+    }
+}
+
 #[test]
 fn proto_poses_are_the_vbr_poses() {
     let isas = Isa::ALL.into_iter().filter(|i| i.available()).count();
     let mut seed = 0x9E37_79B9u64;
     let mut covered = [false; 5];
-    // Joints 2 and 7 at a precision no quantised rate meets (raw `f32`s); joints 3, 5 and 9
-    // turned half a turn about x (their rotations drop x, not w); joint 4 spinning two turns
-    // (no component stays large: dropped components chosen per segment).
-    let edit = |c: &mut RawClip| {
-        for j in [2, 7] {
-            c.skeleton.joints[j].precision = 1e-12;
-        }
-        for j in [3, 5, 9] {
-            for q in &mut c.tracks[j].rotations {
-                *q = (Quat::from_rotation_x(std::f32::consts::PI) * *q).normalize();
-            }
-        }
-        let n = c.tracks[4].rotations.len();
-        for (i, q) in c.tracks[4].rotations.iter_mut().enumerate() {
-            let a = 4.0 * std::f32::consts::PI * i as f32 / n as f32;
-            *q = Quat::from_axis_angle(Vec3::new(0.6, 0.0, 0.8), a);
-        }
-    };
     for (joints, samples, scale, edited) in [
         (14, 150, true, false),
         (9, 61, false, false),
@@ -199,7 +200,7 @@ fn proto_poses_are_the_vbr_poses() {
     ] {
         let blob = vbr_blob_with(joints, samples, scale, |c| {
             if edited {
-                edit(c)
+                edge_cases(c)
             }
         });
         let c = coverage(&Proto::convert(blob.as_bytes()).unwrap());
@@ -444,13 +445,22 @@ fn bind_pose_defaults_are_the_vbr_poses() {
 /// bit the `vbr` decoder's, unwritten floats left alone.
 #[test]
 fn selections_are_the_vbr_selections() {
-    for (joints, scale) in [(17, true), (9, false)] {
-        let blob = seeded_blob(joints, 80, scale, 31 + joints as u64);
+    for (joints, scale, edge) in [(17, true, false), (9, false, false), (12, true, true)] {
+        let blob = blob_of(joints, 80, scale, 31 + joints as u64, |c| {
+            if edge {
+                edge_cases(c)
+            }
+        });
         let proto = Proto::convert(blob.as_bytes()).unwrap();
         let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
         let n = d.num_joints() as u32;
+        // In order (eight at a time across groups), with and without slots, and not.
         let lists: Vec<(Vec<u32>, Option<Vec<u32>>)> = vec![
             ((0..n).step_by(4).collect(), None),
+            (
+                (0..n).step_by(2).collect(),
+                Some((0..n).step_by(2).map(|j| j + 1).collect()),
+            ),
             ((0..n).rev().collect(), Some((0..n).collect())),
             (vec![n - 1, 0, n / 2], Some(vec![5, 1, 3])),
         ];
@@ -487,17 +497,19 @@ fn wide_frames_store_wide_group_starts() {
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = d.num_joints();
     let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
-    let js: Vec<u32> = (0..n as u32).rev().step_by(7).collect();
     let key = resolve(proto.header(), 0.05, Looping::Clamp, Rounding::None).unwrap();
     d.seek(0.05, Looping::Clamp, Rounding::None).unwrap();
     d.sample_pose(&mut a, 10).unwrap();
-    proto.sample_joints(&key, &js, &mut b, 10);
-    for &j in &js {
-        let r = j as usize * 10..j as usize * 10 + 10;
-        assert!(a[r.clone()]
-            .iter()
-            .zip(&b[r])
-            .all(|(x, y)| x.to_bits() == y.to_bits()));
+    // Lane by lane (out of order) and eight at a time (in order).
+    for js in [
+        (0..n as u32).rev().step_by(7).collect::<Vec<_>>(),
+        (0..n as u32).step_by(7).collect(),
+    ] {
+        proto.sample_joints(&key, &js, &mut b, 10);
+        for &j in &js {
+            let r = j as usize * 10..j as usize * 10 + 10;
+            assert!(same(&a[r.clone()], &b[r]));
+        }
     }
 }
 

@@ -1,0 +1,336 @@
+//! Lone lanes eight at a time: the animated channels of a sparse joint selection, each from
+//! its own group, decoded side by side, one per 32-bit lane, every read of a lane's metadata
+//! and fields a gather. The arithmetic is the group decode's ([`coef!`], `frame!`, [`rebuild`],
+//! [`nlerp`]), lane by lane the `vbr` decoder's, so the values are bit for bit the lone-lane
+//! decode's (`subset.rs`); a lane that stores raw `f32`s is left to that decode.
+
+use super::*;
+use crate::runtime::vbr::grouped::subset::Lone;
+
+/// The 32-bit words at byte offsets `at` of `d` (each within the data, whose 32 bytes of
+/// padding cover a word that starts in it).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn gather(d: *const u8, at: __m256i) -> __m256i {
+    _mm256_i32gather_epi32::<1>(d as *const i32, at)
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn splat(x: usize) -> __m256i {
+    _mm256_set1_epi32(x as i32)
+}
+
+/// Eight lanes' decode in one segment.
+struct Coef8 {
+    mul: [__m256; 3],
+    add: [__m256; 3],
+    /// Each component's first bit relative to the frame's.
+    bit: [__m256i; 3],
+    mask: [__m256i; 3],
+    /// Lanes whose three widths are 0.
+    constant: __m256,
+    /// Lanes with a raw component (a `movemask`).
+    raw: i32,
+    drop: __m256i,
+}
+
+/// The decode of lane `l` of group `g` (per SIMD lane) in the segment whose metadata starts
+/// at byte `seg_meta` of the data, rotations when `rot` (else vectors).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) -> Coef8 {
+    let d = p.data.as_ptr();
+    let dir = p.group_at.as_ptr() as *const u8;
+    let one = _mm256_set1_epi32(1);
+    let k8 = _mm256_set1_ps(1.0 / 255.0);
+    let k16 = _mm256_set1_ps(1.0 / 65535.0);
+    let g8 = _mm256_slli_epi32::<3>(g);
+    let rec = gather(dir, g8);
+    let meta = gather(dir, _mm256_add_epi32(g8, _mm256_set1_epi32(4)));
+    let head = gather(d, rec);
+    let n = _mm256_and_si256(_mm256_srli_epi32::<8>(head), _mm256_set1_epi32(0xFF));
+    let per_segment = _mm256_cmpeq_epi32(
+        _mm256_and_si256(head, _mm256_set1_epi32(0xFF_0000)),
+        _mm256_setzero_si256(),
+    );
+    let per_segment = _mm256_xor_si256(per_segment, _mm256_set1_epi32(-1));
+    let m = _mm256_add_epi32(meta, splat(seg_meta));
+    let n2 = _mm256_add_epi32(n, n);
+    let n4 = _mm256_add_epi32(n2, n2);
+    // Bytes of a component's rates: ceil(5 n / 8).
+    let rb = _mm256_srli_epi32::<3>(_mm256_add_epi32(
+        _mm256_add_epi32(n4, n),
+        _mm256_set1_epi32(7),
+    ));
+    let rb3 = _mm256_add_epi32(_mm256_add_epi32(rb, rb), rb);
+    let fields_at = _mm256_add_epi32(m, rb3);
+    // Dropped components: per segment (after the range fields) or the record's.
+    let drop_at = _mm256_blendv_epi8(
+        _mm256_add_epi32(rec, _mm256_set1_epi32(20)),
+        _mm256_add_epi32(fields_at, _mm256_add_epi32(n4, n2)),
+        per_segment,
+    );
+    let l2 = _mm256_add_epi32(l, l);
+    let drop = _mm256_and_si256(
+        _mm256_srlv_epi32(gather(d, drop_at), l2),
+        _mm256_set1_epi32(3),
+    );
+    let l4 = _mm256_add_epi32(l2, l2);
+    let ranges = _mm256_add_epi32(_mm256_add_epi32(rec, _mm256_set1_epi32(24)), l4);
+    // Clip ranges of the three stored slots (slot c of a per-segment rotation group holds
+    // component c + (c >= drop) of its four).
+    let (mins, exts) = if rot {
+        let r = |c: i32| {
+            let k = _mm256_sub_epi32(
+                _mm256_set1_epi32(c),
+                _mm256_and_si256(
+                    per_segment,
+                    _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_sub_epi32(drop, one)),
+                ),
+            );
+            let w = gather(d, _mm256_add_epi32(ranges, _mm256_mullo_epi32(n4, k)));
+            let lo = _mm256_cvtepi32_ps(_mm256_and_si256(w, _mm256_set1_epi32(0xFFFF)));
+            let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(w));
+            let k = _mm256_set1_ps(2.0 / 65535.0);
+            (
+                _mm256_sub_ps(_mm256_mul_ps(lo, k), _mm256_set1_ps(1.0)),
+                _mm256_mul_ps(hi, k),
+            )
+        };
+        let (r0, r1, r2) = (r(0), r(1), r(2));
+        ([r0.0, r1.0, r2.0], [r0.1, r1.1, r2.1])
+    } else {
+        let f = |c: i32| {
+            let at = _mm256_add_epi32(ranges, _mm256_mullo_epi32(n4, _mm256_set1_epi32(c)));
+            _mm256_castsi256_ps(gather(d, at))
+        };
+        ([f(0), f(1), f(2)], [f(3), f(4), f(5)])
+    };
+    let l5 = _mm256_add_epi32(l4, l);
+    let mut c = Coef8 {
+        mul: [_mm256_setzero_ps(); 3],
+        add: [_mm256_setzero_ps(); 3],
+        bit: [_mm256_setzero_si256(); 3],
+        mask: [_mm256_setzero_si256(); 3],
+        constant: _mm256_setzero_ps(),
+        raw: 0,
+        drop,
+    };
+    let mut start = _mm256_setzero_si256();
+    let mut any = _mm256_setzero_si256();
+    let mut raw = _mm256_setzero_si256();
+    for k in 0..3 {
+        // The component's rates, 40 bits: the lane's own, and the widths of the lanes before
+        // it (its field's offset) and of all lanes (the next component's start).
+        let at = _mm256_add_epi32(m, _mm256_mullo_epi32(rb, _mm256_set1_epi32(k as i32)));
+        let lo = gather(d, at);
+        let hi = gather(d, _mm256_add_epi32(at, _mm256_set1_epi32(4)));
+        let width = |r: __m256i| {
+            let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
+            let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
+            let bits = _mm256_andnot_si256(zero, _mm256_add_epi32(r, _mm256_set1_epi32(2)));
+            _mm256_or_si256(
+                _mm256_andnot_si256(is_raw, bits),
+                _mm256_and_si256(is_raw, _mm256_set1_epi32(32)),
+            )
+        };
+        let mut before = _mm256_setzero_si256();
+        let mut total = _mm256_setzero_si256();
+        for j in 0..8 {
+            // Rate j: bits 5j to 5j + 4 of the 64 bits `hi:lo`.
+            let s = 5 * j;
+            let shr = |x: __m256i, s: i32| _mm256_srl_epi32(x, _mm_cvtsi32_si128(s));
+            let r = if s + 5 <= 32 {
+                shr(lo, s)
+            } else if s >= 32 {
+                shr(hi, s - 32)
+            } else {
+                _mm256_or_si256(shr(lo, s), _mm256_sll_epi32(hi, _mm_cvtsi32_si128(32 - s)))
+            };
+            let w = width(_mm256_and_si256(r, _mm256_set1_epi32(31)));
+            let j = _mm256_set1_epi32(j);
+            before = _mm256_add_epi32(before, _mm256_and_si256(w, _mm256_cmpgt_epi32(l, j)));
+            total = _mm256_add_epi32(total, _mm256_and_si256(w, _mm256_cmpgt_epi32(n, j)));
+        }
+        // The lane's own rate (variable shifts by 32 or more give 0: of the three terms, those
+        // of the other word's side vanish).
+        let own = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_srlv_epi32(lo, l5),
+                _mm256_sllv_epi32(hi, _mm256_sub_epi32(_mm256_set1_epi32(32), l5)),
+            ),
+            _mm256_srlv_epi32(hi, _mm256_sub_epi32(l5, _mm256_set1_epi32(32))),
+        );
+        let r = _mm256_and_si256(own, _mm256_set1_epi32(31));
+        let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
+        let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
+        raw = _mm256_or_si256(raw, is_raw);
+        let bits = width(r);
+        any = _mm256_or_si256(any, bits);
+        let p2 = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
+            bits,
+            _mm256_set1_epi32(127),
+        )));
+        let inv = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sub_ps(p2, _mm256_set1_ps(1.0)));
+        let inv_q = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_or_si256(zero, is_raw)), inv);
+        let f_at = _mm256_add_epi32(
+            fields_at,
+            _mm256_add_epi32(_mm256_mullo_epi32(n2, _mm256_set1_epi32(k as i32)), l2),
+        );
+        let f = _mm256_and_si256(gather(d, f_at), _mm256_set1_epi32(0xFFFF));
+        let smin = _mm256_mul_ps(
+            _mm256_cvtepi32_ps(_mm256_and_si256(f, _mm256_set1_epi32(0xFF))),
+            k8,
+        );
+        let sext = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32::<8>(f)), k8);
+        let cfrac = _mm256_mul_ps(_mm256_cvtepi32_ps(f), k16);
+        let frac = sel(
+            _mm256_cmp_ps::<_CMP_EQ_OQ>(inv_q, _mm256_setzero_ps()),
+            smin,
+            cfrac,
+        );
+        c.mul[k] = _mm256_mul_ps(_mm256_mul_ps(inv_q, sext), exts[k]);
+        c.add[k] = _mm256_add_ps(_mm256_mul_ps(frac, exts[k]), mins[k]);
+        c.bit[k] = _mm256_add_epi32(start, before);
+        start = _mm256_add_epi32(start, total);
+        c.mask[k] = _mm256_sub_epi32(_mm256_sllv_epi32(one, bits), one);
+    }
+    c.constant = _mm256_castsi256_ps(_mm256_cmpeq_epi32(any, _mm256_setzero_si256()));
+    c.raw = _mm256_movemask_ps(_mm256_castsi256_ps(raw));
+    c
+}
+
+/// The groups' first bits in a frame of the segment whose metadata starts at `seg_meta`
+/// (stored per segment, but the first group's, 0).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn starts8(p: &Lone, seg_meta: usize, g: __m256i) -> __m256i {
+    let first = _mm256_cmpeq_epi32(g, _mm256_setzero_si256());
+    let at = _mm256_add_epi32(
+        splat(seg_meta + p.starts_at),
+        _mm256_mullo_epi32(
+            splat(p.start_bytes),
+            _mm256_sub_epi32(g, _mm256_andnot_si256(first, _mm256_set1_epi32(1))),
+        ),
+    );
+    let s = _mm256_and_si256(gather(p.data.as_ptr(), at), splat(p.start_mask as usize));
+    _mm256_andnot_si256(first, s)
+}
+
+/// The three components of the stored frames whose first bit is `frame` plus `starts`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn frame8(p: &Lone, frame: usize, starts: __m256i, c: &Coef8) -> [__m256; 3] {
+    let d = p.data.as_ptr();
+    let base = _mm256_add_epi32(splat(frame), starts);
+    [0, 1, 2].map(|k| {
+        let bit = _mm256_add_epi32(base, c.bit[k]);
+        let w = gather(d, _mm256_srli_epi32::<3>(bit));
+        let q = _mm256_and_si256(
+            _mm256_srlv_epi32(w, _mm256_and_si256(bit, _mm256_set1_epi32(7))),
+            c.mask[k],
+        );
+        _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(q), c.mul[k]), c.add[k])
+    })
+}
+
+/// The sample at `pos` (a dropped keyframe blended from its stored neighbours).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn sample8(p: &Lone, pos: &Pos, starts: __m256i, c: &Coef8) -> [__m256; 3] {
+    let a = frame8(p, pos.bit, starts, c);
+    if pos.t > 0.0 {
+        let n = frame8(p, pos.bit + pos.fb, starts, c);
+        let t = _mm256_set1_ps(pos.t);
+        return [0, 1, 2].map(|k| _mm256_add_ps(a[k], _mm256_mul_ps(_mm256_sub_ps(n[k], a[k]), t)));
+    }
+    a
+}
+
+/// Lane `lanes[i]` of group `groups[i]` for `i < count` (at most 8; all rotations when `rot`,
+/// else all vectors) at the key of `p`, into `out[i]` (rotations 4 floats, vectors 3 and a
+/// zero). Returns a mask of the lanes left undecoded (raw `f32` components), which the caller
+/// decodes alone. The data must be shorter than 256 MB (bit offsets are 32-bit lanes).
+#[target_feature(enable = "avx2")]
+pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
+    p: &Lone,
+    groups: &[u32; 8],
+    lanes: &[u32; 8],
+    count: usize,
+    rot: bool,
+    out: &mut [[f32; 4]; 8],
+) -> u32 {
+    debug_assert!((1..=8).contains(&count) && p.data.len() < 1 << 28);
+    // Unused SIMD lanes repeat the first request (valid reads, results dropped).
+    let used = _mm256_cmpgt_epi32(splat(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    let first_g = splat(groups[0] as usize);
+    let first_l = splat(lanes[0] as usize);
+    let g = _mm256_blendv_epi8(
+        first_g,
+        _mm256_loadu_si256(groups.as_ptr() as *const __m256i),
+        used,
+    );
+    let l = _mm256_blendv_epi8(
+        first_l,
+        _mm256_loadu_si256(lanes.as_ptr() as *const __m256i),
+        used,
+    );
+    let (a, b) = (&p.a, &p.b);
+    let ca = coef8(p, a.meta, g, l, rot);
+    let sa = starts8(p, a.meta, g);
+    let va = sample8(p, a, sa, &ca);
+    let (vb, db, raw) = if p.one {
+        (va, ca.drop, ca.raw)
+    } else if p.pair {
+        (sample8(p, b, sa, &ca), ca.drop, ca.raw)
+    } else {
+        let cb = coef8(p, b.meta, g, l, rot);
+        let sb = starts8(p, b.meta, g);
+        (sample8(p, b, sb, &cb), cb.drop, ca.raw | cb.raw)
+    };
+    let q = if rot {
+        let qa = rebuild(va, ca.drop);
+        if p.one {
+            qa
+        } else {
+            let q = nlerp(qa, rebuild(vb, db), p.alpha);
+            if p.pair {
+                // Constant over the segment: not blended (the walk's rule).
+                [0, 1, 2, 3].map(|k| sel(ca.constant, q[k], qa[k]))
+            } else {
+                q
+            }
+        }
+    } else {
+        let v = if p.one {
+            va
+        } else {
+            let s0 = _mm256_set1_ps(1.0 - p.alpha);
+            let s1 = _mm256_set1_ps(p.alpha);
+            [0, 1, 2].map(|k| _mm256_add_ps(_mm256_mul_ps(va[k], s0), _mm256_mul_ps(vb[k], s1)))
+        };
+        let m = _mm256_set1_ps(MAX_ABS_VALUE);
+        let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
+        let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
+        [v[0], v[1], v[2], _mm256_setzero_ps()]
+    };
+    store(
+        q,
+        &GroupView {
+            class: 0,
+            n: count,
+            per_segment: false,
+            meta: 0,
+            joints: LANE_IDS.as_ptr(),
+            drops: 0,
+            ranges: std::ptr::null(),
+            size: 0,
+        },
+        out.as_mut_ptr() as *mut f32,
+        4,
+        0,
+        false,
+    );
+    raw as u32 & ((1u32 << count) - 1)
+}
