@@ -12,7 +12,10 @@ use crate::runtime::vbr::grouped::subset::Lone;
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn gather(d: *const u8, at: __m256i) -> __m256i {
-    _mm256_i32gather_epi32::<1>(d as *const i32, at)
+    let mut a = [0u32; 8];
+    _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, at);
+    let w = |i: usize| (d.add(a[i] as usize) as *const i32).read_unaligned();
+    _mm256_setr_epi32(w(0), w(1), w(2), w(3), w(4), w(5), w(6), w(7))
 }
 
 #[inline]
