@@ -100,6 +100,59 @@ unsafe fn sel(mask: __m256, a: __m256, b: __m256) -> __m256 {
     _mm256_blendv_ps(a, b, mask)
 }
 
+/// Widths of eight 5-bit rates (0, r + 2, or 32 for a raw rate), and the masks of the lanes
+/// whose rate is 0 and raw. (Macros, like `mul_add!`: as functions they cost the walks 80-200
+/// instructions a pose.)
+macro_rules! widths {
+    ($r:expr) => {{
+        let r: __m256i = $r;
+        let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
+        let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
+        let bits = _mm256_andnot_si256(zero, _mm256_add_epi32(r, _mm256_set1_epi32(2)));
+        let bits = _mm256_or_si256(
+            _mm256_andnot_si256(is_raw, bits),
+            _mm256_and_si256(is_raw, _mm256_set1_epi32(32)),
+        );
+        (bits, zero, is_raw)
+    }};
+}
+
+/// Eight lanes' `q * mul + add` coefficients of one component (`lanes::coefficients` per lane):
+/// from their widths (`widths!`), their 16-bit range fields `$f` and their clip ranges.
+macro_rules! mul_add {
+    ($w:expr, $f:expr, $min:expr, $ext:expr) => {{
+        let ((bits, zero, is_raw), f, min, ext): (
+            (__m256i, __m256i, __m256i),
+            __m256i,
+            __m256,
+            __m256,
+        ) = ($w, $f, $min, $ext);
+        // 1 / (2^bits - 1) for the quantised rates, else 0.
+        let p2 = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
+            bits,
+            _mm256_set1_epi32(127),
+        )));
+        let inv = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sub_ps(p2, _mm256_set1_ps(1.0)));
+        let inv_q = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_or_si256(zero, is_raw)), inv);
+        let k8 = _mm256_set1_ps(1.0 / 255.0);
+        let smin = _mm256_mul_ps(
+            _mm256_cvtepi32_ps(_mm256_and_si256(f, _mm256_set1_epi32(0xFF))),
+            k8,
+        );
+        let sext = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32::<8>(f)), k8);
+        let cfrac = _mm256_mul_ps(_mm256_cvtepi32_ps(f), _mm256_set1_ps(1.0 / 65535.0));
+        let frac = sel(
+            _mm256_cmp_ps::<_CMP_EQ_OQ>(inv_q, _mm256_setzero_ps()),
+            smin,
+            cfrac,
+        );
+        (
+            _mm256_mul_ps(_mm256_mul_ps(inv_q, sext), ext),
+            _mm256_add_ps(_mm256_mul_ps(frac, ext), min),
+        )
+    }};
+}
+
 /// Clip ranges (min, extent) of a rotation component from its stored words
 /// (`lanes::rotation_ranges` per lane).
 #[inline]
@@ -121,8 +174,6 @@ macro_rules! coef {
     ($g:expr, $m:expr) => {{
         let (g, m): (&GroupView, *const u8) = ($g, $m);
         let one_i = _mm256_set1_epi32(1);
-        let k8 = _mm256_set1_ps(1.0 / 255.0);
-        let k16 = _mm256_set1_ps(1.0 / 65535.0);
         let n = g.n;
         let rb = (5 * n).div_ceil(8);
         let lanes = _mm256_cmpgt_epi32(
@@ -186,38 +237,13 @@ macro_rules! coef {
         for k in 0..3 {
             let r = _mm256_and_si256(rates5(m.add(rb * k)), lanes);
             c.rates[k] = r;
-            let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
-            let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
+            let w = widths!(r);
+            let (bits, is_raw) = (w.0, w.2);
             raw = _mm256_or_si256(raw, is_raw);
-            // Widths: 0, r + 2, or 32 for a raw rate.
-            let bits = _mm256_andnot_si256(zero, _mm256_add_epi32(r, _mm256_set1_epi32(2)));
-            let bits = _mm256_or_si256(
-                _mm256_andnot_si256(is_raw, bits),
-                _mm256_and_si256(is_raw, _mm256_set1_epi32(32)),
-            );
             any = _mm256_or_si256(any, bits);
-            // 1 / (2^bits - 1) for the quantised rates, else 0.
-            let p2 = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
-                bits,
-                _mm256_set1_epi32(127),
-            )));
-            let inv = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sub_ps(p2, _mm256_set1_ps(1.0)));
-            let inv_q = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_or_si256(zero, is_raw)), inv);
             let f =
                 _mm256_cvtepu16_epi32(_mm_loadu_si128(m.add(3 * rb + 2 * n * k) as *const __m128i));
-            let smin = _mm256_mul_ps(
-                _mm256_cvtepi32_ps(_mm256_and_si256(f, _mm256_set1_epi32(0xFF))),
-                k8,
-            );
-            let sext = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32::<8>(f)), k8);
-            let cfrac = _mm256_mul_ps(_mm256_cvtepi32_ps(f), k16);
-            let frac = sel(
-                _mm256_cmp_ps::<_CMP_EQ_OQ>(inv_q, _mm256_setzero_ps()),
-                smin,
-                cfrac,
-            );
-            c.mul[k] = _mm256_mul_ps(_mm256_mul_ps(inv_q, sext), exts[k]);
-            c.add[k] = _mm256_add_ps(_mm256_mul_ps(frac, exts[k]), mins[k]);
+            (c.mul[k], c.add[k]) = mul_add!(w, f, mins[k], exts[k]);
             let (off, total) = prefix(bits);
             c.off[k] = off;
             c.start[k] = c.total;

@@ -46,8 +46,6 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
     let d = p.data.as_ptr();
     let dir = p.group_at.as_ptr() as *const u8;
     let one = _mm256_set1_epi32(1);
-    let k8 = _mm256_set1_ps(1.0 / 255.0);
-    let k16 = _mm256_set1_ps(1.0 / 65535.0);
     let g8 = _mm256_slli_epi32::<3>(g);
     let rec = gather(dir, g8);
     let meta = gather(dir, _mm256_add_epi32(g8, _mm256_set1_epi32(4)));
@@ -129,15 +127,6 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
         let at = _mm256_add_epi32(m, _mm256_mullo_epi32(rb, _mm256_set1_epi32(k as i32)));
         let lo = gather(d, at);
         let hi = gather(d, _mm256_add_epi32(at, _mm256_set1_epi32(4)));
-        let width = |r: __m256i| {
-            let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
-            let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
-            let bits = _mm256_andnot_si256(zero, _mm256_add_epi32(r, _mm256_set1_epi32(2)));
-            _mm256_or_si256(
-                _mm256_andnot_si256(is_raw, bits),
-                _mm256_and_si256(is_raw, _mm256_set1_epi32(32)),
-            )
-        };
         let mut before = _mm256_setzero_si256();
         let mut total = _mm256_setzero_si256();
         for j in 0..8 {
@@ -151,7 +140,7 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
             } else {
                 _mm256_or_si256(shr(lo, s), _mm256_sll_epi32(hi, _mm_cvtsi32_si128(32 - s)))
             };
-            let w = width(_mm256_and_si256(r, _mm256_set1_epi32(31)));
+            let w = widths!(_mm256_and_si256(r, _mm256_set1_epi32(31))).0;
             let j = _mm256_set1_epi32(j);
             before = _mm256_add_epi32(before, _mm256_and_si256(w, _mm256_cmpgt_epi32(l, j)));
             total = _mm256_add_epi32(total, _mm256_and_si256(w, _mm256_cmpgt_epi32(n, j)));
@@ -166,35 +155,16 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
             _mm256_srlv_epi32(hi, _mm256_sub_epi32(l5, _mm256_set1_epi32(32))),
         );
         let r = _mm256_and_si256(own, _mm256_set1_epi32(31));
-        let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
-        let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
-        raw = _mm256_or_si256(raw, is_raw);
-        let bits = width(r);
+        let w = widths!(r);
+        let bits = w.0;
+        raw = _mm256_or_si256(raw, w.2);
         any = _mm256_or_si256(any, bits);
-        let p2 = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
-            bits,
-            _mm256_set1_epi32(127),
-        )));
-        let inv = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sub_ps(p2, _mm256_set1_ps(1.0)));
-        let inv_q = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_or_si256(zero, is_raw)), inv);
         let f_at = _mm256_add_epi32(
             fields_at,
             _mm256_add_epi32(_mm256_mullo_epi32(n2, _mm256_set1_epi32(k as i32)), l2),
         );
         let f = _mm256_and_si256(gather(d, f_at), _mm256_set1_epi32(0xFFFF));
-        let smin = _mm256_mul_ps(
-            _mm256_cvtepi32_ps(_mm256_and_si256(f, _mm256_set1_epi32(0xFF))),
-            k8,
-        );
-        let sext = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32::<8>(f)), k8);
-        let cfrac = _mm256_mul_ps(_mm256_cvtepi32_ps(f), k16);
-        let frac = sel(
-            _mm256_cmp_ps::<_CMP_EQ_OQ>(inv_q, _mm256_setzero_ps()),
-            smin,
-            cfrac,
-        );
-        c.mul[k] = _mm256_mul_ps(_mm256_mul_ps(inv_q, sext), exts[k]);
-        c.add[k] = _mm256_add_ps(_mm256_mul_ps(frac, exts[k]), mins[k]);
+        (c.mul[k], c.add[k]) = mul_add!(w, f, mins[k], exts[k]);
         c.bit[k] = _mm256_add_epi32(start, before);
         start = _mm256_add_epi32(start, total);
         c.mask[k] = _mm256_sub_epi32(_mm256_sllv_epi32(one, bits), one);
