@@ -614,7 +614,7 @@ whole_pose!(
     walk_512
 );
 
-/// Lane indices: [`store`] with these as joints and stride 4 writes a group lane by lane.
+/// Lane indices: [`store()`] with these as joints and stride 4 writes a group lane by lane.
 static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
 
 /// Group `g`'s values at `key` (whose pose is of case `case`), lane by lane (rotations 4

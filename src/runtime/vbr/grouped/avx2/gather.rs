@@ -1,14 +1,17 @@
 //! Lone lanes eight at a time: the animated channels of a sparse joint selection, each from
-//! its own group, decoded side by side, one per 32-bit lane, every read of a lane's metadata
-//! and fields a gather. The arithmetic is the group decode's ([`coef!`], `frame!`, [`rebuild`],
-//! [`nlerp`]), lane by lane the `vbr` decoder's, so the values are bit for bit the lone-lane
-//! decode's (`subset.rs`); a lane that stores raw `f32`s is left to that decode.
+//! its own group, decoded side by side, one per 32-bit lane, every word of a lane's metadata
+//! and fields gathered into the lanes (eight loads: on the AMD processor measured, a hardware
+//! gather was no faster). The arithmetic is the group decode's (`widths!`, `mul_add!`,
+//! `frame!`, [`rebuild`], [`nlerp`]), lane by lane the `vbr` decoder's, so the values are bit
+//! for bit the lone-lane decode's (`subset.rs`); a lane that stores raw `f32`s is left to that
+//! decode.
 
 use super::*;
 use crate::runtime::vbr::grouped::subset::Lone;
 
-/// The 32-bit words at byte offsets `at` of `d` (each within the data, whose 32 bytes of
-/// padding cover a word that starts in it).
+/// The 32-bit words at byte offsets `at` of `d`: each starts in a validated record, segment
+/// metadata or frame of the data (whose 32 bytes of padding cover the word), or in the group
+/// directory (`d` its start, offsets `8 g` and `8 g + 4` of a group `g` the joint map names).
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn gather(d: *const u8, at: __m256i) -> __m256i {
