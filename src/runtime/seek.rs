@@ -73,10 +73,12 @@ pub fn clip_duration(h: &Header) -> f64 {
 /// `t / period` is the true floor or one more (its rounding can reach the next integer from
 /// below, never fall to the one below); one more gives a negative remainder and is corrected.
 fn rem_positive(t: f64, period: f64) -> f64 {
-    let q = (t / period).trunc();
-    if !(1.0..(1u64 << 26) as f64).contains(&q) {
+    let x = t / period;
+    if !(1.0..(1u64 << 26) as f64).contains(&x) {
         return t % period;
     }
+    // The truncation as a conversion (`f64::trunc` is a library call on x86-64's baseline).
+    let q = x as i64 as f64;
     let c = 134_217_729.0 * period; // 2^27 + 1
     let hi = c - (c - period);
     let lo = period - hi;
