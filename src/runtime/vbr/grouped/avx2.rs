@@ -153,12 +153,18 @@ macro_rules! mul_add {
     }};
 }
 
-/// Clip ranges (min, extent) of a rotation component from its stored words
+/// Clip ranges (min, extent) of a rotation component from its stored words at `p`
 /// (`lanes::rotation_ranges` per lane).
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn rotation_ranges(p: *const u8) -> (__m256, __m256) {
-    let w = _mm256_loadu_si256(p as *const __m256i);
+    rotation_ranges_of(_mm256_loadu_si256(p as *const __m256i))
+}
+
+/// [`rotation_ranges`] of the words `w`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn rotation_ranges_of(w: __m256i) -> (__m256, __m256) {
     let k = _mm256_set1_ps(2.0 / 65535.0);
     let lo = _mm256_cvtepi32_ps(_mm256_and_si256(w, _mm256_set1_epi32(0xFFFF)));
     let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(w));
@@ -550,9 +556,9 @@ macro_rules! whole_pose {
             $sample_channels(p, key, out, stride, 7)
         }
 
-        /// The whole pose ([`sample_pose`]) writing only the channels of `channels`, which must be the rotations, or
-        /// the rotations and translations (the groups are in channel order: the walk stops at the first
-        /// group of a channel not asked for).
+        /// The whole pose ([`sample_pose`]) writing only the channels of `channels`, which must
+        /// be the rotations, or the rotations and translations (the groups are in channel
+        /// order: the walk stops at the first group of a channel not asked for).
         #[target_feature(enable = $f)]
         pub(super) unsafe fn $sample_channels(
             p: &View,

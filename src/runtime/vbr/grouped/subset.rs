@@ -444,7 +444,7 @@ impl Batch {
     #[inline(always)]
     fn push(&mut self, src: u32, dst: usize) {
         let i = self.n & 7;
-        self.g[i] = (src >> 3) & 0x07FF_FFFF;
+        self.g[i] = src >> 3;
         self.l[i] = src & 7;
         self.dst[i] = dst;
         self.n = i + 1;

@@ -93,14 +93,10 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
                     _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_sub_epi32(drop, one)),
                 ),
             );
-            let w = gather(d, _mm256_add_epi32(ranges, _mm256_mullo_epi32(n4, k)));
-            let lo = _mm256_cvtepi32_ps(_mm256_and_si256(w, _mm256_set1_epi32(0xFFFF)));
-            let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(w));
-            let k = _mm256_set1_ps(2.0 / 65535.0);
-            (
-                _mm256_sub_ps(_mm256_mul_ps(lo, k), _mm256_set1_ps(1.0)),
-                _mm256_mul_ps(hi, k),
-            )
+            rotation_ranges_of(gather(
+                d,
+                _mm256_add_epi32(ranges, _mm256_mullo_epi32(n4, k)),
+            ))
         };
         let (r0, r1, r2) = (r(0), r(1), r(2));
         ([r0.0, r1.0, r2.0], [r0.1, r1.1, r2.1])
