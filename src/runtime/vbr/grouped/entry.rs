@@ -178,9 +178,9 @@ pub(crate) fn sample_joints(
     {
         check(h, key, out);
         let v = view(h, body, d);
-        // SAFETY: AVX2 is present; the key and the buffer were checked above.
         let (o, stride, channels) = (out.data.as_mut_ptr(), out.stride, sel.channels);
-        // SAFETY: as above; AVX-512 F and VL are present for the first.
+        // SAFETY: AVX2 is present (AVX-512 F and VL too for the first arm, `Isa::best`); the
+        // key and the buffer were checked above.
         unsafe {
             match Isa::best() {
                 Isa::Avx512 => super::avx2::sample_channels_512(&v, key, o, stride, channels),

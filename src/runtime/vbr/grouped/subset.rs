@@ -281,9 +281,9 @@ impl View<'_> {
             one,
             pair,
         };
-        // Animated channels eight at a time across groups (AVX2 gathers), when every entry
-        // has a slot of its own (slots in increasing order), so that deferring the animated
-        // channels' writes cannot change which of two writes to one slot comes last.
+        // Animated channels eight at a time across groups (AVX2, `avx2/gather.rs`), when every
+        // entry has a slot of its own (slots in increasing order), so that deferring the
+        // animated channels' writes cannot change which of two writes to one slot comes last.
         #[cfg(target_arch = "x86_64")]
         if !wide
             && joints.len() >= GATHERED
