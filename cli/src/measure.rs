@@ -57,8 +57,8 @@ pub struct SettingsArgs {
     #[arg(long, value_enum, default_value_t = LevelArg::Auto)]
     pub level: LevelArg,
     /// `vbr` body layout: segments (format version 2; fastest joint subsets) or grouped
-    /// (format version 3; faster whole poses and playback, 2.4-2.8 % larger over the shared
-    /// clip sets, up to 12 % on a short clip).
+    /// (format version 3; faster whole poses and playback on rigs of about 20 joints or more,
+    /// 1.2-2.8 % larger on the shared mocap sets, up to 42 % and slower on tiny clips).
     #[arg(long, value_enum, default_value_t = LayoutArg::Segments)]
     pub layout: LayoutArg,
     /// `fixed` codec rotation format (float128, float96-now, fixed48-now, fixed32-now,

@@ -330,8 +330,9 @@ def compress(
     * ``additive``: "relative", "additive0" or "additive1" for an additive clip, applied to
       ``base`` (a :class:`Clip` of the same skeleton, or one (joints, 10) float32 pose)
     * ``layout``: a vbr blob's body, "segments" (format version 2, the default: fastest joint
-      subsets) or "grouped" (format version 3: faster whole poses and playback, 2.4-2.8 %
-      larger over the shared clip sets, up to 12 % on a short clip; docs/runtime.md)
+      subsets) or "grouped" (format version 3: faster whole poses and playback on rigs of
+      about 20 joints or more, 1.2-2.8 % larger on the shared mocap sets, up to 42 % and
+      slower on tiny clips; docs/runtime.md)
 
     Raises :class:`animcomp.ClipError` when the library rejects the clip (the message and
     ``status`` say why), :class:`animcomp.InputError` for unusable arguments.

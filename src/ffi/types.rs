@@ -180,9 +180,10 @@ pub struct AnimcompCompressSettings {
     pub morph_position_precision: f32,
     /// `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
     /// the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
-    /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback,
-    /// slower joint subsets, 2.4-2.8 % larger over the shared clip sets, up to 12 % on a short
-    /// clip; docs/runtime.md).
+    /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback
+    /// on rigs of about 20 joints or more, slower joint subsets; 1.2-2.8 % larger on the shared
+    /// mocap sets, 7 % on short clips of a few KB, up to 42 % and slower on clips of a few
+    /// hundred bytes; docs/runtime.md).
     pub vbr_layout: u32,
     /// Must be zero.
     pub reserved: [u32; 4],

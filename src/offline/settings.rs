@@ -106,8 +106,9 @@ pub enum VbrLayout {
     Segments = 0,
     /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
     /// (format version 3, which libraries from this version on read): faster whole poses and
-    /// playback, slower joint subsets, 2.4-2.8 % larger over the shared clip sets (up to 12 %
-    /// on a short clip).
+    /// playback on rigs of about 20 joints or more, slower joint subsets; 1.2-2.8 % larger on
+    /// the shared mocap sets, 7 % on short clips of a few KB, up to 42 % (and slower) on clips
+    /// of a few hundred bytes (docs/runtime.md).
     Grouped = 1,
 }
 
