@@ -57,6 +57,21 @@ TEST(PlaybackCache, PlayingInstancesSampleWhatUncachedContextsSample) {
     }
 }
 
+// ANIMCOMP_VBR_LAYOUT_AUTO writes a rig of 16 joints or more grouped (format version 3), a
+// smaller one in segments (version 2).
+TEST(PlaybackCache, AutoLayoutGroupsRigsFromSixteenJoints) {
+    for (uint32_t joints : {15u, 16u}) {
+        Clip clip(joints, 40);
+        Opened o;
+        open_vbr(clip, o, ANIMCOMP_VBR_LAYOUT_AUTO);
+        AnimcompBlobInfo info{};
+        ASSERT_EQ(animcomp_blob_info(o.blob.get(), o.blob.size, &info), ANIMCOMP_STATUS_OK);
+        EXPECT_EQ(info.format_version, joints >= 16 ? uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED)
+                                                    : uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION))
+            << joints << " joints";
+    }
+}
+
 // The grouped layout (format version 3) samples, with and without a cache, exactly what the
 // default layout samples: whole poses and every third joint.
 TEST(PlaybackCache, GroupedLayoutSamplesWhatSegmentsSample) {

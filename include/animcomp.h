@@ -380,6 +380,13 @@ enum AnimcompVbrLayout
    * of a few hundred bytes (docs/runtime.md).
    */
   ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
+  /**
+   * Chosen per clip: grouped for a rig of 16 joints or more (`AUTO_GROUPED_JOINTS`),
+   * segments below, where the grouped layout measured slower whole poses and larger blobs
+   * (the crossover lies between 9 and 19 joints: docs/runtime.md, "Tenth session"). Later
+   * versions may refine the rule.
+   */
+  ANIMCOMP_VBR_LAYOUT_AUTO = 2,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -765,7 +772,8 @@ typedef struct AnimcompCompressSettings {
    * `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback
    * on rigs of about 20 joints or more, slower joint subsets; 1.2-2.8 % larger on the shared
    * mocap sets, 7 % on short clips of a few KB, up to 42 % and slower on clips of a few
-   * hundred bytes; docs/runtime.md).
+   * hundred bytes; docs/runtime.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
+   * joints or more, segments below).
    */
   uint32_t vbr_layout;
   /**

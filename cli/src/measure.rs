@@ -42,6 +42,7 @@ impl LevelArg {
 pub enum LayoutArg {
     Segments,
     Grouped,
+    Auto,
 }
 
 /// Error, shell, format and import options shared by `compress`, `bench` and `report`.
@@ -58,7 +59,8 @@ pub struct SettingsArgs {
     pub level: LevelArg,
     /// `vbr` body layout: segments (format version 2; fastest joint subsets) or grouped
     /// (format version 3; faster whole poses and playback on rigs of about 20 joints or more,
-    /// 1.2-2.8 % larger on the shared mocap sets, up to 42 % and slower on tiny clips).
+    /// 1.2-2.8 % larger on the shared mocap sets, up to 42 % and slower on tiny clips) or auto
+    /// (grouped for rigs of 16 joints or more, segments below).
     #[arg(long, value_enum, default_value_t = LayoutArg::Segments)]
     pub layout: LayoutArg,
     /// `fixed` codec rotation format (float128, float96-now, fixed48-now, fixed32-now,
@@ -122,6 +124,7 @@ impl SettingsArgs {
             vbr_layout: match self.layout {
                 LayoutArg::Segments => VbrLayout::Segments,
                 LayoutArg::Grouped => VbrLayout::Grouped,
+                LayoutArg::Auto => VbrLayout::Auto,
             },
             ..d
         }

@@ -45,9 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--resample", type=float, default=None, help="resample every take (Hz)")
     b.add_argument(
         "--layout",
-        choices=("segments", "grouped"),
+        choices=("segments", "grouped", "auto"),
         default="segments",
-        help="vbr body layout: grouped (format version 3) samples whole poses faster",
+        help="vbr body layout: grouped (format version 3) samples whole poses faster; "
+        "auto: grouped for rigs of 16 joints or more",
     )
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p

@@ -330,9 +330,10 @@ def compress(
     * ``additive``: "relative", "additive0" or "additive1" for an additive clip, applied to
       ``base`` (a :class:`Clip` of the same skeleton, or one (joints, 10) float32 pose)
     * ``layout``: a vbr blob's body, "segments" (format version 2, the default: fastest joint
-      subsets) or "grouped" (format version 3: faster whole poses and playback on rigs of
+      subsets), "grouped" (format version 3: faster whole poses and playback on rigs of
       about 20 joints or more, 1.2-2.8 % larger on the shared mocap sets, up to 42 % and
-      slower on tiny clips; docs/runtime.md)
+      slower on tiny clips; docs/runtime.md) or "auto" (grouped for rigs of 16 joints or
+      more, segments below)
 
     Raises :class:`animcomp.ClipError` when the library rejects the clip (the message and
     ``status`` say why), :class:`animcomp.InputError` for unusable arguments.

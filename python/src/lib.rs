@@ -485,7 +485,7 @@ fn compress<'py>(
     let vbr_layout = VbrLayout::from_name(layout).ok_or_else(|| {
         input_error(
             py,
-            format!("unknown layout '{layout}' (expected segments or grouped)"),
+            format!("unknown layout '{layout}' (expected segments, grouped or auto)"),
         )
     })?;
     let settings = CompressSettings {

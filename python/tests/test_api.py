@@ -361,3 +361,12 @@ def test_grouped_layout_is_version_3_with_the_same_poses(bvh):
     # The batch settings' cache key leaves the default layout out.
     assert "layout" not in animcomp.batch.Settings().compress_kwargs()
     assert animcomp.batch.Settings(layout="grouped").compress_kwargs()["layout"] == "grouped"
+
+
+def test_auto_layout_groups_rigs_from_sixteen_joints(tmp_path):
+    for joints, version in [(12, 2), (16, 3)]:
+        clip = animcomp.load(write_bvh(tmp_path / f"j{joints}.bvh", joints=joints))
+        auto = animcomp.compress(clip, codec="vbr", layout="auto")
+        assert auto.info["format_version"] == version, joints
+        chosen = "grouped" if version == 3 else "segments"
+        assert auto == animcomp.compress(clip, codec="vbr", layout=chosen)

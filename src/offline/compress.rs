@@ -127,7 +127,7 @@ pub(crate) fn compress_pipeline(
         } else {
             crate::offline::curves::encode::encode_section(curves, clip.num_samples)?
         },
-        grouped: settings.vbr_layout == crate::offline::VbrLayout::Grouped,
+        grouped: settings.vbr_layout.grouped_for(clip.num_joints()),
     };
     assemble_blob_with(
         &body,

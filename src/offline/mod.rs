@@ -25,4 +25,6 @@ pub use compress::{compress, compress_with_curves, EncodeContext};
 pub use describe::{describe, BodyDescription, TrackDescription};
 pub use relayout::regroup_blob;
 pub use rotation_error::RotationStats;
-pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout};
+pub use settings::{
+    CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout, AUTO_GROUPED_JOINTS,
+};

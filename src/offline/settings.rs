@@ -110,11 +110,32 @@ pub enum VbrLayout {
     /// the shared mocap sets, 7 % on short clips of a few KB, up to 42 % (and slower) on clips
     /// of a few hundred bytes (docs/runtime.md).
     Grouped = 1,
+    /// Chosen per clip: grouped for a rig of 16 joints or more (`AUTO_GROUPED_JOINTS`),
+    /// segments below, where the grouped layout measured slower whole poses and larger blobs
+    /// (the crossover lies between 9 and 19 joints: docs/runtime.md, "Tenth session"). Later
+    /// versions may refine the rule.
+    Auto = 2,
 }
+
+/// Joints from which [`VbrLayout::Auto`] writes the grouped layout: two full groups of
+/// rotations. The grouped layout measured faster whole poses than the default on every shared
+/// rig of 19 joints or more (19 to 100, 1.2-1.9x) and slower on every rig of 9 or fewer (2 to
+/// 9, 0.56-0.82x), where it also stores 30-42 % more.
+pub const AUTO_GROUPED_JOINTS: usize = 16;
 
 impl VbrLayout {
     /// Every layout, in id order.
-    pub const ALL: [VbrLayout; 2] = [VbrLayout::Segments, VbrLayout::Grouped];
+    pub const ALL: [VbrLayout; 3] = [VbrLayout::Segments, VbrLayout::Grouped, VbrLayout::Auto];
+
+    /// Whether a `vbr` blob of a clip of `joints` joints is written grouped.
+    pub fn grouped_for(self, joints: usize) -> bool {
+        match self {
+            VbrLayout::Segments => false,
+            VbrLayout::Grouped => true,
+            VbrLayout::Auto => joints >= AUTO_GROUPED_JOINTS,
+        }
+    }
+
     /// From the integer id.
     pub fn from_u32(v: u32) -> Option<Self> {
         Self::ALL.get(v as usize).copied()
@@ -124,6 +145,7 @@ impl VbrLayout {
         match self {
             VbrLayout::Segments => "segments",
             VbrLayout::Grouped => "grouped",
+            VbrLayout::Auto => "auto",
         }
     }
     /// From [`VbrLayout::name`].
@@ -181,8 +203,17 @@ mod tests {
             assert_eq!(VbrLayout::from_u32(i as u32), Some(l));
             assert_eq!(VbrLayout::from_name(l.name()), Some(l));
         }
-        assert_eq!(VbrLayout::from_u32(2), None);
+        assert_eq!(VbrLayout::from_u32(3), None);
         assert_eq!(VbrLayout::from_name("Grouped"), None);
         assert_eq!(VbrLayout::default(), VbrLayout::Segments);
+    }
+
+    #[test]
+    fn auto_groups_rigs_from_sixteen_joints() {
+        for j in [0, 1, 9, 15, 16, 19, 100] {
+            assert!(!VbrLayout::Segments.grouped_for(j));
+            assert!(VbrLayout::Grouped.grouped_for(j));
+            assert_eq!(VbrLayout::Auto.grouped_for(j), j >= 16, "{j} joints");
+        }
     }
 }

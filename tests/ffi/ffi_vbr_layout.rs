@@ -51,7 +51,7 @@ fn the_default_layout_is_segments_and_out_of_range_values_are_refused() {
     assert_eq!(CompressSettings::default().vbr_layout, VbrLayout::Segments);
     let c = CClip::new(&clip(1));
     let mut size = 0usize;
-    let bad = settings(2);
+    let bad = settings(3);
     assert_eq!(
         unsafe { animcomp_compress(&c.c(), &bad, null_mut(), 0, &mut size) },
         Status::InvalidEnum
@@ -72,6 +72,36 @@ fn the_default_layout_is_segments_and_out_of_range_values_are_refused() {
         format_version(&compress(&c.c(), &fixed)),
         ANIMCOMP_BLOB_FORMAT_VERSION
     );
+}
+
+#[test]
+fn the_auto_layout_groups_rigs_from_sixteen_joints() {
+    assert_eq!(VbrLayout::Auto as u32, 2);
+    for joints in [2, 9, 15, 16, 23] {
+        let c = generate_clip(&GenerateOptions {
+            joints,
+            samples: 40,
+            animated_translation: true,
+            seed: joints as u64,
+            ..Default::default()
+        });
+        let cc = CClip::new(&c);
+        let auto = compress(&cc.c(), &settings(VbrLayout::Auto as u32));
+        let want = if joints >= 16 {
+            VbrLayout::Grouped as u32
+        } else {
+            VbrLayout::Segments as u32
+        };
+        // The blob is the one the chosen layout writes, byte for byte.
+        let chosen = compress(&cc.c(), &settings(want));
+        assert_eq!(auto.as_bytes(), chosen.as_bytes(), "{joints} joints");
+        let version = if joints >= 16 {
+            ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED
+        } else {
+            ANIMCOMP_BLOB_FORMAT_VERSION
+        };
+        assert_eq!(format_version(&auto), version, "{joints} joints");
+    }
 }
 
 /// Every joint's floats, one `animcomp_sample_joint` call each.

@@ -61,6 +61,8 @@ struct Args {
     subset_only: bool,
     /// The new build writes the grouped layout (`vbr_layout` 1, format version 3).
     new_grouped: bool,
+    /// The new build chooses the layout per clip (`vbr_layout` 2, `AUTO`).
+    new_auto: bool,
     /// The base build too (an A/B of two builds of the grouped layout).
     base_grouped: bool,
     playback_rounds: usize,
@@ -72,7 +74,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: ab_runtime --base LIB.so [--new LIB.so] [--json FILE] [--per-clip] [--warm-rounds N] \
          [--cold-passes N] [--bind-rounds N] [--jobs N] [--max-clips N] [--no-cache] \
-         [--playback-only] [--subset-only] [--new-grouped] [--base-grouped] [--playback-rounds N] [--instances N,N,...] FOLDER..."
+         [--playback-only] [--subset-only] [--new-grouped] [--new-auto] [--base-grouped] [--playback-rounds N] [--instances N,N,...] FOLDER..."
     );
     std::process::exit(2)
 }
@@ -98,6 +100,7 @@ fn parse_args() -> Args {
         playback_only: false,
         subset_only: false,
         new_grouped: false,
+        new_auto: false,
         base_grouped: false,
         playback_rounds: 7,
         instances: vec![8, 64, 256],
@@ -123,6 +126,7 @@ fn parse_args() -> Args {
             "--playback-only" => a.playback_only = true,
             "--subset-only" => a.subset_only = true,
             "--new-grouped" => a.new_grouped = true,
+            "--new-auto" => a.new_auto = true,
             "--base-grouped" => a.base_grouped = true,
             "--playback-rounds" => a.playback_rounds = num(it.next()).max(1),
             "--instances" => {
@@ -171,7 +175,7 @@ fn open_libraries(a: &Args) -> Result<(Library, Library), String> {
     let mut base = Library::open(&a.base).map_err(|e| e.0)?;
     base.vbr_layout = a.base_grouped as u32;
     let mut new = Library::open(&new_path).map_err(|e| e.0)?;
-    new.vbr_layout = a.new_grouped as u32;
+    new.vbr_layout = if a.new_auto { 2 } else { a.new_grouped as u32 };
     Ok((base, new))
 }
 
@@ -249,10 +253,10 @@ fn describe(lib: &Library) -> String {
         "{} (blob format {}{}{}{})",
         lib.path.display(),
         lib.format_version(),
-        if lib.vbr_layout != 0 {
-            ", vbr_layout grouped: vbr blobs of format 3"
-        } else {
-            ""
+        match lib.vbr_layout {
+            0 => "",
+            1 => ", vbr_layout grouped: vbr blobs of format 3",
+            _ => ", vbr_layout auto: grouped from 16 joints",
         },
         if lib.has_bind() {
             ", blob_open/bind"
