@@ -331,7 +331,7 @@ def compress(
       ``base`` (a :class:`Clip` of the same skeleton, or one (joints, 10) float32 pose)
     * ``layout``: a vbr blob's body, "segments" (format version 2, the default: fastest joint
       subsets), "grouped" (format version 3: faster whole poses and playback on rigs of
-      about 20 joints or more, 1.2-2.8 % larger on the shared mocap sets, up to 42 % and
+      about 20 joints or more, 1.2-2.7 % larger on the shared mocap sets, up to 42 % and
       slower on tiny clips; docs/runtime.md) or "auto" (grouped for rigs of 16 joints or
       more, segments below)
 

@@ -254,9 +254,12 @@ fn describe(lib: &Library) -> String {
         lib.path.display(),
         lib.format_version(),
         match lib.vbr_layout {
-            0 => "",
-            1 => ", vbr_layout grouped: vbr blobs of format 3",
-            _ => ", vbr_layout auto: grouped from 16 joints",
+            0 => String::new(),
+            1 => ", vbr_layout grouped: vbr blobs of format 3".into(),
+            _ => format!(
+                ", vbr_layout auto: grouped from {} joints",
+                animcomp::offline::AUTO_GROUPED_JOINTS
+            ),
         },
         if lib.has_bind() {
             ", blob_open/bind"
