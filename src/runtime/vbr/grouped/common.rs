@@ -57,11 +57,13 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
 /// [`ONE`]).
 #[inline(always)]
 pub(super) fn positions(p: &View, s: &Split) -> (Pos, Pos) {
-    let a = position_in(p, s.seg[0], s.local[0]);
-    let b = if s.case == ONE {
-        a
-    } else {
-        position_in(p, s.seg[1], s.local[1])
+    let first = segment_at(p, s.seg[0]);
+    let a = place(p, first, s.local[0]);
+    let b = match s.case {
+        ONE => a,
+        // The same segment: its table entry and header read once.
+        PAIR => place(p, first, s.local[1]),
+        _ => position_in(p, s.seg[1], s.local[1]),
     };
     (a, b)
 }
@@ -101,12 +103,26 @@ pub(crate) fn seg_of(sample: u32, len: u32) -> (u32, u32) {
 /// The place of sample `local` of segment `seg`.
 #[inline(always)]
 pub(super) fn position_in(p: &View, seg: u32, local: u32) -> Pos {
+    place(p, segment_at(p, seg), local)
+}
+
+/// Segment `seg`'s offset in the data, keyframe mask and frame bits.
+#[inline(always)]
+fn segment_at(p: &View, seg: u32) -> (usize, u32, usize) {
     let off = read_u32(
         p.data,
         p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
     ) as usize;
-    let mask = read_u32(p.data, off);
-    let fb = read_u32(p.data, off + 4) as usize;
+    (
+        off,
+        read_u32(p.data, off),
+        read_u32(p.data, off + 4) as usize,
+    )
+}
+
+/// The place of sample `local` of the segment `(off, mask, fb)` ([`segment_at`]).
+#[inline(always)]
+fn place(p: &View, (off, mask, fb): (usize, u32, usize), local: u32) -> Pos {
     let (idx, t) = keyframe_position(mask, local);
     Pos {
         meta: off + 8,

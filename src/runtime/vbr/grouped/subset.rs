@@ -2,7 +2,7 @@
 //! lane of its group, whose first bit in a frame the segment stores). Bit for bit the `vbr`
 //! decoder's joints.
 
-use super::common::{default_value, position_in, split, static_value, ONE, PAIR};
+use super::common::{default_value, positions, split, static_value, ONE, PAIR};
 use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
@@ -264,7 +264,7 @@ impl View<'_> {
         let sp = split(self, key);
         let (one, pair) = (sp.case == ONE, sp.case == PAIR);
         let sources = self.sources();
-        let a = position_in(self, sp.seg[0], sp.local[0]);
+        let (a, b) = positions(self, &sp);
         let lone = Lone {
             data: self.data,
             group_at: self.group_at,
@@ -272,11 +272,7 @@ impl View<'_> {
             start_bytes: self.start_bytes,
             start_mask: self.start_mask(),
             a,
-            b: if one {
-                a
-            } else {
-                position_in(self, sp.seg[1], sp.local[1])
-            },
+            b,
             alpha: key.alpha,
             one,
             pair,
