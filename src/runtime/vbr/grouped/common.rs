@@ -263,24 +263,11 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         let lo = at.saturating_sub(64).max(frames).min(end);
         fetch(d.add(lo), (per * (span + 1) + 128).min(end - lo));
     }
-    // The constants' joints and values, and the defaults' joints (sections of the body).
-    for part in [
-        bytes_of(p.static_joints),
-        bytes_of(p.static_values),
-        bytes_of(p.default_joints),
-    ] {
-        if !part.is_empty() {
-            fetch(part.as_ptr(), part.len());
-        }
-    }
-}
-
-/// The bytes of a slice of plain values.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn bytes_of<T: Copy>(s: &[T]) -> &[u8] {
-    // SAFETY: the same memory, read as bytes (u16 and f32 have no padding).
-    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const u8, std::mem::size_of_val(s)) }
+    // The constants' joints and values, and the defaults' joints: consecutive sections of the
+    // body, hinted as one run.
+    let from = p.static_joints.as_ptr() as *const u8;
+    let to = p.default_joints.as_ptr_range().end as *const u8;
+    fetch(from, (to as usize).saturating_sub(from as usize));
 }
 
 /// Writes the static channels (constants, then defaults) into the pose at `out`: `put4(dst,
