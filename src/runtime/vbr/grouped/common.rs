@@ -197,10 +197,15 @@ impl Record {
 #[inline(always)]
 unsafe fn fetch(p: *const u8, len: usize) {
     use core::arch::x86_64::*;
+    // Two lines a step: half the loop's instructions (a warm pose pays for each).
     let mut o = 0;
-    while o < len {
+    while o + 64 < len {
         _mm_prefetch::<_MM_HINT_T0>(p.add(o) as *const i8);
-        o += 64;
+        _mm_prefetch::<_MM_HINT_T0>(p.add(o + 64) as *const i8);
+        o += 128;
+    }
+    if o < len {
+        _mm_prefetch::<_MM_HINT_T0>(p.add(o) as *const i8);
     }
     _mm_prefetch::<_MM_HINT_T0>(p.add(len.saturating_sub(1)) as *const i8);
 }
