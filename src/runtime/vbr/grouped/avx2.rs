@@ -169,11 +169,29 @@ unsafe fn nlerp(a: [__m256; 4], b: [__m256; 4], t: f32) -> [__m256; 4] {
     [0, 1, 2, 3].map(|k| sel(ok, a[k], _mm256_mul_ps(v[k], r)))
 }
 
+/// Three floats of `v` at `dst`: 8 bytes and 4.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn put3(dst: *mut f32, v: __m128) {
+    _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
+    _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
+}
+
+/// [`put3`] as one store masked to three lanes (AVX-512 VL; the fourth float is not touched).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn put3_512(dst: *mut f32, v: __m128) {
+    _mm_mask_storeu_ps(dst, 0b0111, v)
+}
+
 /// Lanes 0..n of four component registers as four-float rows at `joint * stride + at`; rows of
 /// three floats when `three`. A macro, so that the walks get it inlined (a call passed the
 /// registers through memory).
 macro_rules! store {
-    ($q:expr, $g:expr, $out:expr, $stride:expr, $at:expr, $three:expr) => {{
+    ($q:expr, $g:expr, $out:expr, $stride:expr, $at:expr, $three:expr) => {
+        store!($q, $g, $out, $stride, $at, $three, put3)
+    };
+    ($q:expr, $g:expr, $out:expr, $stride:expr, $at:expr, $three:expr, $put3:ident) => {{
         let (q, g, out, stride, at, three): (
             [__m256; 4],
             &GroupView,
@@ -195,8 +213,7 @@ macro_rules! store {
         let put = |l: usize, row: __m128| {
             let dst = out.add(*g.joints.add(l) as usize * stride + at);
             if three {
-                _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(row));
-                _mm_store_ss(dst.add(2), _mm_movehl_ps(row, row));
+                $put3(dst, row);
             } else {
                 _mm_storeu_ps(dst, row);
             }
@@ -237,11 +254,8 @@ unsafe fn store(
 /// Writes the static channels (constants and defaults). A macro, so that each caller gets it
 /// inlined (out of line it cost a cached bandai pose about 100 more instructions).
 macro_rules! statics {
-    ($p:expr, $out:expr, $stride:expr, $channels:expr) => {{
-        let three = |dst: *mut f32, v: __m128| {
-            _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
-            _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
-        };
+    ($p:expr, $out:expr, $stride:expr, $channels:expr, $put3:ident) => {{
+        let three = |dst: *mut f32, v: __m128| $put3(dst, v);
         write_statics(
             $p,
             $out,
@@ -312,7 +326,7 @@ macro_rules! group {
 /// (the same instructions, VEX or EVEX encoded) gets 32 vector registers instead of 16 and
 /// spills less.
 macro_rules! whole_pose {
-    ($f:literal, $sample_pose:ident, $sample_channels:ident, $walk:ident) => {
+    ($f:literal, $sample_pose:ident, $sample_channels:ident, $walk:ident, $put3:ident) => {
         #[target_feature(enable = $f)]
         pub(super) unsafe fn $sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
             $sample_channels(p, key, out, stride, 7)
@@ -333,7 +347,7 @@ macro_rules! whole_pose {
             // One split of the key serves the hints and the walk.
             let sp = split(p, key);
             prefetch(p, &sp);
-            statics!(p, out, stride, channels);
+            statics!(p, out, stride, channels, $put3);
             match sp.case {
                 PAIR => $walk::<PAIR>(p, key, &sp, out, stride, channels),
                 TWO => $walk::<TWO>(p, key, &sp, out, stride, channels),
@@ -368,18 +382,19 @@ macro_rules! whole_pose {
                 ma += g.meta;
                 mb += g.meta;
                 let at = [0, 4, 7][g.class as usize % 3];
-                store!(q, g, out, stride, at, g.class != 0);
+                store!(q, g, out, stride, at, g.class != 0, $put3);
             }
         }
     };
 }
 
-whole_pose!("avx2", sample_pose, sample_channels, walk);
+whole_pose!("avx2", sample_pose, sample_channels, walk, put3);
 whole_pose!(
     "avx2,avx512f,avx512vl",
     sample_pose_512,
     sample_channels_512,
-    walk_512
+    walk_512,
+    put3_512
 );
 
 /// Lane indices: [`store()`] with these as joints and stride 4 writes a group lane by lane.

@@ -15,7 +15,7 @@ unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
 /// A pose through the cache and its decode, compiled for the target features `$f` (see
 /// `whole_pose!`): `sample_pose_cached` for AVX2, `sample_pose_cached_512` for AVX-512 F and VL.
 macro_rules! cached_pose {
-    ($f:literal, $sample_pose_cached:ident, $fill:ident, $sample_pose:ident) => {
+    ($f:literal, $sample_pose_cached:ident, $fill:ident, $sample_pose:ident, $put3:ident) => {
         /// Decodes sample `s` of every group into slot `k`.
         #[inline]
         #[target_feature(enable = $f)]
@@ -77,7 +77,7 @@ macro_rules! cached_pose {
             if !near {
                 return $sample_pose(p, key, out, stride);
             }
-            statics!(p, out, stride, 7);
+            statics!(p, out, stride, 7, $put3);
             let one = key.i1 == key.i0 || key.alpha <= 0.0;
             let sa = match c.head.held.iter().position(|&h| h == key.i0) {
                 Some(k) => k,
@@ -143,16 +143,17 @@ macro_rules! cached_pose {
                     let at = if gv.class == 1 { 4 } else { 7 };
                     ([v[0], v[1], v[2], _mm256_setzero_ps()], at)
                 };
-                store!(q, gv, out, stride, at, gv.class != 0);
+                store!(q, gv, out, stride, at, gv.class != 0, $put3);
             }
         }
     };
 }
 
-cached_pose!("avx2", sample_pose_cached, fill, sample_pose);
+cached_pose!("avx2", sample_pose_cached, fill, sample_pose, put3);
 cached_pose!(
     "avx2,avx512f,avx512vl",
     sample_pose_cached_512,
     fill_512,
-    sample_pose_512
+    sample_pose_512,
+    put3_512
 );
