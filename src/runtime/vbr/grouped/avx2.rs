@@ -255,14 +255,13 @@ unsafe fn store(
 /// inlined (out of line it cost a cached bandai pose about 100 more instructions).
 macro_rules! statics {
     ($p:expr, $out:expr, $stride:expr, $channels:expr, $put3:ident) => {{
-        let three = |dst: *mut f32, v: __m128| $put3(dst, v);
         write_statics(
             $p,
             $out,
             $stride,
             $channels,
             |dst, src| _mm_storeu_ps(dst, _mm_loadu_ps(src)),
-            |dst, src| three(dst, _mm_loadu_ps(src)),
+            |dst, src| $put3(dst, _mm_loadu_ps(src)),
         );
     }};
 }
@@ -321,10 +320,11 @@ macro_rules! group {
     }};
 }
 
-/// A whole pose's entry points and walk, compiled for the target features `$f`: for AVX2
-/// (`sample_pose`), and for AVX-512 F and VL (`sample_pose_512`), where the same eight-lane code
-/// (the same instructions, VEX or EVEX encoded) gets 32 vector registers instead of 16 and
-/// spills less.
+/// A whole pose's entry points and walk, compiled for the target features `$f`, with `$put3`
+/// writing a row of three floats: for AVX2 (`sample_pose`, [`put3`]), and for AVX-512 F and VL
+/// (`sample_pose_512`, [`put3_512`]), where the same eight-lane code (VEX or EVEX encoded) gets
+/// 32 vector registers instead of 16 and spills less, and a row of three floats is one masked
+/// store.
 macro_rules! whole_pose {
     ($f:literal, $sample_pose:ident, $sample_channels:ident, $walk:ident, $put3:ident) => {
         #[target_feature(enable = $f)]

@@ -376,8 +376,8 @@ impl ProtoCache {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isa {
     /// The AVX2 decoder compiled for AVX-512 F and VL (chosen at run time): the same eight
-    /// lanes, instructions and poses, with 32 vector registers instead of 16, so it spills
-    /// less.
+    /// lanes and poses, with 32 vector registers instead of 16, so it spills less, and rows of
+    /// three floats written with one masked store.
     Avx512,
     /// Eight lanes, AVX2 (chosen at run time).
     Avx2,

@@ -12,8 +12,9 @@ unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
     [0, 1, 2, 3].map(|i| _mm256_loadu_ps(slot.add(8 * i)))
 }
 
-/// A pose through the cache and its decode, compiled for the target features `$f` (see
-/// `whole_pose!`): `sample_pose_cached` for AVX2, `sample_pose_cached_512` for AVX-512 F and VL.
+/// A pose through the cache and its decode, compiled for the target features `$f` with `$put3`
+/// writing a row of three floats (see `whole_pose!`): `sample_pose_cached` for AVX2,
+/// `sample_pose_cached_512` for AVX-512 F and VL.
 macro_rules! cached_pose {
     ($f:literal, $sample_pose_cached:ident, $fill:ident, $sample_pose:ident, $put3:ident) => {
         /// Decodes sample `s` of every group into slot `k`.
