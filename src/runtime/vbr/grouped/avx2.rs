@@ -370,9 +370,23 @@ macro_rules! whole_pose {
             let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
             let alpha = key.alpha;
             let mut rec = 0;
-            for _ in 0..p.num_groups {
+            for gi in 0..p.num_groups {
                 let g = &GroupView::at(data.as_ptr(), rec);
                 if channels & (1 << g.class) == 0 {
+                    break;
+                }
+                if g.n == 1 && gi + 1 == p.num_groups {
+                    // The last group, of one lane (no later group needs its frame bits).
+                    let v = super::subset::lone_group(p, key, (a, b), M, gi, g.class == 0);
+                    let dst = out.add(*g.joints as usize * stride);
+                    if g.class == 0 {
+                        _mm_storeu_ps(dst, _mm_loadu_ps(v.as_ptr()));
+                    } else {
+                        $put3(
+                            dst.add(if g.class == 1 { 4 } else { 7 }),
+                            _mm_loadu_ps(v.as_ptr()),
+                        );
+                    }
                     break;
                 }
                 rec += g.size;

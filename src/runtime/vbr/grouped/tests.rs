@@ -224,6 +224,84 @@ fn proto_poses_are_the_vbr_poses() {
     );
 }
 
+/// A last group of one lane is decoded alone (`subset::lone_group`, not the eight-lane walk):
+/// a root's translation (the one animated translation), and a rotation left over when no
+/// translation is animated; quantised, raw, and with its dropped component chosen per segment.
+/// Bit for bit the `vbr` poses, at samples, between samples and across segments.
+#[test]
+fn a_last_group_of_one_lane_is_the_vbr_poses() {
+    let isas = Isa::ALL.into_iter().filter(|i| i.available()).count();
+    // A generated clip of `joints` joints, translations still when `still`, then `edit`ed
+    // (0 nothing, 1 raw, 2 spinning) on joint `lone`; and the class, lanes, joint and
+    // per-segment drops of its last group.
+    let make = |joints: usize, still: bool, edit: u8, lone: usize| {
+        let mut c = generate_clip(&GenerateOptions {
+            joints,
+            samples: 70,
+            seed: joints as u64,
+            ..Default::default()
+        });
+        if still {
+            let t = &mut c.tracks[0].translations;
+            let first = t[0];
+            t.fill(first);
+        }
+        match edit {
+            1 => c.skeleton.joints[lone].precision = 1e-12,
+            2 => {
+                let n = c.tracks[lone].rotations.len();
+                for (i, q) in c.tracks[lone].rotations.iter_mut().enumerate() {
+                    let a = 4.0 * std::f32::consts::PI * i as f32 / n as f32;
+                    *q = Quat::from_axis_angle(Vec3::new(0.6, 0.0, 0.8), a);
+                }
+            }
+            _ => {}
+        }
+        let settings = crate::CompressSettings {
+            codec: crate::CodecChoice::Vbr,
+            ..Default::default()
+        };
+        let blob = AlignedBlob::from_bytes(&crate::compress(&c, &settings).unwrap());
+        let p = Proto::convert(blob.as_bytes()).unwrap();
+        let v = p.view();
+        let mut at = 0;
+        let mut last = common::Record::read(v.data, 0);
+        for _ in 0..v.num_groups {
+            last = common::Record::read(v.data, at);
+            at += last.size;
+        }
+        let joint = read_u16(v.data, last.joints) as usize;
+        (blob, (last.class, last.n, joint, last.per_segment))
+    };
+    // The rig sizes whose last group has one lane: a translation (only the root's animated),
+    // and a rotation (translations still).
+    let rot = (9..40)
+        .find(|&j| matches!(make(j, true, 0, 0).1, (0, 1, _, false)))
+        .expect("a rig whose rotations leave one lane");
+    for (joints, still, edit) in [
+        (12, false, 0),
+        (12, false, 1),
+        (rot, true, 0),
+        (rot, true, 1),
+        (rot, true, 2),
+    ] {
+        let (_, (class, n, lone, _)) = make(joints, still, 0, 0);
+        assert_eq!((class, n), (still as u8 ^ 1, 1), "{joints} joints");
+        let (blob, last) = make(joints, still, edit, lone);
+        assert_eq!(
+            last,
+            (class, 1, lone, edit == 2),
+            "{joints} joints, edit {edit}"
+        );
+        let dur = 69.0 / 30.0;
+        let times: Vec<f32> = (0..280)
+            .map(|i| i as f32 / 120.0)
+            .chain((0..200).map(|i| (i as f32 * 0.618_034).fract() * dur * 1.2 - 0.1 * dur))
+            .collect();
+        assert_eq!(compare(blob.as_bytes(), &times), times.len() * 2 * isas);
+    }
+}
+
 /// Playback through the grouped layout's cache against the `vbr` decoder, bit for bit: forward at
 /// several frame rates, backward, looping past the end, and random jumps between.
 #[test]
