@@ -375,8 +375,9 @@ macro_rules! whole_pose {
                 if channels & (1 << g.class) == 0 {
                     break;
                 }
-                if g.n == 1 && gi + 1 == p.num_groups {
-                    // The last group, of one lane (no later group needs its frame bits).
+                rec += g.size;
+                let (ta, tb) = if g.n == 1 {
+                    // A group of one lane, decoded alone.
                     let v = super::subset::lone_group(p, key, (a, b), M, gi, g.class == 0);
                     let dst = out.add(*g.joints as usize * stride);
                     if g.class == 0 {
@@ -387,16 +388,28 @@ macro_rules! whole_pose {
                             _mm_loadu_ps(v.as_ptr()),
                         );
                     }
-                    break;
-                }
-                rec += g.size;
-                let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
+                    if gi + 1 == p.num_groups {
+                        break;
+                    }
+                    let ta = super::subset::lone_bits(p, &a, gi);
+                    (
+                        ta,
+                        if M == TWO {
+                            super::subset::lone_bits(p, &b, gi)
+                        } else {
+                            ta
+                        },
+                    )
+                } else {
+                    let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
+                    let at = [0, 4, 7][g.class as usize % 3];
+                    store!(q, g, out, stride, at, g.class != 0, $put3);
+                    (ta, tb)
+                };
                 ga += ta;
                 gb += tb;
                 ma += g.meta;
                 mb += g.meta;
-                let at = [0, 4, 7][g.class as usize % 3];
-                store!(q, g, out, stride, at, g.class != 0, $put3);
             }
         }
     };

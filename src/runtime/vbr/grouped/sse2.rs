@@ -307,16 +307,22 @@ unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, sp: &Split, out: *mut f32
     let mut rec = 0;
     for gi in 0..p.num_groups {
         let g = Record::at(d, rec);
-        if g.n == 1 && gi + 1 == p.num_groups {
-            // The last group, of one lane: decoded alone (as the AVX2 walk does).
+        rec += g.size;
+        if g.n == 1 {
+            // A group of one lane, decoded alone (as the AVX2 walk does).
             let v = super::subset::lone_group(p, key, (a, b), M, gi, g.class == 0);
             let at = [0, 4, 7][g.class as usize % 3];
             let dst =
                 out.add((d.add(g.joints) as *const u16).read_unaligned() as usize * stride + at);
             std::ptr::copy_nonoverlapping(v.as_ptr(), dst, if g.class == 0 { 4 } else { 3 });
-            break;
+            if gi + 1 < p.num_groups {
+                ga += super::subset::lone_bits(p, &a, gi);
+                gb += super::subset::lone_bits(p, if M == TWO { &b } else { &a }, gi);
+                ma += g.meta;
+                mb += g.meta;
+            }
+            continue;
         }
-        rec += g.size;
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
         let mut ca = MaybeUninit::<Coef>::uninit();
         coef(ca.as_mut_ptr(), d, &g, d.add(ma));

@@ -512,6 +512,15 @@ pub(super) fn lone_group(
     lane_value(&lone, g, 0, rotation)
 }
 
+/// The bits of group `g`, a group of one lane, in a frame of the segment of `pos` (each
+/// component's 5-bit rate in a byte of its own).
+#[inline(always)]
+pub(super) fn lone_bits(p: &View, pos: &Pos, g: usize) -> usize {
+    let r = read_u64(p.data, pos.meta + p.group_at[g][1] as usize);
+    let rate = |k: u32| ((r >> (8 * k)) & 31) as usize;
+    PAIR_BITS[rate(0) | rate(1) << 5] as usize + PAIR_BITS[rate(2)] as usize
+}
+
 /// Lane `l` of group `g` at the key of `p`, one lane alone: a rotation (`limit` 1) or a vector.
 #[inline(never)]
 fn lane_value(p: &Lone, g: usize, l: usize, rotation: bool) -> [f32; 4] {

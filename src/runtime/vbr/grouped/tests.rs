@@ -224,20 +224,22 @@ fn proto_poses_are_the_vbr_poses() {
     );
 }
 
-/// A last group of one lane is decoded alone (`subset::lone_group`, not the eight-lane walk):
-/// a root's translation (the one animated translation), and a rotation left over when no
-/// translation is animated; quantised, raw, and with its dropped component chosen per segment.
-/// Bit for bit the `vbr` poses, at samples, between samples and across segments.
+/// A group of one lane is decoded alone (`subset::lone_group`, not the eight-lane walk): a
+/// root's translation (the one animated translation) last, or before the scales' groups; a
+/// rotation left over, last (no translation animated) or before the root's translation;
+/// quantised, raw, and with its dropped component chosen per segment. Bit for bit the `vbr`
+/// poses, at samples, between samples and across segments.
 #[test]
-fn a_last_group_of_one_lane_is_the_vbr_poses() {
+fn a_group_of_one_lane_is_the_vbr_poses() {
     let isas = Isa::ALL.into_iter().filter(|i| i.available()).count();
-    // A generated clip of `joints` joints, translations still when `still`, then `edit`ed
-    // (0 nothing, 1 raw, 2 spinning) on joint `lone`; and the class, lanes, joint and
-    // per-segment drops of its last group.
-    let make = |joints: usize, still: bool, edit: u8, lone: usize| {
+    // A generated clip of `joints` joints (scale animated on some when `scale`, the root's
+    // translation still when `still`), `edit`ed (0 nothing, 1 raw, 2 spinning) on joint
+    // `lone`; and its groups' class, lanes, first joint and per-segment drops.
+    let make = |joints: usize, scale: bool, still: bool, edit: u8, lone: usize| {
         let mut c = generate_clip(&GenerateOptions {
             joints,
             samples: 70,
+            scale,
             seed: joints as u64,
             ..Default::default()
         });
@@ -265,34 +267,49 @@ fn a_last_group_of_one_lane_is_the_vbr_poses() {
         let p = Proto::convert(blob.as_bytes()).unwrap();
         let v = p.view();
         let mut at = 0;
-        let mut last = common::Record::read(v.data, 0);
+        let mut groups = Vec::new();
         for _ in 0..v.num_groups {
-            last = common::Record::read(v.data, at);
-            at += last.size;
+            let r = common::Record::read(v.data, at);
+            at += r.size;
+            groups.push((
+                r.class,
+                r.n,
+                read_u16(v.data, r.joints) as usize,
+                r.per_segment,
+            ));
         }
-        let joint = read_u16(v.data, last.joints) as usize;
-        (blob, (last.class, last.n, joint, last.per_segment))
+        (blob, groups)
     };
-    // The rig sizes whose last group has one lane: a translation (only the root's animated),
-    // and a rotation (translations still).
+    // The first group of one lane of `class`: its index and joint.
+    let lone_of = |groups: &[(u8, usize, usize, bool)], class: u8| {
+        groups
+            .iter()
+            .position(|g| g.0 == class && g.1 == 1)
+            .map(|i| (i, groups[i].2))
+    };
+    // A rig whose rotations leave one lane.
     let rot = (9..40)
-        .find(|&j| matches!(make(j, true, 0, 0).1, (0, 1, _, false)))
+        .find(|&j| lone_of(&make(j, false, true, 0, 0).1, 0).is_some())
         .expect("a rig whose rotations leave one lane");
-    for (joints, still, edit) in [
-        (12, false, 0),
-        (12, false, 1),
-        (rot, true, 0),
-        (rot, true, 1),
-        (rot, true, 2),
+    // (joints, scale, still, edit, the lone group's class, whether it is the last group)
+    for (joints, scale, still, edit, class, last) in [
+        (12, false, false, 0, 1, true),
+        (12, false, false, 1, 1, true),
+        (12, true, false, 0, 1, false),
+        (12, true, false, 1, 1, false),
+        (rot, false, true, 0, 0, true),
+        (rot, false, true, 1, 0, true),
+        (rot, false, true, 2, 0, true),
+        (rot, false, false, 2, 0, false),
     ] {
-        let (_, (class, n, lone, _)) = make(joints, still, 0, 0);
-        assert_eq!((class, n), (still as u8 ^ 1, 1), "{joints} joints");
-        let (blob, last) = make(joints, still, edit, lone);
-        assert_eq!(
-            last,
-            (class, 1, lone, edit == 2),
-            "{joints} joints, edit {edit}"
-        );
+        let (_, groups) = make(joints, scale, still, 0, 0);
+        let (_, lone) = lone_of(&groups, class).expect("a group of one lane");
+        let (blob, groups) = make(joints, scale, still, edit, lone);
+        let (i, joint) = lone_of(&groups, class).expect("a group of one lane");
+        assert_eq!(joint, lone, "{joints} joints, edit {edit}");
+        assert_eq!(i + 1 == groups.len(), last, "{joints} joints: {groups:?}");
+        // The spinning rotation drops its component per segment.
+        assert_eq!(groups[i].3, edit == 2, "{joints} joints, edit {edit}");
         let dur = 69.0 / 30.0;
         let times: Vec<f32> = (0..280)
             .map(|i| i as f32 / 120.0)
