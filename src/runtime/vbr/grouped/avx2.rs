@@ -456,6 +456,22 @@ pub(super) unsafe fn group_lanes(
     store(q, &gv, out.as_mut_ptr() as *mut f32, 4, 0, false);
 }
 
+/// The `q * mul + add` coefficients of all eight lanes of group `g` (its record at byte `rec`
+/// of the data) in the segment whose metadata for it is at byte `meta`, for the tests: lanes
+/// beyond the group's must hold no subnormal value either.
+#[cfg(test)]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn coefficients(p: &View, rec: usize, meta: usize) -> [[f32; 8]; 6] {
+    let g = &GroupView::at(p.data.as_ptr(), rec);
+    let c = coef!(g, p.data.as_ptr().add(meta));
+    let mut out = [[0.0f32; 8]; 6];
+    for k in 0..3 {
+        _mm256_storeu_ps(out[k].as_mut_ptr(), c.mul[k]);
+        _mm256_storeu_ps(out[3 + k].as_mut_ptr(), c.add[k]);
+    }
+    out
+}
+
 // After the macros: `play` and `gather` use them.
 mod gather;
 mod play;

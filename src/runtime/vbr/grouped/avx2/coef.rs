@@ -210,7 +210,14 @@ macro_rules! coef {
                 ([r0.0, r1.0, r2.0], [r0.1, r1.1, r2.1])
             }
         } else {
-            let f = |c: usize| _mm256_loadu_ps(g.ranges.add(4 * n * c) as *const f32);
+            // Lanes beyond the group's read the bytes after its ranges: zeroed, as those
+            // bytes as floats may be subnormal (microcode assists in every operation on them).
+            let f = |c: usize| {
+                _mm256_and_ps(
+                    _mm256_loadu_ps(g.ranges.add(4 * n * c) as *const f32),
+                    _mm256_castsi256_ps(lanes),
+                )
+            };
             ([f(0), f(1), f(2)], [f(3), f(4), f(5)])
         };
         let mut c = Coef {

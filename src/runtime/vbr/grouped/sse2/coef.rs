@@ -250,7 +250,18 @@ impl Component<'_> {
             };
             rotation_ranges(word)
         } else {
-            let f = |c: usize| _mm_loadu_ps(d.add(g.ranges + 4 * (n * c + 4 * h)) as *const f32);
+            // Lanes beyond the group's read the bytes after its ranges: zeroed, as those
+            // bytes as floats may be subnormal (microcode assists in every operation on them).
+            let lanes = _mm_castsi128_ps(_mm_cmpgt_epi32(
+                _mm_set1_epi32(n as i32 - 4 * h as i32),
+                _mm_setr_epi32(0, 1, 2, 3),
+            ));
+            let f = |c: usize| {
+                _mm_and_ps(
+                    _mm_loadu_ps(d.add(g.ranges + 4 * (n * c + 4 * h)) as *const f32),
+                    lanes,
+                )
+            };
             (f(k), f(3 + k))
         };
         // 2^bits, then 1 / (2^bits - 1) for the quantised rates, else 0.
