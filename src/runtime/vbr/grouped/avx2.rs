@@ -459,7 +459,7 @@ pub(super) unsafe fn group_lanes(
 /// The `q * mul + add` coefficients of all eight lanes of group `g` (its record at byte `rec`
 /// of the data) in the segment whose metadata for it is at byte `meta`, for the tests: lanes
 /// beyond the group's must hold no subnormal value either.
-#[cfg(test)]
+#[cfg(all(test, feature = "compress"))]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn coefficients(p: &View, rec: usize, meta: usize) -> [[f32; 8]; 6] {
     let g = &GroupView::at(p.data.as_ptr(), rec);
