@@ -112,11 +112,16 @@ fn blob_of(
         ..Default::default()
     });
     edit(&mut clip);
+    vbr_of(&clip)
+}
+
+/// The `vbr` blob of `clip` (default settings).
+fn vbr_of(clip: &RawClip) -> AlignedBlob {
     let settings = crate::CompressSettings {
         codec: crate::CodecChoice::Vbr,
         ..Default::default()
     };
-    AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap())
+    AlignedBlob::from_bytes(&crate::compress(clip, &settings).unwrap())
 }
 
 /// What the layout of `p` gives the decoders to do: [a raw `f32` component, a group with
@@ -259,11 +264,7 @@ fn a_group_of_one_lane_is_the_vbr_poses() {
             }
             _ => {}
         }
-        let settings = crate::CompressSettings {
-            codec: crate::CodecChoice::Vbr,
-            ..Default::default()
-        };
-        let blob = AlignedBlob::from_bytes(&crate::compress(&c, &settings).unwrap());
+        let blob = vbr_of(&c);
         let p = Proto::convert(blob.as_bytes()).unwrap();
         let v = p.view();
         let mut at = 0;
@@ -340,11 +341,7 @@ fn no_coefficient_lane_is_subnormal() {
             seed: 7 + joints as u64,
             ..Default::default()
         });
-        let settings = crate::CompressSettings {
-            codec: crate::CodecChoice::Vbr,
-            ..Default::default()
-        };
-        let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
+        let blob = vbr_of(&clip);
         let p = Proto::convert(blob.as_bytes()).unwrap();
         let v = p.view();
         for s in 0..v.num_segments as usize {
