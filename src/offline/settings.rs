@@ -121,8 +121,8 @@ pub enum VbrLayout {
 /// rotations. The grouped layout measured faster whole poses than the default on every shared
 /// rig of 19 joints or more (19 to 100 joints, 1.17-2.58x per clip) and slower on every rig of
 /// 9 or fewer (2 to 9, 0.56-0.82x; 0.75-1.05x since one-lane groups are decoded alone), where
-/// it also stores 30-42 % more; on generated rigs whose
-/// every joint rotates, 1.05-1.08x at 8 and 12 joints and 1.27x at 16.
+/// it also stores 30-42 % more; on generated rigs whose every joint rotates, 1.05-1.08x at 8
+/// and 12 joints and 1.27x at 16 (tenth session, docs/runtime.md).
 pub const AUTO_GROUPED_JOINTS: usize = 16;
 
 impl VbrLayout {
