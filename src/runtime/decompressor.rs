@@ -18,6 +18,8 @@ use crate::math::{Transform, FLOATS_PER_JOINT};
 use crate::runtime::curves::CurvesSection;
 use crate::runtime::{BodyHint, Defaults, PoseOut, SampleKey};
 use crate::{Error, Result};
+use std::marker::PhantomData;
+use std::ptr::NonNull;
 
 /// Options for [`Decompressor::new`].
 #[derive(Debug, Clone, Copy)]
@@ -136,11 +138,25 @@ pub struct Decompressor<'a> {
     /// The validated blob (body and curves section are ranges of it given by the header).
     blob: &'a [u8],
     header: Header,
-    defaults: Defaults<'a>,
+    /// The bind pose (`num_joints * 10` floats borrowed for 'a), when the blob's defaults are
+    /// the bind pose: a thin pointer, so that the hint fits in the C context's 128 bytes.
+    bind: Option<NonNull<f32>>,
+    bind_life: PhantomData<&'a [f32]>,
     key: SampleKey,
-    /// Where a pose's first dependent read lies (from the open blob).
+    /// Where a pose's first dependent reads lie (from the open blob).
     hint: BodyHint,
 }
+
+// SAFETY: `bind` stands for a shared `&'a [f32]` (read only), which is Send and Sync.
+unsafe impl Send for Decompressor<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for Decompressor<'_> {}
+
+// Many threads may sample one blob, each with its own decompressor or sharing one.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Decompressor<'static>>();
+};
 
 impl<'a> Decompressor<'a> {
     /// Validates `blob` and binds to it ([`OpenBlob::open`] then [`Decompressor::bind`]). The
@@ -155,7 +171,8 @@ impl<'a> Decompressor<'a> {
         Decompressor {
             blob: blob.blob,
             header: blob.header,
-            defaults: blob.defaults,
+            bind: blob.defaults.bind_pose.map(|b| NonNull::from(b).cast()),
+            bind_life: PhantomData,
             hint: blob.hint,
             key: SampleKey::default(),
         }
@@ -172,10 +189,22 @@ impl<'a> Decompressor<'a> {
         &self.blob[self.header.body_range()]
     }
 
+    /// The defaults (the open blob's).
+    #[inline(always)]
+    fn defaults(&self) -> Defaults<'a> {
+        let n = self.header.num_joints as usize * FLOATS_PER_JOINT;
+        // SAFETY: `bind` is the open blob's bind pose, checked to hold `num_joints * 10` floats
+        // and borrowed for 'a.
+        let bind = self
+            .bind
+            .map(|b| unsafe { std::slice::from_raw_parts(b.as_ptr() as *const f32, n) });
+        Defaults::for_header(&self.header, bind)
+    }
+
     /// The validated body and the defaults, for the crate's C layer (the keys cursor binds to
     /// them without validating the blob again).
     pub(crate) fn body_and_defaults(&self) -> (&'a [u8], Defaults<'a>) {
-        (self.body(), self.defaults)
+        (self.body(), self.defaults())
     }
 
     /// Joint count.
@@ -215,7 +244,7 @@ impl<'a> Decompressor<'a> {
             self.body(),
             &self.hint,
             &self.key,
-            &self.defaults,
+            &self.defaults(),
             &mut po,
         );
         Ok(())
@@ -268,7 +297,7 @@ impl<'a> Decompressor<'a> {
             self.body(),
             &self.hint,
             &self.key,
-            &self.defaults,
+            &self.defaults(),
             &mut po,
             cache,
         );
@@ -284,7 +313,7 @@ impl<'a> Decompressor<'a> {
             self.body(),
             &self.key,
             joint as usize,
-            &self.defaults,
+            &self.defaults(),
         ))
     }
 
@@ -338,7 +367,7 @@ impl<'a> Decompressor<'a> {
             self.body(),
             &self.hint,
             &self.key,
-            &self.defaults,
+            &self.defaults(),
             &sel,
             &mut po,
         );

@@ -10,9 +10,11 @@ pub mod key_cursor;
 pub(crate) mod keys;
 pub mod sampling;
 pub mod seek;
+mod segment_lines;
 pub mod vbr;
 
 pub use decompressor::*;
 pub use key_cursor::{cursor_state_size, KeyCursor};
 pub use sampling::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 pub use seek::{clip_duration, Looping, Rounding};
+pub use segment_lines::SegmentLines;

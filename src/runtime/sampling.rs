@@ -14,17 +14,24 @@ pub struct SampleKey {
     pub alpha: f32,
 }
 
-/// Where a codec's first dependent read lies in a validated body, found when the blob is opened:
+/// Where a codec's first dependent reads lie in a validated body, found when the blob is opened:
 /// with it a pose starts loading that data at once instead of after the body header (a cache
 /// miss less in a cold pose's chain). A hint only: `vbr` prefetches its segment table entries
-/// (`first`: the table's offset, `stride`: samples per segment); other codecs ignore it.
+/// (`first`: the table's offset, `stride`: samples per segment) and, on a grouped body, the
+/// body before the table and the lines of its segment when `segments` places it; other codecs
+/// ignore it. 28 bytes: it lives in every decompressor.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BodyHint {
     /// Byte offset in the body.
     pub first: u32,
     /// A codec's unit of indexing at `first`.
-    pub stride: u32,
+    pub stride: u8,
+    /// The first segments' lines.
+    pub segments: super::SegmentLines,
 }
+
+// The hint lives in every decompressor, which fits in the C context's 128 bytes.
+const _: () = assert!(std::mem::size_of::<BodyHint>() == 28);
 
 /// The values of default (unstored) sub-tracks.
 #[derive(Debug, Clone, Copy, Default)]

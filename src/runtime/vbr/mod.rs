@@ -46,7 +46,8 @@ pub fn hint(body: &[u8]) -> BodyHint {
     let v = View::read(body);
     BodyHint {
         first: v.segments as u32,
-        stride: v.seg_len,
+        stride: v.seg_len as u8,
+        segments: Default::default(),
     }
 }
 
@@ -65,7 +66,7 @@ pub fn sample_pose(
     };
     // The segment table entries first: known from the hint, they need not wait for the body
     // header (on a cold pose, one cache miss less in the chain).
-    prefetch_segment_entries(body, hint.first as usize, hint.stride, key);
+    prefetch_segment_entries(body, hint.first as usize, hint.stride as u32, key);
     let v = View::read(bytes);
     let table = &body.bytes()[v.tracks..v.tracks + h.num_joints as usize];
     // Everything a whole pose reads, in the order the misses would chain: the segment table

@@ -251,6 +251,9 @@ pub struct View<'a> {
     /// Bytes of a group's first bit (2 or 4).
     pub start_bytes: usize,
     pub data: &'a [u8],
+    /// The entry hinted the body before the segment table and the segments below this one
+    /// (0: nothing), which a whole pose's prefetch then skips.
+    pub hinted: u32,
 }
 
 impl<'a> View<'a> {
@@ -300,6 +303,7 @@ impl<'a> View<'a> {
                 starts_at: c.starts_at as usize,
                 start_bytes: c.start_bytes(),
                 data: &body[data..end],
+                hinted: 0,
             }
         }
     }

@@ -195,7 +195,7 @@ impl Record {
 /// Lines of `len` bytes at `p`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn fetch(p: *const u8, len: usize) {
+pub(super) unsafe fn fetch(p: *const u8, len: usize) {
     use core::arch::x86_64::*;
     // Two lines a step: half the loop's instructions (a warm pose pays for each).
     let mut o = 0;
@@ -236,7 +236,11 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         let seg = s.min(last) as usize;
         _mm_prefetch::<_MM_HINT_T0>(d.add(table + 4 * seg) as *const i8);
     }
-    fetch(d, table);
+    // The entry hinted the body before the table, and the segments below `hinted`.
+    let early = p.hinted != 0;
+    if !early {
+        fetch(d, table);
+    }
     // A frame's estimated bytes, the segment's frame bytes / L (without a division).
     let inv = RECIPROCALS[p.seg_len as usize & 31] as usize;
     // Two samples of one segment (the usual key): its metadata once, and one window over
@@ -254,6 +258,9 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
             local
         };
         let seg = s.min(last) as usize;
+        if (seg as u32) < p.hinted {
+            continue;
+        }
         let off = read_u32(p.data, table + 4 * seg) as usize;
         let end = if seg as u32 == last {
             p.data.len() - super::PADDING
@@ -267,6 +274,9 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         let at = frames + per * local as usize;
         let lo = at.saturating_sub(64).max(frames).min(end);
         fetch(d.add(lo), (per * (span + 1) + 128).min(end - lo));
+    }
+    if early {
+        return;
     }
     // The constants' joints and values, and the defaults' joints: consecutive sections of the
     // body, hinted as one run.

@@ -5,7 +5,7 @@ use super::body::{Counts, View};
 use super::{cache, Isa};
 use crate::format::Header;
 use crate::math::Transform;
-use crate::runtime::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
+use crate::runtime::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey, SegmentLines};
 
 /// The decoders' view of `body` with the defaults `d`.
 #[inline(always)]
@@ -24,41 +24,65 @@ fn check(h: &Header, key: &SampleKey, out: &PoseOut) {
     assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
 }
 
-/// Where a pose's first dependent read lies, found when the blob is opened: the segment table
-/// (its offset in the body) and the samples per segment. With it a pose hints the key's table
-/// entries at once, beside the body header, instead of after it: a cache miss less in a cold
-/// pose's chain (as the `vbr` decoder's hint does).
+/// Where a pose's first dependent reads lie, found when the blob is opened: the segment table
+/// (its offset in the body), the samples per segment and the first segments' lines. With it a
+/// whole pose hints the body before the table, the key's table entry and its segment at once,
+/// beside the body header, instead of after it and after the entry.
 pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
     if body.len() < super::body::HEADER {
         return BodyHint::default();
     }
     let c = Counts::read(body);
     let data = c.sections(h.num_joints as usize, super::body::map_columns(h))[5];
+    let table = data + c.seg_table as usize;
+    // Segment starts from the table, then the last segment's end (before the padding).
+    let n = c.num_segments as usize;
+    let mut bounds = [0usize; 17];
+    for (k, b) in bounds.iter_mut().enumerate().take(n + 1) {
+        *b = data
+            + match k < n {
+                true => crate::format::bytes::read_u32(body, table + 4 * k) as usize,
+                false => c.data_bytes as usize - super::PADDING,
+            };
+    }
     BodyHint {
-        first: (data + c.seg_table as usize) as u32,
-        stride: c.seg_len,
+        first: table as u32,
+        stride: c.seg_len as u8,
+        segments: SegmentLines::new(&bounds[..(n + 1).min(17)]),
     }
 }
 
-/// Hints the line of the segment table entry of `key`'s first sample (the next entries, which
-/// end its segment and start the next, are mostly in it), from the open blob's [`hint`],
-/// before the body header is read. One prefetch, not a loop: a warm pose pays for every
-/// instruction.
+/// Hints, before the body header is read, what a whole pose reads from the open blob's
+/// [`hint`]: the line of the segment table entry of `key`'s first sample (the next entries,
+/// which end its segment and start the next, are mostly in it), the body before the table
+/// (constants, defaults, joint map, group directory and records) and the lines of the key's
+/// segments where the hint places them. Returns the segments placed, which the walk's
+/// [`super::common::prefetch`] then skips with the body before the table.
 #[inline(always)]
-fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) {
+fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if hint.stride != 0 {
-        let seg = super::common::seg_of(key.i0, hint.stride).0;
+        let stride = hint.stride as u32;
+        let seg = super::common::seg_of(key.i0, stride).0;
         let e = hint.first as usize + 4 * seg as usize;
-        // SAFETY: a hint only; the address is inside `body`.
+        let p = body.as_ptr();
+        // SAFETY: hints only, inside `body` (every range is cut at its end).
         unsafe {
             core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                body.as_ptr().add(e.min(body.len().saturating_sub(1))) as *const i8,
-            )
-        };
+                p.add(e.min(body.len().saturating_sub(1))) as *const i8,
+            );
+            super::common::fetch(p, (hint.first as usize).min(body.len()));
+            for (from, to) in hint.segments.of_key(key, stride).into_iter().flatten() {
+                if from < body.len() {
+                    super::common::fetch(p.add(from), to.min(body.len()) - from);
+                }
+            }
+        }
+        return hint.segments.placed();
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (body, hint, key);
+    0
 }
 
 /// Samples a whole pose with the widest decoder this machine runs.
@@ -71,9 +95,10 @@ pub(crate) fn sample_pose(
     d: &Defaults,
     out: &mut PoseOut,
 ) {
-    hint_entries(body, hint, key);
+    let hinted = hint_entries(body, hint, key);
     check(h, key, out);
-    let v = view(h, body, d);
+    let mut v = view(h, body, d);
+    v.hinted = hinted;
     let (o, stride) = (out.data.as_mut_ptr(), out.stride);
     match Isa::best() {
         #[cfg(target_arch = "x86_64")]

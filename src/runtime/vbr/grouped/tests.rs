@@ -681,13 +681,23 @@ fn entry_points_are_the_vbr_decoder() {
     let n = dec.num_joints();
     let mut cache = vec![0u128; entry::cache_size(body).div_ceil(16)];
     let hint = entry::hint(&h, body);
-    // The hint names the segment table's offset in the body and the samples per segment.
+    // The hint names the segment table's offset in the body and the samples per segment, and
+    // places every segment of this short clip: the whole lines of its bytes.
     let v = body::View::read(body, &h);
     let data_at = v.data.as_ptr() as usize - body.as_ptr() as usize;
     assert_eq!(
-        (hint.first as usize, hint.stride),
+        (hint.first as usize, hint.stride as u32),
         (data_at + v.seg_table, v.seg_len)
     );
+    for s in 0..v.num_segments {
+        let at = |s: u32| match s < v.num_segments {
+            true => data_at + read_u32(v.data, v.seg_table + 4 * s as usize) as usize,
+            false => data_at + v.data.len() - super::PADDING,
+        };
+        let (from, to) = hint.segments.segment(s).expect("a placed segment");
+        assert_eq!((from, to), (at(s) / 64 * 64, (at(s + 1) / 64 + 1) * 64));
+    }
+    assert_eq!(hint.segments.segment(v.num_segments), None);
     let all: Vec<u32> = (0..n as u32).collect();
     let even: Vec<u32> = (0..n as u32).step_by(2).collect();
     for i in 0..150 {
