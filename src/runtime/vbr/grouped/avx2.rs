@@ -50,7 +50,9 @@ macro_rules! frame {
     ($data:expr, $bit:expr, $c:expr, $limit:expr) => {{
         let (data, bit, c): (&[u8], usize, &Coef) = ($data, $bit, $c);
         if c.raw != 0 {
-            frame_raw(data, bit, c, $limit)
+            // A copy: the raw lanes' path is out of line, and the coefficients' address passed
+            // to it would keep them in memory on the common path too.
+            frame_raw(data, bit, &{ *c }, $limit)
         } else {
             let (d, max) = (data.as_ptr(), data.len() - 32);
             let mut v = [_mm256_setzero_ps(); 3];
