@@ -251,8 +251,9 @@ pub struct View<'a> {
     /// Bytes of a group's first bit (2 or 4).
     pub start_bytes: usize,
     pub data: &'a [u8],
-    /// The entry hinted the body before the segment table and the segments below this one
-    /// (0: nothing), which a whole pose's prefetch then skips.
+    /// Set by a whole pose's entry when it hinted the body before the segment table and the
+    /// lines of the segments below this one: the pose's prefetch then skips both (0: skips
+    /// nothing).
     pub hinted: u32,
 }
 

@@ -224,7 +224,7 @@ const RECIPROCALS: [u32; 32] = {
 
 /// Hints (SSE only) for everything a whole pose reads: the segment table
 /// entries, the segments' metadata and frames (their place estimated), the group records and
-/// the static channels.
+/// the static channels; not what the entry hinted already (`View::hinted`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
