@@ -10,7 +10,7 @@ pub mod key_cursor;
 pub(crate) mod keys;
 pub mod sampling;
 pub mod seek;
-mod segment_lines;
+pub mod segment_lines;
 pub mod vbr;
 
 pub use decompressor::*;

@@ -8,10 +8,8 @@
 //! byte. A hint only: a decoder reads the segment table as before, so a place that is off
 //! costs time, never a wrong pose.
 
-use super::SampleKey;
-
 /// Bounds kept: segments 0 to 15 are placed when the clip has that many.
-const BOUNDS: usize = 17;
+pub const BOUNDS: usize = 17;
 
 /// Bytes of a line.
 const LINE: usize = 64;
@@ -87,18 +85,6 @@ impl SegmentLines {
     pub fn segment(&self, s: u32) -> Option<(usize, usize)> {
         let s = s as usize;
         (s < self.placed as usize).then(|| (self.line(s) * LINE, (self.line(s + 1) + 1) * LINE))
-    }
-
-    /// The ranges ([`SegmentLines::segment`]) of the placed segments of `key`'s two samples
-    /// with `seg_len` (not 0) samples per segment: one when both lie in one segment.
-    #[inline(always)]
-    pub fn of_key(&self, key: &SampleKey, seg_len: u32) -> [Option<(usize, usize)>; 2] {
-        let seg = |i: u32| match seg_len.is_power_of_two() {
-            true => i >> seg_len.trailing_zeros(),
-            false => i / seg_len,
-        };
-        let (a, b) = (seg(key.i0), seg(key.i1));
-        [self.segment(a), self.segment(b).filter(|_| b != a)]
     }
 }
 

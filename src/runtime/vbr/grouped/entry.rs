@@ -5,6 +5,7 @@ use super::body::{Counts, View};
 use super::{cache, Isa};
 use crate::format::Header;
 use crate::math::Transform;
+use crate::runtime::segment_lines;
 use crate::runtime::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey, SegmentLines};
 
 /// The decoders' view of `body` with the defaults `d`.
@@ -37,7 +38,7 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
     let table = data + c.seg_table as usize;
     // Segment starts from the table, then the last segment's end (before the padding).
     let n = c.num_segments as usize;
-    let mut bounds = [0usize; 17];
+    let mut bounds = [0usize; segment_lines::BOUNDS];
     for (k, b) in bounds.iter_mut().enumerate().take(n + 1) {
         *b = data
             + match k < n {
@@ -48,7 +49,7 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
     BodyHint {
         first: table as u32,
         stride: c.seg_len as u8,
-        segments: SegmentLines::new(&bounds[..(n + 1).min(17)]),
+        segments: SegmentLines::new(&bounds[..(n + 1).min(segment_lines::BOUNDS)]),
     }
 }
 
@@ -72,7 +73,10 @@ fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) -> u32 {
                 p.add(e.min(body.len().saturating_sub(1))) as *const i8,
             );
             super::common::fetch(p, (hint.first as usize).min(body.len()));
-            for (from, to) in hint.segments.of_key(key, stride).into_iter().flatten() {
+            // The key's segments: the first sample's, and the second's when it is another.
+            let next = super::common::seg_of(key.i1, stride).0;
+            let second = hint.segments.segment(next).filter(|_| next != seg);
+            for (from, to) in [hint.segments.segment(seg), second].into_iter().flatten() {
                 if from < body.len() {
                     super::common::fetch(p.add(from), to.min(body.len()) - from);
                 }
