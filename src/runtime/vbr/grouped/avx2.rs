@@ -4,7 +4,7 @@
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
 use super::common::{
-    position, positions, prefetch, split, write_statics, Pos, Split, ONE, PAIR, TWO,
+    positions, prefetch, split, write_statics, Pos, Split, ONE, PAIR, TWO,
 };
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;

@@ -218,6 +218,8 @@ pub fn write(
 pub struct View<'a> {
     pub seg_len: u32,
     pub num_segments: u32,
+    /// Samples of the clip.
+    pub num_samples: u32,
     /// Static channels per channel (rotations, translations, scales).
     pub statics: [usize; 3],
     /// Their joints, in that order.
@@ -280,6 +282,7 @@ impl<'a> View<'a> {
             View {
                 seg_len: c.seg_len,
                 num_segments: c.num_segments,
+                num_samples: h.num_samples,
                 statics: c.statics.map(|x| x as usize),
                 static_joints: std::slice::from_raw_parts(body.as_ptr().add(st) as *const u16, s),
                 static_values: std::slice::from_raw_parts(

@@ -7,7 +7,7 @@
 //!   coefficients are held, the group count
 //! up to 32 bytes to align the coefficients to 32 bytes
 //! per group: its coefficients in the held segment (640 bytes)
-//! per slot and group: four components of eight lanes (128 bytes)
+//! per slot (three) and group: four components of eight lanes (128 bytes)
 //! per slot and group: the lanes constant over the segment (a byte)
 //! ```
 //!
@@ -23,6 +23,8 @@ const TAG: u32 = u32::from_le_bytes(*b"ACP3");
 pub(super) const NONE: u32 = u32::MAX;
 /// Bytes of one group's coefficients (the AVX2 decoder's `Coef` fits).
 pub(super) const COEF_BYTES: usize = 640;
+/// Decoded samples held: the key's two and the one after (decoded with the second, ahead).
+pub(super) const SLOTS: usize = 3;
 
 /// The head of a cache.
 #[repr(C)]
@@ -33,13 +35,13 @@ pub(super) struct Head {
     len: u64,
     bind: u64,
     /// Sample each slot holds.
-    pub held: [u32; 2],
+    pub held: [u32; SLOTS],
     /// The last key's first sample.
     pub last: u32,
     /// Segment whose coefficients `coefs` holds.
     pub coef_segment: u32,
     groups: u32,
-    _pad: [u32; 3],
+    _pad: [u32; 2],
 }
 
 const HEAD: usize = std::mem::size_of::<Head>();
@@ -103,7 +105,7 @@ pub(super) fn jump(mem: &mut [u8], i0: u32) -> bool {
 
 /// Bytes of cache a clip of `groups` groups uses (a multiple of 16, as the C ABI promises).
 pub(super) fn size(groups: usize) -> usize {
-    (HEAD + 32 + groups * (COEF_BYTES + 2 * 4 * 4 * LANES + 2)).next_multiple_of(16)
+    (HEAD + 32 + groups * (COEF_BYTES + SLOTS * (4 * 4 * LANES + 1))).next_multiple_of(16)
 }
 
 impl<'a> Cache<'a> {
@@ -116,8 +118,8 @@ impl<'a> Cache<'a> {
         }
         let coefs_at = (base as usize + HEAD).next_multiple_of(32) - base as usize;
         let values_at = coefs_at + groups * COEF_BYTES;
-        let constant_at = values_at + 2 * groups * 4 * 4 * LANES;
-        debug_assert!(constant_at + 2 * groups <= mem.len());
+        let constant_at = values_at + SLOTS * groups * 4 * 4 * LANES;
+        debug_assert!(constant_at + SLOTS * groups <= mem.len());
         // SAFETY: the parts are disjoint ranges of `mem` (sizes above), each aligned for its
         // type (8 for the head, 32 for the coefficients, 4 for the floats), and every bit
         // pattern is a valid value of these plain types.
@@ -127,9 +129,9 @@ impl<'a> Cache<'a> {
                 coefs: std::slice::from_raw_parts_mut(base.add(coefs_at) as *mut CoefBytes, groups),
                 values: std::slice::from_raw_parts_mut(
                     base.add(values_at) as *mut [[f32; LANES]; 4],
-                    2 * groups,
+                    SLOTS * groups,
                 ),
-                constant: std::slice::from_raw_parts_mut(base.add(constant_at), 2 * groups),
+                constant: std::slice::from_raw_parts_mut(base.add(constant_at), SLOTS * groups),
             }
         };
         let h = &mut *c.head;
@@ -148,11 +150,11 @@ impl<'a> Cache<'a> {
                 body: owner.body,
                 len: owner.len,
                 bind: owner.bind,
-                held: [NONE; 2],
+                held: [NONE; SLOTS],
                 last: NONE,
                 coef_segment: NONE,
                 groups: groups as u32,
-                _pad: [0; 3],
+                _pad: [0; 2],
             };
         }
         Some(c)

@@ -81,13 +81,6 @@ pub(super) struct Pos {
     pub fb: usize,
 }
 
-/// The place of `sample` (below the clip's sample count).
-#[inline(always)]
-pub(super) fn position(p: &View, sample: u32) -> Pos {
-    let (seg, local) = seg_of(sample, p.seg_len);
-    position_in(p, seg, local)
-}
-
 /// The segment of `sample` and its place in it, for segments of `len` (at least 1) samples:
 /// a shift and a mask for a power of two (the encoder's 16), else a division, whose latency
 /// lies before a pose's first dependent load.
@@ -108,7 +101,7 @@ pub(super) fn position_in(p: &View, seg: u32, local: u32) -> Pos {
 
 /// Segment `seg`'s offset in the data, keyframe mask and frame bits.
 #[inline(always)]
-fn segment_at(p: &View, seg: u32) -> (usize, u32, usize) {
+pub(super) fn segment_at(p: &View, seg: u32) -> (usize, u32, usize) {
     let off = read_u32(
         p.data,
         p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
@@ -122,7 +115,7 @@ fn segment_at(p: &View, seg: u32) -> (usize, u32, usize) {
 
 /// The place of sample `local` of the segment `(off, mask, fb)` ([`segment_at`]).
 #[inline(always)]
-fn place(p: &View, (off, mask, fb): (usize, u32, usize), local: u32) -> Pos {
+pub(super) fn place(p: &View, (off, mask, fb): (usize, u32, usize), local: u32) -> Pos {
     let (idx, t) = keyframe_position(mask, local);
     Pos {
         meta: off + 8,

@@ -772,9 +772,9 @@ fn a_random_jump_writes_only_the_cache_heads_last_key() {
             "playback at {t}"
         );
     }
-    // The head's last key: bytes 40..44 (tag, checksum, body, length, bind pose, two held
+    // The head's last key: bytes 44..48 (tag, checksum, body, length, bind pose, three held
     // samples before it).
-    let last = 40..44;
+    let last = 44..48;
     for t in [3.1f32, 0.9, 2.45, 1.7] {
         let before = mem.to_vec();
         assert!(
@@ -787,7 +787,7 @@ fn a_random_jump_writes_only_the_cache_heads_last_key() {
             "a jump to {t} wrote bytes {changed:?}"
         );
         let key = resolve(&h, t, Looping::Wrap, Rounding::None).unwrap();
-        assert_eq!(read_u32(mem, 40), key.i0);
+        assert_eq!(read_u32(mem, 44), key.i0);
     }
     // Playback from the last jump decodes into the cache again, bit for bit.
     for i in 1..10 {

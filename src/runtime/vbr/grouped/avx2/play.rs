@@ -3,7 +3,8 @@
 //! needs and the slots do not hold, then blends. Poses are bit for bit [`super::sample_pose`]'s.
 
 use super::*;
-use crate::runtime::vbr::grouped::cache::{self, Cache, COEF_BYTES};
+use crate::runtime::vbr::grouped::cache::{self, Cache, COEF_BYTES, SLOTS};
+use crate::runtime::vbr::grouped::common::{place, seg_of, segment_at};
 
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -16,19 +17,23 @@ unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
 /// writing a row of three floats (see `whole_pose!`): `sample_pose_cached` for AVX2,
 /// `sample_pose_cached_512` for AVX-512 F and VL.
 macro_rules! cached_pose {
-    ($f:literal, $sample_pose_cached:ident, $fill:ident, $sample_pose:ident, $put3:ident) => {
-        /// Decodes sample `s` of every group into slot `k`.
+    ($f:literal, $sample_pose_cached:ident, $fill:ident, $fill_ahead:ident, $sample_pose:ident, $put3:ident) => {
+        /// Decodes sample `s` of every group into slot `k` and, with `AHEAD`, sample `s + 1`
+        /// (in the same segment) into slot `k2`: one pass over the groups and their
+        /// coefficients for both.
         #[inline]
         #[target_feature(enable = $f)]
-        unsafe fn $fill(p: &View, c: &mut Cache, s: u32, k: usize) {
+        unsafe fn $fill<const AHEAD: bool>(p: &View, c: &mut Cache, s: u32, k: usize, k2: usize) {
             let data = p.data;
             const _: () = assert!(std::mem::size_of::<Coef>() <= COEF_BYTES);
-            let pos = position(p, s);
+            let (seg, local) = seg_of(s, p.seg_len);
+            let at = segment_at(p, seg);
+            let pos = place(p, at, local);
+            let pos2 = if AHEAD { place(p, at, local + 1) } else { pos };
             let (mut m, mut gbit) = (pos.meta, 0usize);
             let mut rec = 0;
-            let base = k * p.num_groups;
+            let (base, base2) = (k * p.num_groups, k2 * p.num_groups);
             // The segment's group coefficients: computed once per segment, kept for the next samples.
-            let seg = super::super::common::seg_of(s, p.seg_len).0;
             let known = c.head.coef_segment == seg;
             c.head.coef_segment = seg;
             for g in 0..p.num_groups {
@@ -43,22 +48,43 @@ macro_rules! cached_pose {
                     &*slot
                 };
                 m += gv.meta;
-                let v = sample!(data, &pos, gbit, cf, limit);
-                gbit = gbit.wrapping_add(cf.total);
-                let slot = c.values.as_mut_ptr().add(base + g) as *mut f32;
-                if gv.class == 0 {
-                    let q = rebuild(v, cf.drop);
-                    for (i, x) in q.iter().enumerate() {
-                        _mm256_storeu_ps(slot.add(8 * i), *x);
+                let constant = _mm256_movemask_ps(cf.constant) as u8;
+                let mut put = |v: [__m256; 3], at: usize| {
+                    let slot = c.values.as_mut_ptr().add(at + g) as *mut f32;
+                    if gv.class == 0 {
+                        let q = rebuild(v, cf.drop);
+                        for (i, x) in q.iter().enumerate() {
+                            _mm256_storeu_ps(slot.add(8 * i), *x);
+                        }
+                    } else {
+                        for (i, x) in v.iter().enumerate() {
+                            _mm256_storeu_ps(slot.add(8 * i), *x);
+                        }
                     }
-                } else {
-                    for (i, x) in v.iter().enumerate() {
-                        _mm256_storeu_ps(slot.add(8 * i), *x);
-                    }
+                    *c.constant.get_unchecked_mut(at + g) = constant;
+                };
+                put(sample!(data, &pos, gbit, cf, limit), base);
+                if AHEAD {
+                    put(sample!(data, &pos2, gbit, cf, limit), base2);
                 }
-                *c.constant.get_unchecked_mut(base + g) = _mm256_movemask_ps(cf.constant) as u8;
+                gbit = gbit.wrapping_add(cf.total);
             }
             c.head.held[k] = s;
+            if AHEAD {
+                c.head.held[k2] = s + 1;
+            }
+        }
+
+        /// Decodes sample `s` into slot `k`, and the sample after it into slot `k2` when that
+        /// one is in the same segment (where playback forward asks for it next).
+        #[inline]
+        #[target_feature(enable = $f)]
+        unsafe fn $fill_ahead(p: &View, c: &mut Cache, s: u32, k: usize, k2: usize) {
+            if s + 1 < p.num_samples && seg_of(s + 1, p.seg_len).0 == seg_of(s, p.seg_len).0 {
+                $fill::<true>(p, c, s, k, k2)
+            } else {
+                $fill::<false>(p, c, s, k, k2)
+            }
         }
 
         /// A pose through the cache (see [`super::super::Proto::sample_pose_cached_in`]).
@@ -70,7 +96,9 @@ macro_rules! cached_pose {
             out: *mut f32,
             stride: usize,
         ) {
-            debug_assert!(c.values.len() == 2 * p.num_groups && c.coefs.len() == p.num_groups);
+            debug_assert!(
+                c.values.len() == SLOTS * p.num_groups && c.coefs.len() == p.num_groups
+            );
             // Near the previous key (playback, either direction, or wrapping to the first samples):
             // the slots may help. A random jump takes the plain walk and leaves the slots alone.
             let near = cache::near(c.head.last, key.i0);
@@ -80,22 +108,49 @@ macro_rules! cached_pose {
             }
             statics!(p, out, stride, 7, $put3);
             let one = key.i1 == key.i0 || key.alpha <= 0.0;
-            let sa = match c.head.held.iter().position(|&h| h == key.i0) {
-                Some(k) => k,
-                None => {
-                    let k = (!one && c.head.held[0] == key.i1) as usize;
-                    $fill(p, c, key.i0, k);
-                    k
+            let held = c.head.held;
+            let find = |s: u32| held.iter().position(|&h| h == s);
+            // The slots other than `k`.
+            let others = |k: usize| [(k + 1) % SLOTS, (k + 2) % SLOTS];
+            let (sa, sb) = match (find(key.i0), if one { None } else { find(key.i1) }) {
+                (Some(a), None) if one => (a, a),
+                (Some(a), Some(b)) => (a, b),
+                // Forward: the second sample is new; the one after it is decoded with it.
+                (Some(a), None) => {
+                    let [b, ahead] = others(a);
+                    $fill_ahead(p, c, key.i1, b, ahead);
+                    (a, b)
                 }
-            };
-            let sb = if one {
-                sa
-            } else {
-                match c.head.held.iter().position(|&h| h == key.i1) {
-                    Some(k) => k,
-                    None => {
-                        $fill(p, c, key.i1, 1 - sa);
-                        1 - sa
+                // Backward: the first sample is new.
+                (None, Some(b)) => {
+                    let [a, _] = others(b);
+                    $fill::<false>(p, c, key.i0, a, a);
+                    (a, b)
+                }
+                (None, None) => {
+                    // Keep a slot that holds the sample after the first.
+                    let a = match find(key.i0.wrapping_add(1)) {
+                        Some(k) => (k + 1) % SLOTS,
+                        None => 0,
+                    };
+                    let [b, ahead] = others(a);
+                    if one {
+                        if find(key.i0.wrapping_add(1)).is_some() {
+                            $fill::<false>(p, c, key.i0, a, a);
+                        } else {
+                            $fill_ahead(p, c, key.i0, a, b);
+                        }
+                        (a, a)
+                    } else if key.i1 == key.i0 + 1 {
+                        $fill_ahead(p, c, key.i0, a, b);
+                        if c.head.held[b] != key.i1 {
+                            $fill::<false>(p, c, key.i1, b, b);
+                        }
+                        (a, b)
+                    } else {
+                        $fill::<false>(p, c, key.i0, a, a);
+                        $fill_ahead(p, c, key.i1, b, ahead);
+                        (a, b)
                     }
                 }
             };
@@ -150,11 +205,19 @@ macro_rules! cached_pose {
     };
 }
 
-cached_pose!("avx2", sample_pose_cached, fill, sample_pose, put3);
+cached_pose!(
+    "avx2",
+    sample_pose_cached,
+    fill,
+    fill_ahead,
+    sample_pose,
+    put3
+);
 cached_pose!(
     "avx2,avx512f,avx512vl",
     sample_pose_cached_512,
     fill_512,
+    fill_ahead_512,
     sample_pose_512,
     put3_512
 );
