@@ -417,6 +417,53 @@ fn proto_cached_poses_are_the_vbr_poses() {
     }
 }
 
+/// Forward playback decodes the sample after the key's new one in the same pass (same
+/// segment): the cache then holds three consecutive samples, and the next key reads nothing
+/// new; at a segment's last sample nothing is decoded ahead. Poses stay the `vbr` decoder's.
+#[test]
+fn forward_playback_decodes_the_next_sample_ahead() {
+    if !Proto::supported() {
+        eprintln!("skipped: no AVX2 here");
+        return;
+    }
+    let blob = seeded_blob(14, 100, true, 11);
+    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    let mut cache = ProtoCache::new(&proto);
+    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let n = d.num_joints();
+    let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
+    let rate = proto.header().sample_rate;
+    let mut pose = |sample: f32| {
+        let t = sample / rate;
+        let key = resolve(proto.header(), t, Looping::Clamp, Rounding::None).unwrap();
+        d.seek(t, Looping::Clamp, Rounding::None).unwrap();
+        d.sample_pose(&mut a, 10).unwrap();
+        assert!(proto.sample_pose_cached(&mut cache, &key, &mut b, 10));
+        assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()), "at sample {sample}");
+        let mut held = cache.held();
+        held.sort_unstable();
+        held
+    };
+    // The first pose of a cache takes the plain walk; the second decodes its pair (2, 3).
+    pose(2.5);
+    assert_eq!(pose(2.25), [2, 3, u32::MAX]);
+    // Sample 4 is new: 5 comes with it.
+    assert_eq!(pose(3.5), [3, 4, 5]);
+    assert_eq!(pose(4.5), [3, 4, 5]);
+    // Sample 6 with 7 (3 evicted, 4 and 5 kept in the other order of slots).
+    let held = pose(5.5);
+    assert!(held.contains(&5) && held.contains(&6) && held.contains(&7), "{held:?}");
+    // Segment 0 holds samples 0..16: its last sample comes alone, the next segment's first
+    // with its second.
+    // Two jumps (the plain walk), then playback from sample 13.
+    pose(40.0);
+    pose(13.5);
+    let held = pose(13.25);
+    assert!(held.contains(&13) && held.contains(&14), "{held:?}");
+    assert_eq!(pose(14.5), [13, 14, 15]);
+    assert_eq!(pose(15.5), [15, 16, 17]);
+}
+
 /// Subsets (every joint alone, every third joint, all joints in reverse) against the `vbr`
 /// decoder's whole pose, bit for bit.
 #[test]
