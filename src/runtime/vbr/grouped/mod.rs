@@ -367,8 +367,10 @@ impl ProtoCache {
     /// The sample each slot holds (`u32::MAX`: none).
     pub fn held(&self) -> [u32; cache::SLOTS] {
         // SAFETY: the head's first 32 bytes, then the slots (`cache::Head`), in `mem`.
-        let w = unsafe { std::slice::from_raw_parts(self.mem.as_ptr() as *const u32, 11) };
-        [w[8], w[9], w[10]]
+        let w = unsafe {
+            std::slice::from_raw_parts(self.mem.as_ptr() as *const u32, 8 + cache::SLOTS)
+        };
+        std::array::from_fn(|k| w[8 + k])
     }
 }
 

@@ -417,51 +417,49 @@ fn proto_cached_poses_are_the_vbr_poses() {
     }
 }
 
-/// Forward playback decodes the sample after the key's new one in the same pass (same
-/// segment): the cache then holds three consecutive samples, and the next key reads nothing
-/// new; at a segment's last sample nothing is decoded ahead. Poses stay the `vbr` decoder's.
+/// Forward playback decodes the samples after the key's new one in the same pass (as many as
+/// the slots take, within the segment): the next keys read nothing new; at a segment's last
+/// sample nothing is decoded ahead. Poses stay the `vbr` decoder's.
 #[test]
-fn forward_playback_decodes_the_next_sample_ahead() {
+fn forward_playback_decodes_the_next_samples_ahead() {
     if !Proto::supported() {
         eprintln!("skipped: no AVX2 here");
         return;
     }
     let blob = seeded_blob(14, 100, true, 11);
     let proto = Proto::convert(blob.as_bytes()).unwrap();
-    let mut cache = ProtoCache::new(&proto);
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = d.num_joints();
     let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
     let rate = proto.header().sample_rate;
-    let mut pose = |sample: f32| {
+    let mut pose = |cache: &mut ProtoCache, sample: f32| {
         let t = sample / rate;
         let key = resolve(proto.header(), t, Looping::Clamp, Rounding::None).unwrap();
         d.seek(t, Looping::Clamp, Rounding::None).unwrap();
         d.sample_pose(&mut a, 10).unwrap();
-        assert!(proto.sample_pose_cached(&mut cache, &key, &mut b, 10));
+        assert!(proto.sample_pose_cached(cache, &key, &mut b, 10));
         assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()), "at sample {sample}");
-        let mut held = cache.held();
-        held.sort_unstable();
-        held
+        let held = cache.held();
+        move |s: std::ops::RangeInclusive<u32>| s.clone().all(|s| held.contains(&s))
     };
-    // The first pose of a cache takes the plain walk; the second decodes its pair (2, 3).
-    pose(2.5);
-    assert_eq!(pose(2.25), [2, 3, u32::MAX]);
-    // Sample 4 is new: 5 comes with it.
-    assert_eq!(pose(3.5), [3, 4, 5]);
-    assert_eq!(pose(4.5), [3, 4, 5]);
-    // Sample 6 with 7 (3 evicted, 4 and 5 kept in the other order of slots).
-    let held = pose(5.5);
-    assert!(held.contains(&5) && held.contains(&6) && held.contains(&7), "{held:?}");
+    let ahead = cache::SLOTS as u32 - 2;
+    assert!(ahead >= 1);
+    let mut cache = ProtoCache::new(&proto);
+    // The first pose of a cache takes the plain walk; the second decodes its samples and the
+    // ones after.
+    pose(&mut cache, 2.5);
+    assert!(pose(&mut cache, 2.25)(2..=2 + ahead));
+    // The last of those and the next: the next comes with `ahead` more.
+    let s = 2 + ahead;
+    assert!(pose(&mut cache, s as f32 + 0.5)(s..=s + 1 + ahead));
     // Segment 0 holds samples 0..16: its last sample comes alone, the next segment's first
-    // with its second.
-    // Two jumps (the plain walk), then playback from sample 13.
-    pose(40.0);
-    pose(13.5);
-    let held = pose(13.25);
-    assert!(held.contains(&13) && held.contains(&14), "{held:?}");
-    assert_eq!(pose(14.5), [13, 14, 15]);
-    assert_eq!(pose(15.5), [15, 16, 17]);
+    // with the ones after it.
+    let mut cache = ProtoCache::new(&proto);
+    pose(&mut cache, 14.0);
+    pose(&mut cache, 15.0);
+    let held: Vec<u32> = cache.held().into_iter().filter(|&s| s != u32::MAX).collect();
+    assert_eq!(held, [15]);
+    assert!(pose(&mut cache, 15.5)(15..=16 + ahead));
 }
 
 /// Subsets (every joint alone, every third joint, all joints in reverse) against the `vbr`
@@ -819,9 +817,10 @@ fn a_random_jump_writes_only_the_cache_heads_last_key() {
             "playback at {t}"
         );
     }
-    // The head's last key: bytes 44..48 (tag, checksum, body, length, bind pose, three held
-    // samples before it).
-    let last = 44..48;
+    // The head's last key: after the tag, checksum, body, length, bind pose (32 bytes) and the
+    // slots' samples.
+    let at = 32 + 4 * cache::SLOTS;
+    let last = at..at + 4;
     for t in [3.1f32, 0.9, 2.45, 1.7] {
         let before = mem.to_vec();
         assert!(
@@ -834,7 +833,7 @@ fn a_random_jump_writes_only_the_cache_heads_last_key() {
             "a jump to {t} wrote bytes {changed:?}"
         );
         let key = resolve(&h, t, Looping::Wrap, Rounding::None).unwrap();
-        assert_eq!(read_u32(mem, 44), key.i0);
+        assert_eq!(read_u32(mem, at), key.i0);
     }
     // Playback from the last jump decodes into the cache again, bit for bit.
     for i in 1..10 {
