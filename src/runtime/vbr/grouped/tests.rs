@@ -438,9 +438,14 @@ fn forward_playback_decodes_the_next_samples_ahead() {
         d.seek(t, Looping::Clamp, Rounding::None).unwrap();
         d.sample_pose(&mut a, 10).unwrap();
         assert!(proto.sample_pose_cached(cache, &key, &mut b, 10));
-        assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()), "at sample {sample}");
-        let held = cache.held();
-        move |s: std::ops::RangeInclusive<u32>| s.clone().all(|s| held.contains(&s))
+        assert!(
+            a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "at sample {sample}"
+        );
+        cache.held()
+    };
+    let holds = |held: [u32; cache::SLOTS], mut s: std::ops::RangeInclusive<u32>| {
+        s.all(|s| held.contains(&s))
     };
     let ahead = cache::SLOTS as u32 - 2;
     assert!(ahead >= 1);
@@ -448,18 +453,22 @@ fn forward_playback_decodes_the_next_samples_ahead() {
     // The first pose of a cache takes the plain walk; the second decodes its samples and the
     // ones after.
     pose(&mut cache, 2.5);
-    assert!(pose(&mut cache, 2.25)(2..=2 + ahead));
+    assert!(holds(pose(&mut cache, 2.25), 2..=2 + ahead));
     // The last of those and the next: the next comes with `ahead` more.
     let s = 2 + ahead;
-    assert!(pose(&mut cache, s as f32 + 0.5)(s..=s + 1 + ahead));
+    assert!(holds(pose(&mut cache, s as f32 + 0.5), s..=s + 1 + ahead));
     // Segment 0 holds samples 0..16: its last sample comes alone, the next segment's first
     // with the ones after it.
     let mut cache = ProtoCache::new(&proto);
     pose(&mut cache, 14.0);
     pose(&mut cache, 15.0);
-    let held: Vec<u32> = cache.held().into_iter().filter(|&s| s != u32::MAX).collect();
+    let held: Vec<u32> = cache
+        .held()
+        .into_iter()
+        .filter(|&s| s != u32::MAX)
+        .collect();
     assert_eq!(held, [15]);
-    assert!(pose(&mut cache, 15.5)(15..=16 + ahead));
+    assert!(holds(pose(&mut cache, 15.5), 15..=16 + ahead));
 }
 
 /// Subsets (every joint alone, every third joint, all joints in reverse) against the `vbr`

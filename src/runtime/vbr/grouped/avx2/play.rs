@@ -1,6 +1,9 @@
 //! The grouped layout's playback cache on AVX2: each group's decoded samples (rotations rebuilt,
-//! vectors before the clamp) kept in two slots, so a pose decodes only the samples its key
-//! needs and the slots do not hold, then blends. Poses are bit for bit [`super::sample_pose`]'s.
+//! vectors before the clamp) kept in three slots, so a pose decodes only the samples its key
+//! needs and the slots do not hold, then blends. A sample decoded for a key playing forward
+//! brings the next one of its segment into the third slot, in the same pass over the groups
+//! and their coefficients: the next key's new sample is then held. Poses are bit for bit
+//! [`super::sample_pose`]'s.
 
 use super::*;
 use crate::runtime::vbr::grouped::cache::{self, Cache, COEF_BYTES, SLOTS};
@@ -96,9 +99,7 @@ macro_rules! cached_pose {
             out: *mut f32,
             stride: usize,
         ) {
-            debug_assert!(
-                c.values.len() == SLOTS * p.num_groups && c.coefs.len() == p.num_groups
-            );
+            debug_assert!(c.values.len() == SLOTS * p.num_groups && c.coefs.len() == p.num_groups);
             // Near the previous key (playback, either direction, or wrapping to the first samples):
             // the slots may help. A random jump takes the plain walk and leaves the slots alone.
             let near = cache::near(c.head.last, key.i0);
