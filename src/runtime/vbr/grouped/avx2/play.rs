@@ -111,7 +111,8 @@ macro_rules! cached_pose {
             let one = key.i1 == key.i0 || key.alpha <= 0.0;
             let held = c.head.held;
             let find = |s: u32| held.iter().position(|&h| h == s);
-            // The slots other than `k`.
+            // The slots other than `k` (the choice below is written for three slots).
+            const _: () = assert!(SLOTS == 3);
             let others = |k: usize| [(k + 1) % SLOTS, (k + 2) % SLOTS];
             let (sa, sb) = match (find(key.i0), if one { None } else { find(key.i1) }) {
                 (Some(a), None) if one => (a, a),
