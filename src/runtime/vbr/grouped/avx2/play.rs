@@ -131,13 +131,11 @@ macro_rules! cached_pose {
                 }
                 (None, None) => {
                     // Keep a slot that holds the sample after the first.
-                    let a = match find(key.i0.wrapping_add(1)) {
-                        Some(k) => (k + 1) % SLOTS,
-                        None => 0,
-                    };
+                    let after = find(key.i0.wrapping_add(1));
+                    let a = after.map_or(0, |k| (k + 1) % SLOTS);
                     let [b, ahead] = others(a);
                     if one {
-                        if find(key.i0.wrapping_add(1)).is_some() {
+                        if after.is_some() {
                             $fill::<false>(p, c, key.i0, a, a);
                         } else {
                             $fill_ahead(p, c, key.i0, a, b);
