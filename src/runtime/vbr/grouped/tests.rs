@@ -85,6 +85,18 @@ fn seeded_blob(joints: usize, samples: usize, scale: bool, seed: u64) -> Aligned
     blob_of(joints, samples, scale, seed, |_| ())
 }
 
+/// A seeded clip with scale and its grouped prototype, for the playback cache's tests; `None`
+/// (the test skipped, said on stderr) where the cache needs AVX2 and the machine lacks it.
+fn cached_proto(joints: usize, samples: usize, seed: u64) -> Option<(AlignedBlob, Proto)> {
+    if !Proto::supported() {
+        eprintln!("skipped: no AVX2 here");
+        return None;
+    }
+    let blob = seeded_blob(joints, samples, true, seed);
+    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    Some((blob, proto))
+}
+
 /// [`vbr_blob`] of the generated clip changed by `edit`.
 fn vbr_blob_with(
     joints: usize,
@@ -422,12 +434,9 @@ fn proto_cached_poses_are_the_vbr_poses() {
 /// sample nothing is decoded ahead. Poses stay the `vbr` decoder's.
 #[test]
 fn forward_playback_decodes_the_next_samples_ahead() {
-    if !Proto::supported() {
-        eprintln!("skipped: no AVX2 here");
+    let Some((blob, proto)) = cached_proto(14, 100, 11) else {
         return;
-    }
-    let blob = seeded_blob(14, 100, true, 11);
-    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    };
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = d.num_joints();
     let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
@@ -860,12 +869,9 @@ fn a_random_jump_writes_only_the_cache_heads_last_key() {
 /// cache reset by a scribbled head gives the exact poses again.
 #[test]
 fn scribbled_cache_reads_stay_in_the_body() {
-    if !Proto::supported() {
-        eprintln!("skipped: no AVX2 here");
+    let Some((_blob, proto)) = cached_proto(19, 120, 77) else {
         return;
-    }
-    let blob = seeded_blob(19, 120, true, 77);
-    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    };
     let n = proto.header().num_joints as usize;
     let mut cache = ProtoCache::new(&proto);
     let (mut a, mut b) = (vec![0.0f32; n * 10], vec![0.0f32; n * 10]);
