@@ -30,8 +30,12 @@ pub const MAGIC: [u8; 4] = *b"ACMP";
 /// other codec). Bumped deliberately, never by accident.
 pub const FORMAT_VERSION: u16 = 2;
 /// Blob format version of a `vbr` blob written with the grouped layout
-/// (`VbrLayout::Grouped`): the newest version this library reads.
-pub const GROUPED_FORMAT_VERSION: u16 = 3;
+/// (`VbrLayout::Grouped`, body layout 3): the newest version this library reads.
+pub const GROUPED_FORMAT_VERSION: u16 = 4;
+/// The grouped layout's first format version (body layout 2), which this library no longer
+/// reads: such a blob is refused with [`Error::UnsupportedVersion`]; compress the clip again
+/// (or regroup its format version 2 blob).
+pub const RETIRED_GROUPED_FORMAT_VERSION: u16 = 3;
 /// Oldest blob format version this library reads.
 pub const MIN_FORMAT_VERSION: u16 = 2;
 /// Largest curve count a blob may hold.
@@ -158,7 +162,7 @@ impl Header {
         self.curves_offset as usize..self.curves_offset as usize + self.curves_size as usize
     }
 
-    /// Whether the body is a grouped `vbr` body (format version 3).
+    /// Whether the body is a grouped `vbr` body (format version 4).
     #[inline(always)]
     pub fn grouped(&self) -> bool {
         self.codec == CodecId::Vbr && self.version >= GROUPED_FORMAT_VERSION
@@ -177,13 +181,15 @@ impl Header {
             return Err(Error::BadMagic);
         }
         let version = u16::from_le_bytes([blob[4], blob[5]]);
-        if !(MIN_FORMAT_VERSION..=GROUPED_FORMAT_VERSION).contains(&version) {
+        if !(MIN_FORMAT_VERSION..=GROUPED_FORMAT_VERSION).contains(&version)
+            || version == RETIRED_GROUPED_FORMAT_VERSION
+        {
             return Err(Error::UnsupportedVersion(version as u32));
         }
         let codec = CodecId::from_u8(blob[6]).ok_or(Error::CorruptBlob("unknown codec id"))?;
         if version == GROUPED_FORMAT_VERSION && codec != CodecId::Vbr {
-            // Version 3 changed the `vbr` body only: no other codec writes it.
-            return Err(Error::CorruptBlob("format version 3 is for vbr blobs only"));
+            // The grouped version changed the `vbr` body only: no other codec writes it.
+            return Err(Error::CorruptBlob("format version 4 is for vbr blobs only"));
         }
         let additive = blob[7];
         if AdditiveFormat::from_u8(additive).is_none() {

@@ -3,7 +3,9 @@
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
-use super::common::{positions, prefetch, split, write_statics, Pos, Split, ONE, PAIR, TWO};
+use super::common::{
+    positions, prefetch, read_joint, split, write_statics, Pos, Split, ONE, PAIR, TWO,
+};
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -211,7 +213,7 @@ macro_rules! store {
             _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3),
         ];
         let put = |l: usize, row: __m128| {
-            let dst = out.add(*g.joints.add(l) as usize * stride + at);
+            let dst = out.add(read_joint(g.joints, 0, g.joint_shift, l) * stride + at);
             if three {
                 $put3(dst, row);
             } else {
@@ -378,8 +380,17 @@ macro_rules! whole_pose {
                 rec += g.size;
                 let (ta, tb) = if g.n == 1 {
                     // A group of one lane, decoded alone.
-                    let v = super::subset::lone_group(p, key, (a, b), M, gi, g.class == 0);
-                    let dst = out.add(*g.joints as usize * stride);
+                    let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
+                    let v = super::subset::lone_group(
+                        p,
+                        key,
+                        (a, b),
+                        M,
+                        at,
+                        (ga, gb),
+                        g.class == 0,
+                    );
+                    let dst = out.add(read_joint(g.joints, 0, g.joint_shift, 0) * stride);
                     if g.class == 0 {
                         _mm_storeu_ps(dst, _mm_loadu_ps(v.as_ptr()));
                     } else {
@@ -391,11 +402,11 @@ macro_rules! whole_pose {
                     if gi + 1 == p.num_groups {
                         break;
                     }
-                    let ta = super::subset::lone_bits(p, &a, gi);
+                    let ta = super::subset::lone_bits(p, ma);
                     (
                         ta,
                         if M == TWO {
-                            super::subset::lone_bits(p, &b, gi)
+                            super::subset::lone_bits(p, mb)
                         } else {
                             ta
                         },
@@ -427,7 +438,7 @@ whole_pose!(
 /// Lane indices: [`store()`] with these as joints and stride 4 writes a group lane by lane.
 static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
 
-/// Group `g`'s values at `key` (whose pose is of case `case`), lane by lane (rotations 4
+/// The values of the group whose record and metadata offsets are `[rec, meta]` at `key` (whose pose is of case `case`), lane by lane (rotations 4
 /// floats, vectors 3 and a zero), for the subset decoder: `starts` is the group's first bit in
 /// a frame of each sample's segment.
 #[allow(clippy::too_many_arguments)]
@@ -436,16 +447,16 @@ pub(super) unsafe fn group_lanes(
     p: &View,
     key: &SampleKey,
     case: u8,
-    g: usize,
+    [rec, meta]: [u32; 2],
     a: &Pos,
     b: &Pos,
     starts: (usize, usize),
     out: &mut [[f32; 4]; LANES],
 ) {
     let data = p.data;
-    let [rec, meta] = p.group_at[g];
     let mut gv = GroupView::at(data.as_ptr(), rec as usize);
-    gv.joints = LANE_IDS.as_ptr();
+    gv.joints = LANE_IDS.as_ptr() as *const u8;
+    gv.joint_shift = 1;
     let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);
     let (ga, gb) = starts;
     let q = match case {

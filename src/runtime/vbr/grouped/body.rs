@@ -1,57 +1,76 @@
-//! The grouped body as bytes (layout version 2 of the `vbr` body; issue 25): what a
-//! blob of format version 3 holds, written by [`write`], checked by
-//! [`super::validate::validate`] and read by [`View::read`], which the decoders sample from.
+//! The grouped body as bytes (body layout version 3): what a `vbr` blob of format version 4
+//! holds, written by [`write`], checked by [`super::validate::validate`] and read by
+//! [`View::read`], which the decoders sample from.
 //!
 //! ```text
-//! body header (48 bytes, little-endian)
-//!   0  u8   layout version (2)
+//! body header (36 bytes, little-endian)
+//!   0  u8   layout version (3)
 //!   1  u8   samples per segment L (1..=32)
-//!   2  u16  reserved (0)
+//!   2  u8   flags: bit 0 WIDE (a segment's frame bits and groups' first bits are u32, else
+//!           u16), bit 1 MASKS (each segment stores its keyframe mask, else every sample is
+//!           stored), bit 2 NARROW (joint indices are u8: the clip has at most 256 joints),
+//!           bit 3 SMALL_MAP (joint map entries are u8: every index is below 64); others 0
+//!   3  u8   reserved (0)
 //!   4  u32  segment count (= ceil(samples / L))
-//!   8  u16  x 3  groups of rotations, translations, scales
-//!  14  u16  x 3  static channels (constants) of rotations, translations, scales
-//!  20  u16  x 3  default channels of rotations, translations, scales
-//!  26  u16  flags: bit 0, the groups' first bits are u32 (a frame wider than 65535 bits),
-//!            else u16; the other bits 0
-//!  28  u32  data bytes
-//!  32  u32  segment table offset in the data
-//!  36  u32  bytes of one segment's group metadata (with the groups' first bits)
-//!  40  u32  offset of the groups' first bits in a segment's group metadata (the first group's
-//!            is 0, not stored)
-//!  44  u32  reserved (0)
-//! static channels' joints, rotations then translations then scales, each in joint order: u16
-//!   each, zero-padded to 4 bytes
+//!   8  u16 x 3  groups of rotations, translations, scales
+//!  14  u16 x 3  static channels (constants) of rotations, translations, scales
+//!  20  u16 x 3  default channels of rotations, translations, scales
+//!  26  u16  the first rotation group with per-segment drops (the rotation groups' count when
+//!           none has)
+//!  28  u32  segment table offset in the data (the group records' bytes)
+//!  32  u32  bytes of one segment's group metadata (with the groups' first bits)
+//! static channels' joints, rotations then translations then scales, each in joint order: a u8
+//!   (NARROW) or u16 each, zero-padded to 4 bytes
 //! static channels' values, the same order: rotations 4 x f32, translations and scales 3 x f32
-//! default channels' joints, the same order: u16 each, zero-padded to 4 bytes (the values: the
-//!   identity rotation, a zero translation, a unit scale, or a zero scale in an `additive1` clip;
-//!   in a blob without scale every joint's scale is the default, and none is listed)
-//! joint map, per joint and channel a u16: bits 14-15 the source (0 animated, 1 static, 2
-//!   default), bits 0-13 its index among the channel's sources of that kind (animated: lane
-//!   index / 8 is the group among the channel's groups, lane index % 8 the lane); in a blob
-//!   without scale only rotations and translations (two u16 per joint); zero-padded to 4 bytes
-//! group directory, per group: u32 record offset in the data, u32 metadata offset in a
-//!   segment's group metadata
-//! data (see the module `grouped`): group records, segment table, segments, 32 bytes of
-//!   padding
-//! zero padding to 16 bytes
+//! default channels' joints, the same order, like the static ones (the values: the identity
+//!   rotation, a zero translation, a unit scale, or a zero scale in an `additive1` clip; in a
+//!   blob without scale every joint's scale is the default, and none is listed)
+//! joint map, per joint and channel its source: a u8 (SMALL_MAP: bits 6-7 the source, 0 animated,
+//!   1 static, 2 default; bits 0-5 its index among the channel's sources of that kind) or a u16
+//!   (bits 14-15 and 0-13); animated: lane index / 8 is the group among the channel's groups,
+//!   lane index % 8 the lane; in a blob without scale only rotations and translations;
+//!   zero-padded to 4 bytes
+//! data (see the module `grouped`): group records, segment table, segments, then zeros to the
+//!   body's end: at least 32 bytes (the decoders' windows), and the fewest that make the body a
+//!   multiple of 16 bytes
 //! ```
+//!
+//! The group records follow one another without a directory: every group of a channel but its
+//! last has eight lanes, and the rotation groups with per-segment drops follow those without,
+//! so a group's record and metadata offsets are a few multiplications ([`Dir`]).
 
 use super::{DefaultChannel, Static, LANES};
 
 use crate::format::{AdditiveFormat, BlobFlags, Header};
 
 /// Layout version of a grouped body.
-pub const VERSION: u8 = 2;
+pub const VERSION: u8 = 3;
 /// Body header bytes.
-pub const HEADER: usize = 48;
+pub const HEADER: usize = 36;
+/// Header flag: a segment's frame bits and the groups' first bits are u32 (else u16).
+pub const FLAG_WIDE: u8 = 1;
+/// Header flag: each segment stores its keyframe mask (else every sample is stored).
+pub const FLAG_MASKS: u8 = 2;
+/// Header flag: joint indices are u8 (at most 256 joints).
+pub const FLAG_NARROW: u8 = 4;
+/// Header flag: joint map entries are u8.
+pub const FLAG_SMALL_MAP: u8 = 8;
+/// Every flag this layout defines.
+pub const FLAGS: u8 = FLAG_WIDE | FLAG_MASKS | FLAG_NARROW | FLAG_SMALL_MAP;
 /// Joint map source: animated.
 pub const MAP_ANIMATED: u16 = 0;
 /// Joint map source: static.
 pub const MAP_STATIC: u16 = 1 << 14;
 /// Joint map source: default.
 pub const MAP_DEFAULT: u16 = 2 << 14;
-/// Joint map index bits.
+/// Joint map index bits (a u16 entry; a u8 entry's source is shifted into the same place).
 pub const MAP_INDEX: u16 = (1 << 14) - 1;
+/// Largest index a u8 joint map entry holds.
+pub const SMALL_MAP_INDEX: u16 = 63;
+/// Record flag: the group stores its dropped components per segment.
+pub const RECORD_PER_SEGMENT: u8 = 1;
+/// Record flag: the lanes' joints are u16 (else u8).
+pub const RECORD_WIDE_JOINTS: u8 = 2;
 
 /// Channels per joint in the joint map: rotations, translations and, in a blob with scale,
 /// scales.
@@ -65,16 +84,15 @@ pub fn map_columns(h: &Header) -> usize {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub seg_len: u32,
+    pub flags: u8,
     pub num_segments: u32,
     pub groups: [u16; 3],
     pub statics: [u16; 3],
     pub defaults: [u16; 3],
-    pub data_bytes: u32,
+    /// The first rotation group with per-segment drops.
+    pub first_per_segment: u16,
     pub seg_table: u32,
     pub meta_bytes: u32,
-    pub starts_at: u32,
-    /// The groups' first bits are u32 (else u16).
-    pub wide_starts: bool,
 }
 
 impl Counts {
@@ -89,26 +107,66 @@ impl Counts {
         let u16s = |o: usize| [u16_at(o), u16_at(o + 2), u16_at(o + 4)];
         Counts {
             seg_len: b[1] as u32,
+            flags: b[2],
             num_segments: u32_at(4),
             groups: u16s(8),
             statics: u16s(14),
             defaults: u16s(20),
-            data_bytes: u32_at(28),
-            seg_table: u32_at(32),
-            meta_bytes: u32_at(36),
-            starts_at: u32_at(40),
-            wide_starts: b[26] & 1 != 0,
+            first_per_segment: u16_at(26),
+            seg_table: u32_at(28),
+            meta_bytes: u32_at(32),
         }
     }
 
-    /// Bytes of a group's first bit in a segment.
+    /// Whether the header has `flag`.
+    #[inline(always)]
+    pub fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+
+    /// Bytes of a group's first bit in a segment, and of its frame bits.
     #[inline(always)]
     pub fn start_bytes(&self) -> usize {
-        if self.wide_starts {
+        if self.has(FLAG_WIDE) {
             4
         } else {
             2
         }
+    }
+
+    /// Bytes of a segment's header: its keyframe mask (when the segments store them) and frame
+    /// bits.
+    #[inline(always)]
+    pub fn segment_header(&self) -> usize {
+        4 * self.has(FLAG_MASKS) as usize + self.start_bytes()
+    }
+
+    /// Bytes of a joint index.
+    #[inline(always)]
+    pub fn joint_bytes(&self) -> usize {
+        if self.has(FLAG_NARROW) {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Bytes of a joint map entry.
+    #[inline(always)]
+    pub fn map_bytes(&self) -> usize {
+        if self.has(FLAG_SMALL_MAP) {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Offset of the groups' first bits in a segment's group metadata (the first group's is
+    /// 0, not stored).
+    #[inline(always)]
+    pub fn starts_at(&self) -> usize {
+        let groups = Self::total(self.groups);
+        self.meta_bytes as usize - self.start_bytes() * groups.saturating_sub(1)
     }
 
     /// Per kind (groups, constants, defaults) and channel: the index of the channel's first
@@ -125,26 +183,17 @@ impl Counts {
     }
 
     /// Byte offsets of the sections: static joints, static values, default joints, joint map,
-    /// group directory, data, end of the data, for `joints` joints with `columns` channels in
-    /// the joint map.
+    /// data, for `joints` joints with `columns` channels in the joint map.
     #[inline(always)]
-    pub fn sections(&self, joints: usize, columns: usize) -> [usize; 7] {
+    pub fn sections(&self, joints: usize, columns: usize) -> [usize; 5] {
         let statics = HEADER;
+        let jb = self.joint_bytes();
         let s = Self::total(self.statics);
-        let values = statics + (2 * s).next_multiple_of(4);
+        let values = statics + (jb * s).next_multiple_of(4);
         let defaults = values + 16 * self.statics[0] as usize + 12 * (s - self.statics[0] as usize);
-        let map = defaults + (2 * Self::total(self.defaults)).next_multiple_of(4);
-        let dir = map + (2 * columns * joints).next_multiple_of(4);
-        let data = dir + 8 * Self::total(self.groups);
-        [
-            statics,
-            values,
-            defaults,
-            map,
-            dir,
-            data,
-            data + self.data_bytes as usize,
-        ]
+        let map = defaults + (jb * Self::total(self.defaults)).next_multiple_of(4);
+        let data = map + (self.map_bytes() * columns * joints).next_multiple_of(4);
+        [statics, values, defaults, map, data]
     }
 }
 
@@ -156,38 +205,148 @@ fn bases(groups: [u16; 3], statics: [u16; 3], defaults: [u16; 3]) -> [[u32; 3]; 
     [base(groups), base(statics), base(defaults)]
 }
 
+/// Bytes of a group record's fixed part (class, lanes, flags, metadata size, dropped
+/// components, the lanes' joints) for joints of `jb` bytes.
+#[inline(always)]
+pub const fn record_head(jb: usize) -> usize {
+    8 + LANES * jb
+}
+
+/// Bytes of a group record of `n` lanes of class `class` (per-segment drops `ps`).
+#[inline(always)]
+pub const fn record_bytes(class: usize, n: usize, ps: bool, jb: usize) -> usize {
+    record_head(jb) + 4 * n * if class == 0 { 3 + ps as usize } else { 6 }
+}
+
+/// Bytes of a group's metadata in a segment (rates, range fields, dropped components).
+#[inline(always)]
+pub const fn meta_bytes(n: usize, ps: bool) -> usize {
+    3 * (5 * n).div_ceil(8) + 6 * n + 2 * ps as usize
+}
+
+/// Where each group's record and metadata lie, from the counts and the channels' last
+/// records (every other group is full): what a directory would hold, computed.
+#[derive(Clone, Copy, Debug)]
+pub struct Dir {
+    /// Per channel: its first group's index, record offset and metadata offset.
+    first: [u32; 3],
+    rec: [u32; 3],
+    meta: [u32; 3],
+    /// The first rotation group with per-segment drops.
+    first_ps: u32,
+    jb: u32,
+}
+
+impl Dir {
+    /// A directory for a decode that names its group's offsets itself.
+    pub const EMPTY: Dir = Dir {
+        first: [0; 3],
+        rec: [0; 3],
+        meta: [0; 3],
+        first_ps: 0,
+        jb: 1,
+    };
+
+    /// The directory of a body with counts `c` whose data is `data` (validated).
+    #[inline(always)]
+    pub fn new(c: &Counts, data: &[u8]) -> Dir {
+        let jb = c.joint_bytes();
+        let g = c.groups.map(|x| x as u32);
+        let fps = (c.first_per_segment as u32).min(g[0]);
+        let first = [0, g[0], g[0] + g[1]];
+        let mut d = Dir {
+            first,
+            rec: [0; 3],
+            meta: [0; 3],
+            first_ps: fps,
+            jb: jb as u32,
+        };
+        // Each channel starts after the last group of the one before: its offsets from the
+        // full groups before it, plus its own record's sizes.
+        for ch in 1..3 {
+            let prev = ch - 1;
+            let (rec, meta) = if g[prev] == 0 {
+                (d.rec[prev], d.meta[prev])
+            } else {
+                let [r, m] = d.at(first[ch] as usize - 1);
+                let r = r as usize;
+                let (n, ps) = (data[r + 1] as usize, data[r + 2] & RECORD_PER_SEGMENT != 0);
+                (
+                    (r + record_bytes(prev, n, ps, jb)) as u32,
+                    m + meta_bytes(n, ps) as u32,
+                )
+            };
+            d.rec[ch] = rec;
+            d.meta[ch] = meta;
+        }
+        d
+    }
+
+    /// Group `g`'s record offset in the data and metadata offset in a segment's group
+    /// metadata.
+    #[inline(always)]
+    pub fn at(&self, g: usize) -> [u32; 2] {
+        let g = g as u32;
+        let ch = (g >= self.first[1]) as usize + (g >= self.first[2]) as usize;
+        let k = g - self.first[ch];
+        let jb = self.jb as usize;
+        if ch == 0 {
+            let plain = k.min(self.first_ps);
+            let ps = k - plain;
+            [
+                plain * record_bytes(0, LANES, false, jb) as u32
+                    + ps * record_bytes(0, LANES, true, jb) as u32,
+                plain * meta_bytes(LANES, false) as u32 + ps * meta_bytes(LANES, true) as u32,
+            ]
+        } else {
+            [
+                self.rec[ch] + k * record_bytes(1, LANES, false, jb) as u32,
+                self.meta[ch] + k * meta_bytes(LANES, false) as u32,
+            ]
+        }
+    }
+
+    /// The per-channel bases, for the selections' eight-lane decode: first groups, record
+    /// offsets, metadata offsets, the first rotation group with per-segment drops and the
+    /// joint index bytes.
+    #[inline(always)]
+    pub fn parts(&self) -> ([u32; 3], [u32; 3], [u32; 3], u32, u32) {
+        (self.first, self.rec, self.meta, self.first_ps, self.jb)
+    }
+}
+
 /// Writes a grouped body: `counts` (its data fields), the channels' sources in the header's
-/// order, the joint map, the group directory and the data.
+/// order, the joint map and the data (without its padding).
 pub fn write(
     counts: &Counts,
     statics: &[Static],
     defaults: &[DefaultChannel],
     map: &[[u16; 3]],
     columns: usize,
-    dir: &[[u32; 2]],
     data: &[u8],
 ) -> Vec<u8> {
     let mut b = Vec::with_capacity(HEADER + data.len() + 64 * map.len());
-    b.extend_from_slice(&[VERSION, counts.seg_len as u8, 0, 0]);
+    b.extend_from_slice(&[VERSION, counts.seg_len as u8, counts.flags, 0]);
     b.extend_from_slice(&counts.num_segments.to_le_bytes());
     for c in [counts.groups, counts.statics, counts.defaults] {
         for x in c {
             b.extend_from_slice(&x.to_le_bytes());
         }
     }
-    b.extend_from_slice(&(counts.wide_starts as u16).to_le_bytes());
-    for x in [
-        data.len() as u32,
-        counts.seg_table,
-        counts.meta_bytes,
-        counts.starts_at,
-        0,
-    ] {
-        b.extend_from_slice(&x.to_le_bytes());
-    }
+    b.extend_from_slice(&counts.first_per_segment.to_le_bytes());
+    b.extend_from_slice(&counts.seg_table.to_le_bytes());
+    b.extend_from_slice(&counts.meta_bytes.to_le_bytes());
     debug_assert_eq!(b.len(), HEADER);
+    let narrow = counts.has(FLAG_NARROW);
+    let joint = |b: &mut Vec<u8>, j: u16| {
+        if narrow {
+            b.push(j as u8);
+        } else {
+            b.extend_from_slice(&j.to_le_bytes());
+        }
+    };
     for s in statics {
-        b.extend_from_slice(&s.joint.to_le_bytes());
+        joint(&mut b, s.joint);
     }
     b.resize(b.len().next_multiple_of(4), 0);
     for s in statics {
@@ -196,22 +355,51 @@ pub fn write(
         }
     }
     for d in defaults {
-        b.extend_from_slice(&d.joint.to_le_bytes());
+        joint(&mut b, d.joint);
     }
     b.resize(b.len().next_multiple_of(4), 0);
+    let small = counts.has(FLAG_SMALL_MAP);
     for m in map {
-        for x in &m[..columns] {
-            b.extend_from_slice(&x.to_le_bytes());
+        for &x in &m[..columns] {
+            if small {
+                b.push(((x >> 14) << 6) as u8 | (x & SMALL_MAP_INDEX) as u8);
+            } else {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
         }
     }
     b.resize(b.len().next_multiple_of(4), 0);
-    for d in dir {
-        b.extend_from_slice(&d[0].to_le_bytes());
-        b.extend_from_slice(&d[1].to_le_bytes());
-    }
     b.extend_from_slice(data);
-    b.resize(b.len().next_multiple_of(16), 0);
+    // The decoders' padding, then to a multiple of 16.
+    b.resize((b.len() + super::PADDING).next_multiple_of(16), 0);
     b
+}
+
+/// Joint indices of a body: u8 or u16 each.
+#[derive(Clone, Copy)]
+pub enum Joints<'a> {
+    Narrow(&'a [u8]),
+    Wide(&'a [u16]),
+}
+
+impl Joints<'_> {
+    /// The address of the list's first byte.
+    #[inline(always)]
+    pub fn as_ptr(&self) -> *const u8 {
+        match self {
+            Joints::Narrow(j) => j.as_ptr(),
+            Joints::Wide(j) => j.as_ptr() as *const u8,
+        }
+    }
+
+    /// Bytes of the list.
+    #[inline(always)]
+    pub fn bytes(&self) -> usize {
+        match self {
+            Joints::Narrow(j) => j.len(),
+            Joints::Wide(j) => 2 * j.len(),
+        }
+    }
 }
 
 /// A validated grouped body, as the decoders read it.
@@ -223,14 +411,14 @@ pub struct View<'a> {
     /// Static channels per channel (rotations, translations, scales).
     pub statics: [usize; 3],
     /// Their joints, in that order.
-    pub static_joints: &'a [u16],
+    pub static_joints: Joints<'a>,
     /// Their values: rotations 4 floats each, then vectors 3 floats each (the slice ends with
     /// the last vector; the bytes after it are the body's).
     pub static_values: &'a [f32],
     /// Default channels per channel.
     pub defaults: [usize; 3],
     /// Their joints, in that order.
-    pub default_joints: &'a [u16],
+    pub default_joints: Joints<'a>,
     /// The default scale: 2 (unit) or 1 (zero, an `additive1` clip), in `DEFAULT_VALUES`.
     pub default_scale: usize,
     /// Joints.
@@ -241,10 +429,10 @@ pub struct View<'a> {
     /// defaults are the bind pose.
     pub bind: Option<&'a [f32]>,
     pub num_groups: usize,
-    /// Per joint and channel, its source (see the layout).
-    pub joint_map: &'a [u16],
-    /// Per group: its record's offset in `data`, and its metadata's offset in a segment's.
-    pub group_at: &'a [[u32; 2]],
+    /// Per joint and channel, its source (see the layout): u8 or u16 entries.
+    pub joint_map: &'a [u8],
+    /// Whether the joint map's entries are u8.
+    pub small_map: bool,
     /// Groups per channel.
     pub groups: [u16; 3],
     pub seg_table: usize,
@@ -252,6 +440,12 @@ pub struct View<'a> {
     pub starts_at: usize,
     /// Bytes of a group's first bit (2 or 4).
     pub start_bytes: usize,
+    /// Bytes of a segment's header (keyframe mask and frame bits).
+    pub seg_head: usize,
+    /// Whether the segments store keyframe masks.
+    pub masks: bool,
+    /// The counts the body header holds.
+    pub counts: Counts,
     pub data: &'a [u8],
     /// Set by a whole pose's entry when it hinted the body before the segment table and the
     /// lines of the segments below this one: the pose's prefetch then skips both (0: skips
@@ -268,45 +462,56 @@ impl<'a> View<'a> {
         let zero_scale = h.additive == AdditiveFormat::Additive1 as u8;
         let c = Counts::read(body);
         let columns = map_columns(h);
-        let [st, va, de, map, dir, data, end] = c.sections(joints, columns);
-        assert!(end <= body.len() && (body.as_ptr() as usize).is_multiple_of(4));
+        let [st, va, de, map, data] = c.sections(joints, columns);
+        assert!(data <= body.len() && (body.as_ptr() as usize).is_multiple_of(4));
         let (s, d, g) = (
             Counts::total(c.statics),
             Counts::total(c.defaults),
             Counts::total(c.groups),
         );
+        let narrow = c.has(FLAG_NARROW);
         // SAFETY: the sections lie in `body` (asserted above) and are 4-byte aligned (the body
-        // is, and every section's offset is a multiple of 4); any bytes are valid u16, u32 and
+        // is, and every section's offset is a multiple of 4); any bytes are valid u8, u16 and
         // f32 values.
         unsafe {
+            let list = |at: usize, n: usize| {
+                if narrow {
+                    Joints::Narrow(std::slice::from_raw_parts(body.as_ptr().add(at), n))
+                } else {
+                    Joints::Wide(std::slice::from_raw_parts(
+                        body.as_ptr().add(at) as *const u16,
+                        n,
+                    ))
+                }
+            };
             View {
                 seg_len: c.seg_len,
                 num_segments: c.num_segments,
                 num_samples: h.num_samples,
                 statics: c.statics.map(|x| x as usize),
-                static_joints: std::slice::from_raw_parts(body.as_ptr().add(st) as *const u16, s),
+                static_joints: list(st, s),
                 static_values: std::slice::from_raw_parts(
                     body.as_ptr().add(va) as *const f32,
                     (de - va) / 4,
                 ),
                 defaults: c.defaults.map(|x| x as usize),
-                default_joints: std::slice::from_raw_parts(body.as_ptr().add(de) as *const u16, d),
+                default_joints: list(de, d),
                 default_scale: if zero_scale { 1 } else { 2 },
                 num_joints: joints,
                 all_scales: !h.has(BlobFlags::HAS_SCALE),
                 bind: None,
                 num_groups: g,
-                joint_map: std::slice::from_raw_parts(
-                    body.as_ptr().add(map) as *const u16,
-                    columns * joints,
-                ),
-                group_at: std::slice::from_raw_parts(body.as_ptr().add(dir) as *const [u32; 2], g),
+                joint_map: &body[map..map + c.map_bytes() * columns * joints],
+                small_map: c.has(FLAG_SMALL_MAP),
                 groups: c.groups,
                 seg_table: c.seg_table as usize,
                 meta_bytes: c.meta_bytes as usize,
-                starts_at: c.starts_at as usize,
+                starts_at: c.starts_at(),
                 start_bytes: c.start_bytes(),
-                data: &body[data..end],
+                seg_head: c.segment_header(),
+                masks: c.has(FLAG_MASKS),
+                counts: c,
+                data: &body[data..],
                 hinted: 0,
             }
         }
@@ -328,6 +533,12 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The groups' record and metadata offsets ([`Dir`]).
+    #[inline(always)]
+    pub fn dir(&self) -> Dir {
+        Dir::new(&self.counts, self.data)
+    }
+
     /// What [`Sources::get`] needs beside the joint map, for a selection to compute once.
     #[inline(always)]
     pub fn sources(&self) -> Sources {
@@ -338,6 +549,17 @@ impl<'a> View<'a> {
                 self.defaults.map(|x| x as u16),
             ),
             columns: self.columns(),
+        }
+    }
+
+    /// Joint map entry `i` as a u16 entry (source in bits 14-15, index in 0-13).
+    #[inline(always)]
+    pub fn map_entry(&self, i: usize) -> u16 {
+        if self.small_map {
+            let m = self.joint_map[i] as u16;
+            (m >> 6) << 14 | (m & SMALL_MAP_INDEX)
+        } else {
+            u16::from_le_bytes([self.joint_map[2 * i], self.joint_map[2 * i + 1]])
         }
     }
 }
@@ -358,7 +580,7 @@ impl Sources {
         if ch >= self.columns {
             return super::SRC_DEFAULT;
         }
-        let m = v.joint_map[j * self.columns + ch];
+        let m = v.map_entry(j * self.columns + ch);
         let i = (m & MAP_INDEX) as u32;
         match m & !MAP_INDEX {
             MAP_ANIMATED => {

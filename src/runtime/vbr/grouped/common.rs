@@ -1,6 +1,8 @@
 //! What the decoders share: a sample's place in its segment, a pose's case, the group records,
 //! and (x86-64) the prefetch hints.
 
+use super::body::{record_bytes, record_head, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
+use super::body::Joints;
 use super::{View, DEFAULT_VALUES};
 use crate::format::bytes::read_u32;
 use crate::runtime::vbr::keyframe_position;
@@ -99,27 +101,29 @@ pub(super) fn position_in(p: &View, seg: u32, local: u32) -> Pos {
     place(p, segment_at(p, seg), local)
 }
 
-/// Segment `seg`'s offset in the data, keyframe mask and frame bits.
+/// Segment `seg`'s offset in the data, keyframe mask and frame bits (a body whose segments
+/// store no mask stores every sample: the mask's bits are all set).
 #[inline(always)]
 pub(super) fn segment_at(p: &View, seg: u32) -> (usize, u32, usize) {
     let off = read_u32(
         p.data,
         p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
     ) as usize;
-    (
-        off,
-        read_u32(p.data, off),
-        read_u32(p.data, off + 4) as usize,
-    )
+    let mask = if p.masks { read_u32(p.data, off) } else { !0 };
+    // The frame bits: a u16 (the word's high half is the metadata's, or the padding's) or a
+    // u32, after the mask.
+    let w = read_u32(p.data, off + 4 * p.masks as usize) as u64;
+    (off, mask, (w & p.start_mask()) as usize)
 }
 
 /// The place of sample `local` of the segment `(off, mask, fb)` ([`segment_at`]).
 #[inline(always)]
 pub(super) fn place(p: &View, (off, mask, fb): (usize, u32, usize), local: u32) -> Pos {
     let (idx, t) = keyframe_position(mask, local);
+    let meta = off + p.seg_head;
     Pos {
-        meta: off + 8,
-        bit: (off + 8 + p.meta_bytes) * 8 + idx as usize * fb,
+        meta,
+        bit: (meta + p.meta_bytes) * 8 + idx as usize * fb,
         t,
         fb,
     }
@@ -138,7 +142,7 @@ pub(super) fn raw_value(q: u32, limit: f32) -> f32 {
 }
 
 /// A group record (see the module's layout), as byte offsets in the converted data.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Record {
     /// 0 rotation, 1 translation, 2 scale.
     pub class: u8,
@@ -148,8 +152,10 @@ pub(super) struct Record {
     pub per_segment: bool,
     /// Bytes of its metadata in a segment.
     pub meta: usize,
-    /// Offset of the u16 joint of lane 0.
+    /// Offset of the joint of lane 0.
     pub joints: usize,
+    /// 1 when the lanes' joints are u16, 0 when u8 (a shift).
+    pub joint_shift: usize,
     /// Per-track dropped components, 2 bits per lane.
     pub drops: u32,
     /// Offset of the clip ranges.
@@ -159,30 +165,50 @@ pub(super) struct Record {
 }
 
 impl Record {
-    /// The record at `at` of `data`, which must hold its 24 first bytes.
+    /// The record at `at` of `data`, which must hold its first 8 bytes and its lanes' joints.
     #[inline(always)]
     pub unsafe fn at(data: *const u8, at: usize) -> Record {
         let r = data.add(at);
-        let (class, n, ps, meta) = (*r, *r.add(1) as usize, *r.add(2) != 0, *r.add(3) as usize);
-        let ranges = 4 * n * if class == 0 { 3 + ps as usize } else { 6 };
+        let (class, n, flags, meta) = (*r, *r.add(1) as usize, *r.add(2), *r.add(3) as usize);
+        let ps = flags & RECORD_PER_SEGMENT != 0;
+        let shift = (flags & RECORD_WIDE_JOINTS != 0) as usize;
+        let head = record_head(1 << shift);
         Record {
             class,
             n,
             per_segment: ps,
             meta,
-            joints: at + 4,
-            drops: (r.add(20) as *const u32).read_unaligned(),
-            ranges: at + 24,
-            size: 24 + ranges,
+            joints: at + 8,
+            joint_shift: shift,
+            drops: (r.add(4) as *const u32).read_unaligned(),
+            ranges: at + head,
+            size: record_bytes(class as usize, n, ps, 1 << shift),
         }
     }
 
     /// [`Record::at`], checked.
     pub fn read(data: &[u8], at: usize) -> Record {
-        assert!(at + 24 <= data.len());
-        // SAFETY: the 24 bytes are in `data`.
+        assert!(at + record_head(2) <= data.len());
+        // SAFETY: the record's head (with u16 joints, its longest) is in `data`.
         unsafe { Record::at(data.as_ptr(), at) }
     }
+
+    /// Joint of lane `l` (below 8).
+    #[inline(always)]
+    pub fn joint(&self, data: &[u8], l: usize) -> usize {
+        read_joint(data.as_ptr(), self.joints, self.joint_shift, l)
+    }
+}
+
+/// The joint of lane `l` of a record whose joints start at byte `at` of `data` (`shift` 1 for
+/// u16 joints, 0 for u8): one 16-bit read, masked to a byte for u8 joints (the byte after the
+/// last u8 joint is the record's).
+#[inline(always)]
+pub(super) fn read_joint(data: *const u8, at: usize, shift: usize, l: usize) -> usize {
+    // SAFETY: the record's joints (and, for u8 joints, the byte after them) lie in the data:
+    // the validator checked the record.
+    let w = unsafe { (data.add(at + (l << shift)) as *const u16).read_unaligned() };
+    (u16::from_le(w) & (0xFF | (shift as u16 * 0xFF00))) as usize
 }
 
 /// Lines of `len` bytes at `p`.
@@ -260,7 +286,7 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         } else {
             read_u32(p.data, table + 4 * seg + 4) as usize
         };
-        let frames = off + 8 + p.meta_bytes;
+        let frames = off + p.seg_head + p.meta_bytes;
         fetch(d.add(off), frames - off);
         let len = end.saturating_sub(frames);
         let per = (len * inv) >> 16;
@@ -273,8 +299,8 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
     }
     // The constants' joints and values, and the defaults' joints: consecutive sections of the
     // body, hinted as one run.
-    let from = p.static_joints.as_ptr() as *const u8;
-    let to = p.default_joints.as_ptr_range().end as *const u8;
+    let from = p.static_joints.as_ptr();
+    let to = p.default_joints.as_ptr().add(p.default_joints.bytes());
     fetch(from, (to as usize).saturating_sub(from as usize));
 }
 
@@ -293,11 +319,54 @@ pub(super) unsafe fn write_statics(
     put4: impl Fn(*mut f32, *const f32),
     put3: impl Fn(*mut f32, *const f32),
 ) {
+    match (p.static_joints, p.default_joints) {
+        (Joints::Narrow(s), Joints::Narrow(d)) => {
+            write_lists(p, s, d, out, stride, channels, put4, put3)
+        }
+        (Joints::Wide(s), Joints::Wide(d)) => {
+            write_lists(p, s, d, out, stride, channels, put4, put3)
+        }
+        // One body has one joint width (validated).
+        _ => {}
+    }
+}
+
+/// A joint index as a list stores it (u8 or u16).
+pub(super) trait JointIndex: Copy {
+    fn index(self) -> usize;
+}
+
+impl JointIndex for u8 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl JointIndex for u16 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// [`write_statics`] for the static joints `js` and default joints `ds` of one width.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn write_lists<J: JointIndex>(
+    p: &View,
+    js: &[J],
+    ds: &[J],
+    out: *mut f32,
+    stride: usize,
+    channels: u32,
+    put4: impl Fn(*mut f32, *const f32),
+    put3: impl Fn(*mut f32, *const f32),
+) {
     let [r, t, _] = p.statics;
-    let js = p.static_joints;
     let v = p.static_values.as_ptr();
     // Only the channels asked for: a channel not asked for has an empty run.
-    let ask = |ch: u32, run: &[u16]| {
+    let ask = |ch: u32, run: &[J]| {
         if channels & (1 << ch) != 0 {
             run.len()
         } else {
@@ -306,21 +375,20 @@ pub(super) unsafe fn write_statics(
     };
     let run = &js[..r];
     for (i, &j) in run[..ask(0, run)].iter().enumerate() {
-        put4(out.add(j as usize * stride), v.add(4 * i));
+        put4(out.add(j.index() * stride), v.add(4 * i));
     }
     let v = v.add(4 * r);
     let run = &js[r..r + t];
     for (i, &j) in run[..ask(1, run)].iter().enumerate() {
-        put3(out.add(j as usize * stride + 4), v.add(3 * i));
+        put3(out.add(j.index() * stride + 4), v.add(3 * i));
     }
     let v = v.add(3 * t);
     let run = &js[r + t..];
     for (i, &j) in run[..ask(2, run)].iter().enumerate() {
-        put3(out.add(j as usize * stride + 7), v.add(3 * i));
+        put3(out.add(j.index() * stride + 7), v.add(3 * i));
     }
     let [r, t, _] = p.defaults;
-    let js = p.default_joints;
-    let (rot, tr, sc) = (&js[..r], &js[r..r + t], &js[r + t..]);
+    let (rot, tr, sc) = (&ds[..r], &ds[r..r + t], &ds[r + t..]);
     let (rot, tr, sc) = (&rot[..ask(0, rot)], &tr[..ask(1, tr)], &sc[..ask(2, sc)]);
     let all_scales = p.all_scales && channels & 4 != 0;
     if let Some(bind) = p.bind {
@@ -329,13 +397,16 @@ pub(super) unsafe fn write_statics(
         let b = bind.as_ptr();
         let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
         for &j in rot {
-            put4(out.add(j as usize * stride), b.add(j as usize * 10));
+            let j = j.index();
+            put4(out.add(j * stride), b.add(j * 10));
         }
         for &j in tr {
-            put3(out.add(j as usize * stride + 4), b.add(j as usize * 10 + 4));
+            let j = j.index();
+            put3(out.add(j * stride + 4), b.add(j * 10 + 4));
         }
         for &j in sc {
-            copy3(out.add(j as usize * stride + 7), b.add(j as usize * 10 + 7));
+            let j = j.index();
+            copy3(out.add(j * stride + 7), b.add(j * 10 + 7));
         }
         if all_scales {
             for j in 0..p.num_joints {
@@ -345,14 +416,14 @@ pub(super) unsafe fn write_statics(
         return;
     }
     for &j in rot {
-        put4(out.add(j as usize * stride), DEFAULT_VALUES[0].as_ptr());
+        put4(out.add(j.index() * stride), DEFAULT_VALUES[0].as_ptr());
     }
     for &j in tr {
-        put3(out.add(j as usize * stride + 4), DEFAULT_VALUES[1].as_ptr());
+        put3(out.add(j.index() * stride + 4), DEFAULT_VALUES[1].as_ptr());
     }
     let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
     for &j in sc {
-        put3(out.add(j as usize * stride + 7), scale);
+        put3(out.add(j.index() * stride + 7), scale);
     }
     if all_scales {
         for j in 0..p.num_joints {

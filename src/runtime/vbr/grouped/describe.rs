@@ -17,10 +17,9 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
     validate(h, body)?;
     let v = View::read(body, h);
     let d = v.data;
-    let records: Vec<Record> = v
-        .group_at
-        .iter()
-        .map(|&[r, _]| Record::read(d, r as usize))
+    let dir = v.dir();
+    let records: Vec<Record> = (0..v.num_groups)
+        .map(|g| Record::read(d, dir.at(g)[0] as usize))
         .collect();
     // Per group and lane: stored bits over the clip, constant and raw component-segments.
     let mut bits = vec![[0u64; super::LANES]; records.len()];
@@ -28,9 +27,13 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
     let mut raw = vec![[0u32; super::LANES]; records.len()];
     for s in 0..v.num_segments as usize {
         let off = read_u32(d, v.seg_table + 4 * s) as usize;
-        let stored = read_u32(d, off).count_ones() as u64;
+        let stored = if v.masks {
+            read_u32(d, off).count_ones() as u64
+        } else {
+            (v.num_samples as usize - s * v.seg_len as usize).min(v.seg_len as usize) as u64
+        };
         for (g, r) in records.iter().enumerate() {
-            let m = off + 8 + v.group_at[g][1] as usize;
+            let m = off + v.seg_head + dir.at(g)[1] as usize;
             let rb = (5 * r.n).div_ceil(8);
             for c in 0..3 {
                 for l in 0..r.n {
@@ -90,7 +93,6 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
         ("constants".to_string(), parts[2] - parts[0]),
         ("defaults".to_string(), parts[3] - parts[2]),
         ("joint map".to_string(), parts[4] - parts[3]),
-        ("group directory".to_string(), parts[5] - parts[4]),
         ("group records".to_string(), v.seg_table),
         ("segment table".to_string(), 4 * v.num_segments as usize),
         ("segments".to_string(), segments),

@@ -34,7 +34,7 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
         return BodyHint::default();
     }
     let c = Counts::read(body);
-    let data = c.sections(h.num_joints as usize, super::body::map_columns(h))[5];
+    let data = c.sections(h.num_joints as usize, super::body::map_columns(h))[4];
     let table = data + c.seg_table as usize;
     // Segment starts from the table, then the last segment's end (before the padding).
     let n = c.num_segments as usize;
@@ -43,7 +43,7 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
         *b = data
             + match k < n {
                 true => crate::format::bytes::read_u32(body, table + 4 * k) as usize,
-                false => c.data_bytes as usize - super::PADDING,
+                false => (body.len() - data).saturating_sub(super::PADDING),
             };
     }
     BodyHint {

@@ -173,28 +173,26 @@ impl Proto {
     pub fn parts(&self) -> Vec<(&'static str, usize)> {
         let c = body::Counts::read(self.body());
         let columns = body::map_columns(&self.header);
-        let [st, _, de, map, dir, data, end] = c.sections(self.header.num_joints as usize, columns);
+        let [st, _, de, map, data] = c.sections(self.header.num_joints as usize, columns);
         let v = self.view();
         let segs = v.num_segments as usize;
         let starts = segs * v.start_bytes * v.num_groups.saturating_sub(1);
-        let meta = segs * (8 + v.meta_bytes) - starts;
+        let meta = segs * (v.seg_head + v.meta_bytes) - starts;
         let table = 4 * segs;
         let records = v.seg_table;
         [
             ("header", st),
             ("statics", de - st),
             ("defaults", map - de),
-            ("joint map", dir - map),
-            ("group directory", data - dir),
+            ("joint map", data - map),
             ("group records", records),
             ("segment table", table),
             ("segment metadata", meta),
             ("group starts", starts),
             (
                 "frames and padding",
-                end - data - records - table - meta - starts,
+                self.body().len() - data - records - table - meta - starts,
             ),
-            ("body padding", self.body().len() - end),
         ]
         .into()
     }

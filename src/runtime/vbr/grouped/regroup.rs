@@ -2,7 +2,7 @@
 //! grouped body ([`super::body`]) that decodes to the same poses, bit for bit.
 
 use super::body;
-use super::{DefaultChannel, Static, LANES, PADDING};
+use super::{DefaultChannel, Static, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{rate_bits, RATE_FIELD_BITS};
@@ -205,10 +205,17 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     }
     // The groups' metadata, then a u16 per group: its first bit in a frame.
     let starts_at: usize = groups.iter().map(Group::meta_bytes).sum();
-    // The groups' first bits in a frame: u16, or u32 when a frame is wider than 65535 bits.
+    // The groups' first bits and the frame bits: u16, or u32 when a frame is wider than 65535
+    // bits. Keyframe masks only when a segment drops a sample.
     let wide_starts = (0..v.num_segments)
         .any(|s| read_u32(body, v.segment_offset(body, s) + 4) > u16::MAX as u32);
     let start_bytes = if wide_starts { 4 } else { 2 };
+    let samples = h.num_samples as usize;
+    let seg_len = v.seg_len as usize;
+    let masks = (0..v.num_segments as usize).any(|s| {
+        let len = (samples - s * seg_len).min(seg_len);
+        read_u32(body, v.segment_offset(body, s as u32)) != (((1u64 << len) - 1) as u32)
+    });
     let meta_bytes = starts_at + start_bytes * groups.len().saturating_sub(1);
     // Joint map: each channel's index among its channel's sources of its kind.
     let mut joint_map = vec![[u16::MAX, u16::MAX, body::MAP_DEFAULT]; h.num_joints as usize];
@@ -234,20 +241,31 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     if h.num_joints as usize > body::MAP_INDEX as usize {
         return Err(Error::InvalidArgument("grouped layout: too many joints"));
     }
+    let narrow = h.num_joints <= 256;
+    let small_map = joint_map
+        .iter()
+        .all(|m| m.iter().all(|&x| x & body::MAP_INDEX <= body::SMALL_MAP_INDEX));
 
     // Group records.
     let mut data = Vec::new();
-    let mut group_at = Vec::new();
-    let mut meta_at = 0u32;
     for g in &groups {
-        group_at.push([data.len() as u32, meta_at]);
-        meta_at += g.meta_bytes() as u32;
-        data.extend_from_slice(&[g.class, g.n, g.per_segment as u8, g.meta_bytes() as u8]);
-        for l in 0..LANES {
-            data.extend_from_slice(&(g.joint[l] as u16).to_le_bytes());
-        }
-        let drops = (0..LANES).fold(0u32, |d, l| d | (g.drop[l] as u32 & 3) << (2 * l));
+        let flags = g.per_segment as u8 * body::RECORD_PER_SEGMENT
+            | (!narrow) as u8 * body::RECORD_WIDE_JOINTS;
+        data.extend_from_slice(&[g.class, g.n, flags, g.meta_bytes() as u8]);
+        // Per-track dropped components: a rotation group's lanes (the segments hold a group's
+        // with per-segment drops); zero elsewhere.
+        let drops = match g.class == 0 && !g.per_segment {
+            true => (0..g.n as usize).fold(0u32, |d, l| d | (g.drop[l] as u32 & 3) << (2 * l)),
+            false => 0,
+        };
         data.extend_from_slice(&drops.to_le_bytes());
+        for l in 0..LANES {
+            if narrow {
+                data.push(g.joint[l] as u8);
+            } else {
+                data.extend_from_slice(&(g.joint[l] as u16).to_le_bytes());
+            }
+        }
         // Only the lanes in use: a decoder's 8-lane loads read into the next record (or the
         // segment table) for the others.
         let n = g.n as usize;
@@ -303,8 +321,10 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         }
         let seg_start = data.len();
         data[seg_table + 4 * s as usize..][..4].copy_from_slice(&(seg_start as u32).to_le_bytes());
-        data.extend_from_slice(&mask.to_le_bytes());
-        data.extend_from_slice(&(fb as u32).to_le_bytes());
+        if masks {
+            data.extend_from_slice(&mask.to_le_bytes());
+        }
+        data.extend_from_slice(&(fb as u32).to_le_bytes()[..start_bytes]);
         for (g, m) in groups.iter().zip(&members) {
             for c in 0..3 {
                 let mut w = 0u64;
@@ -348,7 +368,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
                 })
                 .sum::<usize>();
         }
-        debug_assert_eq!(data.len() - seg_start, 8 + meta_bytes);
+        debug_assert_eq!(data.len() - seg_start, 4 * masks as usize + start_bytes + meta_bytes);
         let mut bw = BitWriter::default();
         for k in 0..stored {
             for m in &members {
@@ -362,24 +382,29 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         }
         data.extend_from_slice(&bw.finish());
     }
-    data.resize(data.len() + PADDING, 0);
+    let first_per_segment = groups
+        .iter()
+        .position(|g| g.class == 0 && g.per_segment)
+        .unwrap_or(num_groups[0] as usize) as u16;
+    let flags = wide_starts as u8 * body::FLAG_WIDE
+        | masks as u8 * body::FLAG_MASKS
+        | narrow as u8 * body::FLAG_NARROW
+        | small_map as u8 * body::FLAG_SMALL_MAP;
     let counts = body::Counts {
         seg_len: v.seg_len,
+        flags,
         num_segments: v.num_segments,
         groups: num_groups,
         statics: num_statics,
         defaults: num_defaults,
-        data_bytes: data.len() as u32,
+        first_per_segment,
         seg_table: seg_table as u32,
         meta_bytes: meta_bytes as u32,
-        starts_at: starts_at as u32,
-        wide_starts,
     };
     let columns = body::map_columns(h);
-    let bytes = body::write(
-        &counts, &statics, &defaults, &joint_map, columns, &group_at, &data,
-    );
-    Ok(bytes)
+    Ok(body::write(
+        &counts, &statics, &defaults, &joint_map, columns, &data,
+    ))
 }
 
 /// Enters each (joint, float offset) of `entries` in the joint map as a source of `kind`,

@@ -207,7 +207,7 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
             } else {
                 sample(data, &b, gb, cb, l, limit)
             };
-            let joint = read_u16(data, g.joints + 2 * l) as usize;
+            let joint = g.joint(data, l);
             let o = joint * stride;
             if g.class == 0 {
                 let qa = rebuild(va, ca.drop[l]);

@@ -21,6 +21,7 @@
 use super::common::{
     positions, prefetch, split, write_statics, Pos, Record, Split, ONE, PAIR, TWO,
 };
+use super::common::read_joint;
 use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -255,10 +256,10 @@ unsafe fn store(
         _mm_movelh_ps(t1, t3),
         _mm_movehl_ps(t3, t1),
     ];
-    let joints = d.add(g.joints + 8 * h) as *const u16;
     let lanes = (g.n - 4 * h).min(4);
     for (l, &row) in r.iter().enumerate().take(lanes) {
-        let dst = out.add(joints.add(l).read_unaligned() as usize * stride + at);
+        let joint = read_joint(d, g.joints, g.joint_shift, 4 * h + l);
+        let dst = out.add(joint * stride + at);
         if three {
             _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(row));
             _mm_store_ss(dst.add(2), _mm_movehl_ps(row, row));
@@ -310,14 +311,14 @@ unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, sp: &Split, out: *mut f32
         rec += g.size;
         if g.n == 1 {
             // A group of one lane, decoded alone (as the AVX2 walk does).
-            let v = super::subset::lone_group(p, key, (a, b), M, gi, g.class == 0);
+            let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
+            let v = super::subset::lone_group(p, key, (a, b), M, at, (ga, gb), g.class == 0);
             let at = [0, 4, 7][g.class as usize % 3];
-            let dst =
-                out.add((d.add(g.joints) as *const u16).read_unaligned() as usize * stride + at);
+            let dst = out.add(read_joint(d, g.joints, g.joint_shift, 0) * stride + at);
             std::ptr::copy_nonoverlapping(v.as_ptr(), dst, if g.class == 0 { 4 } else { 3 });
             if gi + 1 < p.num_groups {
-                ga += super::subset::lone_bits(p, &a, gi);
-                gb += super::subset::lone_bits(p, if M == TWO { &b } else { &a }, gi);
+                ga += super::subset::lone_bits(p, ma);
+                gb += super::subset::lone_bits(p, if M == TWO { mb } else { ma });
                 ma += g.meta;
                 mb += g.meta;
             }

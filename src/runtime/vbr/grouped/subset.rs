@@ -3,6 +3,7 @@
 //! decoder's joints.
 
 use super::common::{default_value, positions, split, static_value, ONE, PAIR};
+use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
 use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
@@ -18,7 +19,7 @@ use glam::Vec4;
 /// every call).
 pub(super) struct Lone<'a> {
     pub data: &'a [u8],
-    pub group_at: &'a [[u32; 2]],
+    pub dir: Dir,
     pub starts_at: usize,
     pub start_bytes: usize,
     pub start_mask: u64,
@@ -107,24 +108,22 @@ struct Lane {
     drop: u8,
 }
 
+/// Lane `l` of the group whose record is at `rec` and whose metadata is at `meta` of a
+/// segment's group metadata, in the segment of `seg`.
 #[inline(always)]
-fn lane(p: &Lone, seg: &Pos, g: usize, l: usize) -> Lane {
-    let [rec, meta] = p.group_at[g];
+fn lane(p: &Lone, seg: &Pos, [rec, meta]: [u32; 2], l: usize) -> Lane {
     let r = rec as usize;
     let d = &p.data;
     let head = read_u64(d, r);
-    let (class, n, per_segment) = (
-        head as u8,
-        (head >> 8) as u8 as usize,
-        (head >> 16) as u8 != 0,
-    );
+    let (class, n, flags) = (head as u8, (head >> 8) as u8 as usize, (head >> 16) as u8);
+    let per_segment = flags & RECORD_PER_SEGMENT != 0;
     let m = seg.meta + meta as usize;
     let rb = (5 * n).div_ceil(8);
-    let ranges = r + 24;
+    let ranges = r + record_head(1 + (flags & RECORD_WIDE_JOINTS != 0) as usize);
     let drop = if per_segment {
         (read_u64(d, m + 3 * rb + 6 * n) >> (2 * l)) as u8 & 3
     } else {
-        (read_u64(d, r + 20) >> (2 * l)) as u8 & 3
+        (head >> (32 + 2 * l)) as u8 & 3
     };
     let w = [0, 1, 2].map(|c| read_u64(d, m + rb * c));
     let rates = w.map(|w| ((w >> (5 * l)) & 31) as u8);
@@ -273,7 +272,7 @@ impl View<'_> {
         let (a, b) = positions(self, &sp);
         let lone = Lone {
             data: self.data,
-            group_at: self.group_at,
+            dir: self.dir(),
             starts_at: self.starts_at,
             start_bytes: self.start_bytes,
             start_mask: self.start_mask(),
@@ -343,7 +342,10 @@ impl View<'_> {
                     let src = sources.get(self, j, ch);
                     let value = match src & (3 << 30) {
                         SRC_ANIMATED => {
-                            lane_value(&lone, (src >> 3) as usize, (src & 7) as usize, ch == 0)
+                            let g = (src >> 3) as usize;
+                            let starts = (start(&lone, &lone.a, g), start(&lone, &lone.b, g));
+                            let at = lone.dir.at(g);
+                            lane_value(&lone, at, starts, (src & 7) as usize, ch == 0)
                         }
                         SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
                         _ => default_value(self, j, ch),
@@ -387,7 +389,7 @@ impl View<'_> {
                                         self,
                                         key,
                                         sp.case,
-                                        g,
+                                        lone.dir.at(g),
                                         a,
                                         b,
                                         (ga, gb),
@@ -469,7 +471,9 @@ impl Batch {
         };
         for (i, x) in v.iter().enumerate().take(self.n) {
             let x = if alone & (1 << i) != 0 {
-                lane_value(p, self.g[i] as usize, self.l[i] as usize, self.rot)
+                let g = self.g[i] as usize;
+                let starts = (start(p, &p.a, g), start(p, &p.b, g));
+                lane_value(p, p.dir.at(g), starts, self.l[i] as usize, self.rot)
             } else {
                 *x
             };
@@ -484,22 +488,25 @@ impl Batch {
     }
 }
 
-/// The value of group `g`, a group of one lane, at `key` (whose samples lie at `a` and `b`,
-/// a pose of case `case`): the lone-lane decode, which costs a few hundred instructions less
-/// than the eight-lane walk's for one lane (a root's translation, the one animated vector of
-/// most rigs). Bit for bit the walk's value.
+/// The value of a group of one lane at `key` (whose samples lie at `a` and `b`, a pose of
+/// case `case`), its record at `rec` and metadata at `meta` of a segment's group metadata,
+/// its first bit in a frame of each sample's segment `starts`: the lone-lane decode, which
+/// costs a few hundred instructions less than the eight-lane walk's for one lane (a root's
+/// translation, the one animated vector of most rigs). Bit for bit the walk's value.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn lone_group(
     p: &View,
     key: &SampleKey,
     (a, b): (Pos, Pos),
     case: u8,
-    g: usize,
+    at: [u32; 2],
+    starts: (usize, usize),
     rotation: bool,
 ) -> [f32; 4] {
     let lone = Lone {
         data: p.data,
-        group_at: p.group_at,
+        dir: Dir::EMPTY,
         starts_at: p.starts_at,
         start_bytes: p.start_bytes,
         start_mask: p.start_mask(),
@@ -509,26 +516,27 @@ pub(super) fn lone_group(
         one: case == ONE,
         pair: case == PAIR,
     };
-    lane_value(&lone, g, 0, rotation)
+    lane_value(&lone, at, starts, 0, rotation)
 }
 
-/// The bits of group `g`, a group of one lane, in a frame of the segment of `pos` (each
+/// The bits of a group of one lane in a frame, its metadata at byte `meta` of the data (each
 /// component's 5-bit rate in a byte of its own).
 #[inline(always)]
-pub(super) fn lone_bits(p: &View, pos: &Pos, g: usize) -> usize {
-    let r = read_u64(p.data, pos.meta + p.group_at[g][1] as usize);
+pub(super) fn lone_bits(p: &View, meta: usize) -> usize {
+    let r = read_u64(p.data, meta);
     let rate = |k: u32| ((r >> (8 * k)) & 31) as usize;
     PAIR_BITS[rate(0) | rate(1) << 5] as usize + PAIR_BITS[rate(2)] as usize
 }
 
-/// Lane `l` of group `g` at the key of `p`, one lane alone: a rotation (`limit` 1) or a vector.
+/// Lane `l` of the group at `at` (record and metadata offsets), whose first bits in a frame of
+/// the key's segments are `(sa, sb)`, at the key of `p`, one lane alone: a rotation (`limit`
+/// 1) or a vector.
 #[inline(never)]
-fn lane_value(p: &Lone, g: usize, l: usize, rotation: bool) -> [f32; 4] {
+fn lane_value(p: &Lone, at: [u32; 2], (sa, sb): (usize, usize), l: usize, rotation: bool) -> [f32; 4] {
     let d = p.data;
     let (a, b) = (&p.a, &p.b);
     let limit = if rotation { 1.0 } else { MAX_ABS_VALUE };
-    let xa = lane(p, a, g, l);
-    let sa = start(p, a, g);
+    let xa = lane(p, a, at, l);
     let va = sample(d, a, sa, &xa, limit);
     let (vb, xb_drop) = if p.one {
         (va, xa.drop)
@@ -536,8 +544,8 @@ fn lane_value(p: &Lone, g: usize, l: usize, rotation: bool) -> [f32; 4] {
         // The same segment: its group starts and decode, another frame.
         (sample(d, b, sa, &xa, limit), xa.drop)
     } else {
-        let xb = lane(p, b, g, l);
-        (sample(d, b, start(p, b, g), &xb, limit), xb.drop)
+        let xb = lane(p, b, at, l);
+        (sample(d, b, sb, &xb, limit), xb.drop)
     };
     if rotation {
         let qa = lanes::from_stored(va, xa.drop);

@@ -1,10 +1,14 @@
 //! Validation of a grouped body from an untrusted source ([`super::body`]'s layout): every
 //! count, offset, kind, rate and value the decoders use is checked, so that they may index
 //! without further checks. Linear in the body's bytes: every loop runs over entries the body
-//! pays bytes for (joints: 6 bytes of joint map each; groups: 8 bytes of directory and at least
-//! 24 of record; a segment's groups: its metadata).
+//! pays bytes for (joints: at least 2 bytes of joint map each; groups: at least 16 bytes of
+//! record; a segment's groups: its metadata).
 
-use super::body::{Counts, HEADER, MAP_ANIMATED, MAP_DEFAULT, MAP_INDEX, MAP_STATIC, VERSION};
+use super::body::{
+    meta_bytes, record_bytes, record_head, Counts, Dir, FLAGS, FLAG_MASKS, FLAG_NARROW,
+    FLAG_WIDE, HEADER, MAP_ANIMATED, MAP_DEFAULT, MAP_INDEX, MAP_STATIC,
+    RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, SMALL_MAP_INDEX, VERSION,
+};
 use super::{LANES, PADDING};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -17,7 +21,9 @@ fn bad(what: &'static str) -> Error {
     Error::CorruptBlob(what)
 }
 
-/// Checks a grouped body against its header (see the module).
+/// Checks a grouped body against its header (see the module). Every byte is accounted for:
+/// the sections follow one another, each as long as its contents need, and every padding
+/// byte is zero, so one clip has one body.
 pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if body.len() < HEADER {
         return Err(bad("grouped: body shorter than its header"));
@@ -25,7 +31,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if body[0] != VERSION {
         return Err(bad("grouped: unknown layout version"));
     }
-    if read_u16(body, 2) != 0 || read_u16(body, 26) & !1 != 0 || read_u32(body, 44) != 0 {
+    if body[2] & !FLAGS != 0 || body[3] != 0 {
         return Err(bad("grouped: reserved field not zero"));
     }
     let c = Counts::read(body);
@@ -39,6 +45,9 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             "grouped: segment count does not match the sample count",
         ));
     }
+    if c.has(FLAG_NARROW) != (joints <= 256) {
+        return Err(bad("grouped: joint index width does not match the joints"));
+    }
     let has_scale = h.has(BlobFlags::HAS_SCALE);
     for ch in 0..3 {
         if c.statics[ch] as usize > joints
@@ -51,23 +60,33 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if !has_scale && (c.statics[2] != 0 || c.groups[2] != 0 || c.defaults[2] != 0) {
         return Err(bad("grouped: scale stored in a blob without scale"));
     }
-    // Sections, back to back; the body ends with the data, padded to 16 bytes with zeros.
+    if c.first_per_segment > c.groups[0] {
+        return Err(bad("grouped: first per-segment group out of range"));
+    }
+    // Sections, back to back; the body ends with the data and its padding.
     let columns = super::body::map_columns(h);
-    let [st, va, de, map, dir, data, end] = c.sections(joints, columns);
-    if end > body.len() || body.len() != end.next_multiple_of(16) {
+    let [st, va, de, map, data_at] = c.sections(joints, columns);
+    if data_at > body.len() {
         return Err(bad("grouped: sections do not match the body size"));
     }
     let (s, d) = (Counts::total(c.statics), Counts::total(c.defaults));
+    let (jb, mb) = (c.joint_bytes(), c.map_bytes());
     let padding = [
-        st + 2 * s..va,
-        de + 2 * d..map,
-        map + 2 * columns * joints..dir,
-        end..body.len(),
+        st + jb * s..va,
+        de + jb * d..map,
+        map + mb * columns * joints..data_at,
     ];
     if padding.into_iter().any(|r| body[r].iter().any(|&b| b != 0)) {
         return Err(bad("grouped: padding not zero"));
     }
-    let data = &body[data..end];
+    let data = &body[data_at..];
+    let joint = |at: usize| {
+        if jb == 1 {
+            body[at] as usize
+        } else {
+            read_u16(body, at) as usize
+        }
+    };
 
     // Static and default channels: per channel in joint order; constants finite and within the
     // clip limits, rotations of unit length.
@@ -76,7 +95,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     for ch in 0..3 {
         let mut last = None;
         for _ in 0..c.statics[ch] {
-            check_order(&mut last, read_u16(body, st + 2 * k) as usize, joints)?;
+            check_order(&mut last, joint(st + jb * k), joints)?;
             k += 1;
             let n = if ch == 0 { 4 } else { 3 };
             let x: [f32; 4] = std::array::from_fn(|i| if i < n { f(v + 4 * i) } else { 0.0 });
@@ -96,47 +115,58 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     for ch in 0..3 {
         let mut last = None;
         for _ in 0..c.defaults[ch] {
-            check_order(&mut last, read_u16(body, de + 2 * k) as usize, joints)?;
+            check_order(&mut last, joint(de + jb * k), joints)?;
             k += 1;
         }
     }
 
-    // Group directory and records: back to back from the data's start, each group's class its
-    // channel's, every group of a channel but its last full.
+    // Group records: back to back from the data's start, each group's class its channel's,
+    // every group of a channel but its last full, the rotation groups with per-segment drops
+    // after those without (from the header's first one), so that [`Dir`] places each.
     let groups = Counts::total(c.groups);
+    let wide_joints = (jb == 2) as u8 * RECORD_WIDE_JOINTS;
+    let head_bytes = record_head(jb);
     let (mut rec, mut meta, mut lanes) = (0usize, 0usize, 0usize);
-    let mut g = 0;
+    // Each group's record and metadata offsets, as the decoders find them ([`Dir`], computed
+    // once the channels' last records are known to be in bounds) must be where the records
+    // lie: checked in a second pass.
     for ch in 0..3 {
         for i in 0..c.groups[ch] as usize {
-            let e = dir + 8 * g;
-            g += 1;
-            if read_u32(body, e) as usize != rec || read_u32(body, e + 4) as usize != meta {
-                return Err(bad("grouped: group directory does not match the records"));
-            }
             let head = data
-                .get(rec..rec + 24)
+                .get(rec..rec + head_bytes)
                 .ok_or(bad("grouped: group record out of bounds"))?;
-            let (class, n, ps, mb) = (head[0], head[1] as usize, head[2], head[3] as usize);
+            let (class, n, flags, m) = (head[0], head[1] as usize, head[2], head[3] as usize);
             let last = i + 1 == c.groups[ch] as usize;
             if class as usize != ch || n == 0 || n > LANES || (!last && n != LANES) {
                 return Err(bad("grouped: group class or lane count invalid"));
             }
-            if ps > 1 || (ps == 1 && ch != 0) {
-                return Err(bad("grouped: per-segment drops on a vector group"));
+            let ps = flags & RECORD_PER_SEGMENT != 0;
+            if flags & !RECORD_PER_SEGMENT != wide_joints {
+                return Err(bad("grouped: group record flags invalid"));
             }
-            let rb = (5 * n).div_ceil(8);
-            if mb != 3 * rb + 6 * n + 2 * ps as usize {
+            if ps != (ch == 0 && i >= c.first_per_segment as usize) {
+                return Err(bad("grouped: per-segment drops out of order"));
+            }
+            if m != meta_bytes(n, ps) {
                 return Err(bad("grouped: group metadata size invalid"));
             }
+            let drops = read_u32(head, 4);
+            if (ch != 0 || ps) && drops != 0 || n < LANES && drops >> (2 * n) != 0 {
+                return Err(bad("grouped: unused dropped components not zero"));
+            }
             for l in 0..LANES {
-                let j = read_u16(head, 4 + 2 * l) as usize;
+                let j = if jb == 1 {
+                    head[8 + l] as usize
+                } else {
+                    read_u16(head, 8 + 2 * l) as usize
+                };
                 if (l < n && j >= joints) || (l >= n && j != 0) {
                     return Err(bad("grouped: lane joint out of range"));
                 }
             }
-            let words = if ch == 0 { 3 + ps as usize } else { 6 };
+            let size = record_bytes(ch, n, ps, jb);
             let ranges = data
-                .get(rec + 24..rec + 24 + 4 * n * words)
+                .get(rec + head_bytes..rec + size)
                 .ok_or(bad("grouped: group record out of bounds"))?;
             if ch != 0 {
                 let limit = 2.0 * MAX_ABS_VALUE;
@@ -147,8 +177,8 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
                     return Err(bad("grouped: clip range not finite or out of bounds"));
                 }
             }
-            rec += 24 + ranges.len();
-            meta += mb;
+            rec += size;
+            meta += m;
             lanes += n;
         }
     }
@@ -156,10 +186,26 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         return Err(bad("grouped: segment table not after the group records"));
     }
     let sb = c.start_bytes();
-    if c.starts_at as usize != meta || c.meta_bytes as usize != meta + sb * groups.saturating_sub(1)
-    {
+    if c.meta_bytes as usize != meta + sb * groups.saturating_sub(1) {
         return Err(bad("grouped: segment metadata size invalid"));
     }
+    // The decoders place records without a directory: it must agree with the records.
+    let dir = Dir::new(&c, data);
+    let (mut rec, mut meta) = (0usize, 0usize);
+    for g in 0..groups {
+        if dir.at(g) != [rec as u32, meta as u32] {
+            return Err(bad("grouped: group records do not follow the layout"));
+        }
+        let (class, n, ps) = (data[rec], data[rec + 1] as usize, data[rec + 2] & 1 != 0);
+        rec += record_bytes(class as usize, n, ps, jb);
+        meta += meta_bytes(n, ps);
+    }
+    // A group's record offset, lane count and per-segment drops (validated above).
+    let record = |g: usize| {
+        let [r, m] = dir.at(g);
+        let r = r as usize;
+        (r, m as usize, data[r + 1] as usize, data[r + 2] & 1 != 0)
+    };
 
     // Joint map: every channel of every joint names a source of its channel that names the
     // joint. With as many sources as channels, each source is named once.
@@ -168,24 +214,36 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         return Err(bad("grouped: sources do not cover the channels"));
     }
     let [group_base, static_base, default_base] = c.bases();
+    let mut small = true;
     for j in 0..joints {
         for ch in 0..columns {
-            let m = read_u16(body, map + 2 * (columns * j + ch));
+            let e = columns * j + ch;
+            let m = if mb == 1 {
+                let b = body[map + e] as u16;
+                (b >> 6) << 14 | (b & SMALL_MAP_INDEX)
+            } else {
+                read_u16(body, map + 2 * e)
+            };
             let i = (m & MAP_INDEX) as usize;
+            small &= i <= SMALL_MAP_INDEX as usize;
             let named = match m & !MAP_INDEX {
                 MAP_STATIC if i < c.statics[ch] as usize => {
-                    read_u16(body, st + 2 * (static_base[ch] as usize + i)) as usize
+                    joint(st + jb * (static_base[ch] as usize + i))
                 }
                 MAP_DEFAULT if i < c.defaults[ch] as usize => {
-                    read_u16(body, de + 2 * (default_base[ch] as usize + i)) as usize
+                    joint(de + jb * (default_base[ch] as usize + i))
                 }
                 MAP_ANIMATED if i / LANES < c.groups[ch] as usize => {
-                    let g = group_base[ch] as usize + i / LANES;
-                    let r = read_u32(body, dir + 8 * g) as usize;
-                    if i % LANES >= data[r + 1] as usize {
+                    let (r, _, n, _) = record(group_base[ch] as usize + i / LANES);
+                    if i % LANES >= n {
                         return Err(bad("grouped: joint map names an unused lane"));
                     }
-                    read_u16(data, r + 4 + 2 * (i % LANES)) as usize
+                    let at = r + 8 + jb * (i % LANES);
+                    if jb == 1 {
+                        data[at] as usize
+                    } else {
+                        read_u16(data, at) as usize
+                    }
                 }
                 _ => return Err(bad("grouped: joint map source out of range")),
             };
@@ -194,9 +252,12 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             }
         }
     }
+    if mb == 2 && small {
+        return Err(bad("grouped: joint map wider than its indices need"));
+    }
 
-    // Segments: in order after the segment table, without overlap (each byte examined once),
-    // the frames followed by the decoders' padding.
+    // Segments: in order right after the segment table, each right after the one before
+    // (each byte examined once), then the decoders' padding, all zero.
     let table = c.seg_table as usize;
     let num_segments = c.num_segments as usize;
     let mut next = table
@@ -204,25 +265,36 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         .filter(|&e| e <= data.len())
         .ok_or(bad("grouped: segment table out of bounds"))?;
     let seg_len = c.seg_len as usize;
+    let (masks, wide) = (c.has(FLAG_MASKS), c.has(FLAG_WIDE));
+    let seg_head = c.segment_header();
+    let starts_at = c.starts_at();
+    let (mut any_dropped, mut any_wide) = (false, false);
     for s in 0..num_segments {
         let off = read_u32(data, table + 4 * s) as usize;
-        if off < next || off + 8 + c.meta_bytes as usize > data.len() {
+        if off != next || off + seg_head + c.meta_bytes as usize > data.len() {
             return Err(bad(
-                "grouped: segments out of order, overlapping or out of bounds",
+                "grouped: segments not back to back or out of bounds",
             ));
         }
-        let mask = read_u32(data, off);
-        let fb = read_u32(data, off + 4) as u64;
-        if !keyframe_mask_valid(mask, (samples - s * seg_len).min(seg_len)) {
+        let len = (samples - s * seg_len).min(seg_len);
+        let all = ((1u64 << len) - 1) as u32;
+        let mask = if masks { read_u32(data, off) } else { all };
+        let fb = if wide {
+            read_u32(data, off + 4 * masks as usize) as u64
+        } else {
+            read_u16(data, off + 4 * masks as usize) as u64
+        };
+        if !keyframe_mask_valid(mask, len) {
             return Err(bad("grouped: invalid keyframe mask"));
         }
-        let m = off + 8;
+        any_dropped |= mask != all;
+        any_wide |= fb > u16::MAX as u64;
+        let m = off + seg_head;
         let mut bits = 0u64;
         for g in 0..groups {
-            let r = read_u32(body, dir + 8 * g) as usize;
-            let (n, ps) = (data[r + 1] as usize, data[r + 2] as usize);
-            let at = m + read_u32(body, dir + 8 * g + 4) as usize;
-            let at_start = m + c.starts_at as usize + sb * g.saturating_sub(1);
+            let (_, gm, n, ps) = record(g);
+            let at = m + gm;
+            let at_start = m + starts_at + sb * g.saturating_sub(1);
             let start = match (g, sb) {
                 (0, _) => 0,
                 (_, 4) => read_u32(data, at_start) as u64,
@@ -249,21 +321,34 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
                     return Err(bad("grouped: unused rate bits not zero"));
                 }
             }
-            if ps == 1 && (read_u16(data, at + 3 * rb + 6 * n) as u32) >> (2 * n) != 0 {
+            if ps && (read_u16(data, at + 3 * rb + 6 * n) as u32) >> (2 * n) != 0 {
                 return Err(bad("grouped: unused dropped components not zero"));
             }
         }
         if bits != fb {
             return Err(bad("grouped: frame size does not match the bit rates"));
         }
+        let stored = (fb * mask.count_ones() as u64).div_ceil(8) as usize;
         let end = (m + c.meta_bytes as usize)
-            .checked_add((fb * mask.count_ones() as u64).div_ceil(8) as usize)
+            .checked_add(stored)
             .filter(|&e| e <= data.len())
             .ok_or(bad("grouped: segment frames out of bounds"))?;
+        // The last frame's unused bits are zero.
+        let used = fb * mask.count_ones() as u64;
+        if used % 8 != 0 && data[end - 1] >> (used % 8) != 0 {
+            return Err(bad("grouped: unused frame bits not zero"));
+        }
         next = end;
     }
-    if data.len() != next + PADDING {
-        return Err(bad("grouped: data lacks its 32 bytes of padding"));
+    if masks != any_dropped || wide != any_wide {
+        return Err(bad("grouped: segment header form does not match the segments"));
+    }
+    // The padding: zeros, at least the decoders' 32 bytes, and the fewest that end the body
+    // on a multiple of 16 bytes.
+    if body.len() != (data_at + next + PADDING).next_multiple_of(16)
+        || data[next..].iter().any(|&b| b != 0)
+    {
+        return Err(bad("grouped: padding after the segments not zero or of the wrong size"));
     }
     Ok(())
 }

@@ -37,7 +37,9 @@ pub(super) struct GroupView {
     pub(super) per_segment: bool,
     /// Bytes of its metadata in a segment.
     pub(super) meta: usize,
-    pub(super) joints: *const u16,
+    /// The lanes' joints (u8, or u16 when `joint_shift` is 1).
+    pub(super) joints: *const u8,
+    pub(super) joint_shift: usize,
     pub(super) drops: u32,
     pub(super) ranges: *const u8,
     /// Bytes of the record.
@@ -54,7 +56,8 @@ impl GroupView {
             n: r.n,
             per_segment: r.per_segment,
             meta: r.meta,
-            joints: data.add(r.joints) as *const u16,
+            joints: data.add(r.joints),
+            joint_shift: r.joint_shift,
             drops: r.drops,
             ranges: data.add(r.ranges),
             size: r.size,

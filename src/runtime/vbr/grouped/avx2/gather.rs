@@ -7,6 +7,7 @@
 //! decode.
 
 use super::*;
+use crate::runtime::vbr::grouped::body::{meta_bytes, record_bytes, record_head, RECORD_PER_SEGMENT};
 use crate::runtime::vbr::grouped::subset::Lone;
 
 /// The 32-bit words at byte offsets `at` of `d`: each starts in a validated record, segment
@@ -47,15 +48,12 @@ struct Coef8 {
 #[target_feature(enable = "avx2")]
 unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) -> Coef8 {
     let d = p.data.as_ptr();
-    let dir = p.group_at.as_ptr() as *const u8;
     let one = _mm256_set1_epi32(1);
-    let g8 = _mm256_slli_epi32::<3>(g);
-    let rec = gather(dir, g8);
-    let meta = gather(dir, _mm256_add_epi32(g8, _mm256_set1_epi32(4)));
+    let (rec, meta) = offsets8(p, g);
     let head = gather(d, rec);
     let n = _mm256_and_si256(_mm256_srli_epi32::<8>(head), _mm256_set1_epi32(0xFF));
     let per_segment = _mm256_cmpeq_epi32(
-        _mm256_and_si256(head, _mm256_set1_epi32(0xFF_0000)),
+        _mm256_and_si256(head, _mm256_set1_epi32((RECORD_PER_SEGMENT as i32) << 16)),
         _mm256_setzero_si256(),
     );
     let per_segment = _mm256_xor_si256(per_segment, _mm256_set1_epi32(-1));
@@ -71,7 +69,7 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
     let fields_at = _mm256_add_epi32(m, rb3);
     // Dropped components: per segment (after the range fields) or the record's.
     let drop_at = _mm256_blendv_epi8(
-        _mm256_add_epi32(rec, _mm256_set1_epi32(20)),
+        _mm256_add_epi32(rec, _mm256_set1_epi32(4)),
         _mm256_add_epi32(fields_at, _mm256_add_epi32(n4, n2)),
         per_segment,
     );
@@ -81,7 +79,8 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
         _mm256_set1_epi32(3),
     );
     let l4 = _mm256_add_epi32(l2, l2);
-    let ranges = _mm256_add_epi32(_mm256_add_epi32(rec, _mm256_set1_epi32(24)), l4);
+    let head_bytes = record_head(p.dir.parts().4 as usize) as i32;
+    let ranges = _mm256_add_epi32(_mm256_add_epi32(rec, _mm256_set1_epi32(head_bytes)), l4);
     // Clip ranges of the three stored slots (slot c of a per-segment rotation group holds
     // component c + (c >= drop) of its four).
     let (mins, exts) = if rot {
@@ -171,6 +170,44 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
     c.constant = _mm256_castsi256_ps(_mm256_cmpeq_epi32(any, _mm256_setzero_si256()));
     c.raw = _mm256_movemask_ps(_mm256_castsi256_ps(raw));
     c
+}
+
+/// The record and metadata offsets of the groups `g` (per lane): [`Dir::at`] in lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
+    let (first, rec, meta, first_ps, jb) = p.dir.parts();
+    let jb = jb as usize;
+    let at = |x: u32| _mm256_set1_epi32(x as i32);
+    // Each lane's channel: translations from `first[1]`, scales from `first[2]`.
+    let t = _mm256_cmpgt_epi32(g, at(first[1].wrapping_sub(1)));
+    let s = _mm256_cmpgt_epi32(g, at(first[2].wrapping_sub(1)));
+    let pick = |x: [u32; 3]| _mm256_blendv_epi8(_mm256_blendv_epi8(at(x[0]), at(x[1]), t), at(x[2]), s);
+    let k = _mm256_sub_epi32(g, pick(first));
+    // Rotations: the full groups without per-segment drops, then those with; vectors: all
+    // alike.
+    let plain = _mm256_blendv_epi8(_mm256_min_epu32(k, at(first_ps)), k, t);
+    let ps = _mm256_sub_epi32(k, plain);
+    let plain_rec = _mm256_blendv_epi8(
+        at(record_bytes(0, LANES, false, jb) as u32),
+        at(record_bytes(1, LANES, false, jb) as u32),
+        t,
+    );
+    let rec = _mm256_add_epi32(
+        pick(rec),
+        _mm256_add_epi32(
+            _mm256_mullo_epi32(plain, plain_rec),
+            _mm256_mullo_epi32(ps, at(record_bytes(0, LANES, true, jb) as u32)),
+        ),
+    );
+    let meta = _mm256_add_epi32(
+        pick(meta),
+        _mm256_add_epi32(
+            _mm256_mullo_epi32(plain, at(meta_bytes(LANES, false) as u32)),
+            _mm256_mullo_epi32(ps, at(meta_bytes(LANES, true) as u32)),
+        ),
+    );
+    (rec, meta)
 }
 
 /// The groups' first bits in a frame of the segment whose metadata starts at `seg_meta`
@@ -298,7 +335,8 @@ pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
             n: count,
             per_segment: false,
             meta: 0,
-            joints: LANE_IDS.as_ptr(),
+            joints: LANE_IDS.as_ptr() as *const u8,
+            joint_shift: 1,
             drops: 0,
             ranges: std::ptr::null(),
             size: 0,
