@@ -5,8 +5,10 @@
 //! `cargo run --release -p animcomp-bench --example layout_sizes -- ../shared/data/bandai`
 //! (`--per-clip` prints every clip).
 
-use animcomp::{compress, CompressSettings, VbrLayout};
+use animcomp::decompress::vbr::grouped::Proto;
+use animcomp::{compress, AlignedBlob, CompressSettings, VbrLayout};
 use animcomp_import::{collect_files, load, ImportOptions};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 fn main() {
@@ -23,6 +25,7 @@ fn main() {
     }
     let (mut clips, mut seg, mut grp) = (0usize, 0usize, 0usize);
     let (mut worst_pct, mut worst_bytes) = (f64::MIN, i64::MIN);
+    let mut parts: BTreeMap<&'static str, usize> = BTreeMap::new();
     for f in collect_files(&paths) {
         for ic in load(&f, &ImportOptions::default()).unwrap_or_default() {
             let clip = match resample {
@@ -43,6 +46,11 @@ fn main() {
                 continue;
             };
             clips += 1;
+            if let Ok(p) = Proto::convert(AlignedBlob::from_bytes(&b).as_bytes()) {
+                for (k, v) in p.parts() {
+                    *parts.entry(k).or_default() += v;
+                }
+            }
             seg += a.len();
             grp += b.len();
             let pct = 100.0 * (b.len() as f64 / a.len() as f64 - 1.0);
@@ -53,6 +61,9 @@ fn main() {
                 println!("{}\t{}\t{}\t{pct:+.2}%", f.display(), a.len(), b.len());
             }
         }
+    }
+    for (k, v) in &parts {
+        println!("  {k:24} {v:>10}");
     }
     println!(
         "{clips} clips: segments {seg} bytes, grouped {grp} bytes ({:+.3}%); largest growth of a clip {worst_pct:+.2}%, {worst_bytes:+} bytes",

@@ -381,15 +381,8 @@ macro_rules! whole_pose {
                 let (ta, tb) = if g.n == 1 {
                     // A group of one lane, decoded alone.
                     let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
-                    let v = super::subset::lone_group(
-                        p,
-                        key,
-                        (a, b),
-                        M,
-                        at,
-                        (ga, gb),
-                        g.class == 0,
-                    );
+                    let v =
+                        super::subset::lone_group(p, key, (a, b), M, at, (ga, gb), g.class == 0);
                     let dst = out.add(read_joint(g.joints, 0, g.joint_shift, 0) * stride);
                     if g.class == 0 {
                         _mm_storeu_ps(dst, _mm_loadu_ps(v.as_ptr()));

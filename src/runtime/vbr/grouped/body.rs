@@ -9,7 +9,10 @@
 //!   2  u8   flags: bit 0 WIDE (a segment's frame bits and groups' first bits are u32, else
 //!           u16), bit 1 MASKS (each segment stores its keyframe mask, else every sample is
 //!           stored), bit 2 NARROW (joint indices are u8: the clip has at most 256 joints),
-//!           bit 3 SMALL_MAP (joint map entries are u8: every index is below 64); others 0
+//!           bit 3 SMALL_MAP (joint map entries are u8: every index is below 64), bit 4
+//!           IMPLIED_BITS (set exactly when MASKS is not and L is 8, 16 or 32: a segment's frame
+//!           bits follow from its size, `8 (next segment's offset - frames' offset) / L`, and
+//!           only the last segment stores them); others 0
 //!   3  u8   reserved (0)
 //!   4  u32  segment count (= ceil(samples / L))
 //!   8  u16 x 3  groups of rotations, translations, scales
@@ -55,8 +58,17 @@ pub const FLAG_MASKS: u8 = 2;
 pub const FLAG_NARROW: u8 = 4;
 /// Header flag: joint map entries are u8.
 pub const FLAG_SMALL_MAP: u8 = 8;
+/// Header flag: only the last segment stores its frame bits (see the layout).
+pub const FLAG_IMPLIED_BITS: u8 = 16;
 /// Every flag this layout defines.
-pub const FLAGS: u8 = FLAG_WIDE | FLAG_MASKS | FLAG_NARROW | FLAG_SMALL_MAP;
+pub const FLAGS: u8 = FLAG_WIDE | FLAG_MASKS | FLAG_NARROW | FLAG_SMALL_MAP | FLAG_IMPLIED_BITS;
+
+/// Whether a body of segments of `seg_len` samples, `masks` or not, implies its segments'
+/// frame bits ([`FLAG_IMPLIED_BITS`]).
+#[inline(always)]
+pub const fn implies_bits(seg_len: u32, masks: bool) -> bool {
+    !masks && matches!(seg_len, 8 | 16 | 32)
+}
 /// Joint map source: animated.
 pub const MAP_ANIMATED: u16 = 0;
 /// Joint map source: static.
@@ -134,11 +146,15 @@ impl Counts {
         }
     }
 
-    /// Bytes of a segment's header: its keyframe mask (when the segments store them) and frame
-    /// bits.
+    /// Bytes of segment `s`'s header: its keyframe mask (when the segments store them) and
+    /// frame bits (when they are not implied).
     #[inline(always)]
-    pub fn segment_header(&self) -> usize {
-        4 * self.has(FLAG_MASKS) as usize + self.start_bytes()
+    pub fn segment_header(&self, s: usize) -> usize {
+        if self.has(FLAG_IMPLIED_BITS) && s + 1 < self.num_segments as usize {
+            0
+        } else {
+            4 * self.has(FLAG_MASKS) as usize + self.start_bytes()
+        }
     }
 
     /// Bytes of a joint index.
@@ -440,10 +456,15 @@ pub struct View<'a> {
     pub starts_at: usize,
     /// Bytes of a group's first bit (2 or 4).
     pub start_bytes: usize,
-    /// Bytes of a segment's header (keyframe mask and frame bits).
+    /// Bytes of the last segment's header (keyframe mask and frame bits); every segment's
+    /// unless `implied_bits`.
     pub seg_head: usize,
     /// Whether the segments store keyframe masks.
     pub masks: bool,
+    /// Whether the segments but the last imply their frame bits (`8 bytes / L`: `bytes <<
+    /// 3 >> bits_shift`).
+    pub implied_bits: bool,
+    pub bits_shift: u32,
     /// The counts the body header holds.
     pub counts: Counts,
     pub data: &'a [u8],
@@ -508,8 +529,10 @@ impl<'a> View<'a> {
                 meta_bytes: c.meta_bytes as usize,
                 starts_at: c.starts_at(),
                 start_bytes: c.start_bytes(),
-                seg_head: c.segment_header(),
+                seg_head: c.segment_header(c.num_segments as usize - 1),
                 masks: c.has(FLAG_MASKS),
+                implied_bits: c.has(FLAG_IMPLIED_BITS),
+                bits_shift: c.seg_len.trailing_zeros(),
                 counts: c,
                 data: &body[data..],
                 hinted: 0,
@@ -530,6 +553,16 @@ impl<'a> View<'a> {
             u32::MAX as u64
         } else {
             u16::MAX as u64
+        }
+    }
+
+    /// Bytes of segment `s`'s header.
+    #[inline(always)]
+    pub fn segment_header(&self, s: usize) -> usize {
+        if self.implied_bits && s + 1 < self.num_segments as usize {
+            0
+        } else {
+            self.seg_head
         }
     }
 

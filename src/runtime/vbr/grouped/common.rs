@@ -1,8 +1,8 @@
 //! What the decoders share: a sample's place in its segment, a pose's case, the group records,
 //! and (x86-64) the prefetch hints.
 
-use super::body::{record_bytes, record_head, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
 use super::body::Joints;
+use super::body::{record_bytes, record_head, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
 use super::{View, DEFAULT_VALUES};
 use crate::format::bytes::read_u32;
 use crate::runtime::vbr::keyframe_position;
@@ -101,26 +101,29 @@ pub(super) fn position_in(p: &View, seg: u32, local: u32) -> Pos {
     place(p, segment_at(p, seg), local)
 }
 
-/// Segment `seg`'s offset in the data, keyframe mask and frame bits (a body whose segments
-/// store no mask stores every sample: the mask's bits are all set).
+/// Segment `seg`'s group metadata offset in the data, keyframe mask and frame bits (a body
+/// whose segments store no mask stores every sample: the mask's bits are all set).
 #[inline(always)]
 pub(super) fn segment_at(p: &View, seg: u32) -> (usize, u32, usize) {
-    let off = read_u32(
-        p.data,
-        p.seg_table + 4 * seg.min(p.num_segments - 1) as usize,
-    ) as usize;
+    let s = seg.min(p.num_segments - 1) as usize;
+    let off = read_u32(p.data, p.seg_table + 4 * s) as usize;
+    if p.implied_bits && s + 1 < p.num_segments as usize {
+        // The frames fill the segment up to the next one (the table entry after this one).
+        let next = read_u32(p.data, p.seg_table + 4 * s + 4) as usize;
+        let fb = ((next - off - p.meta_bytes) << 3) >> p.bits_shift;
+        return (off, !0, fb);
+    }
     let mask = if p.masks { read_u32(p.data, off) } else { !0 };
     // The frame bits: a u16 (the word's high half is the metadata's, or the padding's) or a
     // u32, after the mask.
     let w = read_u32(p.data, off + 4 * p.masks as usize) as u64;
-    (off, mask, (w & p.start_mask()) as usize)
+    (off + p.seg_head, mask, (w & p.start_mask()) as usize)
 }
 
-/// The place of sample `local` of the segment `(off, mask, fb)` ([`segment_at`]).
+/// The place of sample `local` of the segment `(meta, mask, fb)` ([`segment_at`]).
 #[inline(always)]
-pub(super) fn place(p: &View, (off, mask, fb): (usize, u32, usize), local: u32) -> Pos {
+pub(super) fn place(p: &View, (meta, mask, fb): (usize, u32, usize), local: u32) -> Pos {
     let (idx, t) = keyframe_position(mask, local);
-    let meta = off + p.seg_head;
     Pos {
         meta,
         bit: (meta + p.meta_bytes) * 8 + idx as usize * fb,
@@ -286,7 +289,7 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         } else {
             read_u32(p.data, table + 4 * seg + 4) as usize
         };
-        let frames = off + p.seg_head + p.meta_bytes;
+        let frames = off + p.segment_header(seg) + p.meta_bytes;
         fetch(d.add(off), frames - off);
         let len = end.saturating_sub(frames);
         let per = (len * inv) >> 16;

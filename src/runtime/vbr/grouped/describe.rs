@@ -33,7 +33,7 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
             (v.num_samples as usize - s * v.seg_len as usize).min(v.seg_len as usize) as u64
         };
         for (g, r) in records.iter().enumerate() {
-            let m = off + v.seg_head + dir.at(g)[1] as usize;
+            let m = off + v.segment_header(s) + dir.at(g)[1] as usize;
             let rb = (5 * r.n).div_ceil(8);
             for c in 0..3 {
                 for l in 0..r.n {

@@ -177,7 +177,8 @@ impl Proto {
         let v = self.view();
         let segs = v.num_segments as usize;
         let starts = segs * v.start_bytes * v.num_groups.saturating_sub(1);
-        let meta = segs * (v.seg_head + v.meta_bytes) - starts;
+        let heads: usize = (0..segs).map(|s| v.segment_header(s)).sum();
+        let meta = heads + segs * v.meta_bytes - starts;
         let table = 4 * segs;
         let records = v.seg_table;
         [

@@ -242,9 +242,11 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         return Err(Error::InvalidArgument("grouped layout: too many joints"));
     }
     let narrow = h.num_joints <= 256;
-    let small_map = joint_map
-        .iter()
-        .all(|m| m.iter().all(|&x| x & body::MAP_INDEX <= body::SMALL_MAP_INDEX));
+    let implied = body::implies_bits(v.seg_len, masks);
+    let small_map = joint_map.iter().all(|m| {
+        m.iter()
+            .all(|&x| x & body::MAP_INDEX <= body::SMALL_MAP_INDEX)
+    });
 
     // Group records.
     let mut data = Vec::new();
@@ -321,10 +323,13 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         }
         let seg_start = data.len();
         data[seg_table + 4 * s as usize..][..4].copy_from_slice(&(seg_start as u32).to_le_bytes());
+        let head = !implied || s + 1 == v.num_segments;
         if masks {
             data.extend_from_slice(&mask.to_le_bytes());
         }
-        data.extend_from_slice(&(fb as u32).to_le_bytes()[..start_bytes]);
+        if head {
+            data.extend_from_slice(&(fb as u32).to_le_bytes()[..start_bytes]);
+        }
         for (g, m) in groups.iter().zip(&members) {
             for c in 0..3 {
                 let mut w = 0u64;
@@ -368,7 +373,10 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
                 })
                 .sum::<usize>();
         }
-        debug_assert_eq!(data.len() - seg_start, 4 * masks as usize + start_bytes + meta_bytes);
+        debug_assert_eq!(
+            data.len() - seg_start,
+            head as usize * (4 * masks as usize + start_bytes) + meta_bytes
+        );
         let mut bw = BitWriter::default();
         for k in 0..stored {
             for m in &members {
@@ -386,7 +394,8 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         .iter()
         .position(|g| g.class == 0 && g.per_segment)
         .unwrap_or(num_groups[0] as usize) as u16;
-    let flags = wide_starts as u8 * body::FLAG_WIDE
+    let flags = implied as u8 * body::FLAG_IMPLIED_BITS
+        | wide_starts as u8 * body::FLAG_WIDE
         | masks as u8 * body::FLAG_MASKS
         | narrow as u8 * body::FLAG_NARROW
         | small_map as u8 * body::FLAG_SMALL_MAP;

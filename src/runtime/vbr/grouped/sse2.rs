@@ -18,10 +18,10 @@
 //!
 //! Two samples in one segment decode a stored frame they both read once.
 
+use super::common::read_joint;
 use super::common::{
     positions, prefetch, split, write_statics, Pos, Record, Split, ONE, PAIR, TWO,
 };
-use super::common::read_joint;
 use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;

@@ -2,8 +2,8 @@
 //! lane of its group, whose first bit in a frame the segment stores). Bit for bit the `vbr`
 //! decoder's joints.
 
-use super::common::{default_value, positions, split, static_value, ONE, PAIR};
 use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
+use super::common::{default_value, positions, split, static_value, ONE, PAIR};
 use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
@@ -532,7 +532,13 @@ pub(super) fn lone_bits(p: &View, meta: usize) -> usize {
 /// the key's segments are `(sa, sb)`, at the key of `p`, one lane alone: a rotation (`limit`
 /// 1) or a vector.
 #[inline(never)]
-fn lane_value(p: &Lone, at: [u32; 2], (sa, sb): (usize, usize), l: usize, rotation: bool) -> [f32; 4] {
+fn lane_value(
+    p: &Lone,
+    at: [u32; 2],
+    (sa, sb): (usize, usize),
+    l: usize,
+    rotation: bool,
+) -> [f32; 4] {
     let d = p.data;
     let (a, b) = (&p.a, &p.b);
     let limit = if rotation { 1.0 } else { MAX_ABS_VALUE };

@@ -153,7 +153,7 @@ fn coverage(p: &Proto) -> [bool; 5] {
     c[1] = recs.iter().any(|g| g.per_segment);
     c[2] = recs.iter().any(|g| g.n > 4 && g.n < LANES);
     for s in 0..p.num_segments as usize {
-        let mut m = read_u32(d, p.seg_table + 4 * s) as usize + p.seg_head;
+        let mut m = read_u32(d, p.seg_table + 4 * s) as usize + p.segment_header(s);
         for g in &recs {
             let rb = (5 * g.n).div_ceil(8);
             let mut bits = [0u32; LANES];
@@ -284,12 +284,7 @@ fn a_group_of_one_lane_is_the_vbr_poses() {
         for _ in 0..v.num_groups {
             let r = common::Record::read(v.data, at);
             at += r.size;
-            groups.push((
-                r.class,
-                r.n,
-                r.joint(v.data, 0),
-                r.per_segment,
-            ));
+            groups.push((r.class, r.n, r.joint(v.data, 0), r.per_segment));
         }
         (blob, groups)
     };
@@ -357,7 +352,7 @@ fn no_coefficient_lane_is_subnormal() {
         let p = Proto::convert(blob.as_bytes()).unwrap();
         let v = p.view();
         for s in 0..v.num_segments as usize {
-            let seg = read_u32(v.data, v.seg_table + 4 * s) as usize + v.seg_head;
+            let seg = read_u32(v.data, v.seg_table + 4 * s) as usize + v.segment_header(s);
             let dir = v.dir();
             for g in 0..v.num_groups {
                 let [rec, meta] = dir.at(g);

@@ -5,8 +5,8 @@
 //! record; a segment's groups: its metadata).
 
 use super::body::{
-    meta_bytes, record_bytes, record_head, Counts, Dir, FLAGS, FLAG_MASKS, FLAG_NARROW,
-    FLAG_WIDE, HEADER, MAP_ANIMATED, MAP_DEFAULT, MAP_INDEX, MAP_STATIC,
+    implies_bits, meta_bytes, record_bytes, record_head, Counts, Dir, FLAGS, FLAG_IMPLIED_BITS,
+    FLAG_MASKS, FLAG_NARROW, FLAG_WIDE, HEADER, MAP_ANIMATED, MAP_DEFAULT, MAP_INDEX, MAP_STATIC,
     RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, SMALL_MAP_INDEX, VERSION,
 };
 use super::{LANES, PADDING};
@@ -266,29 +266,33 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         .ok_or(bad("grouped: segment table out of bounds"))?;
     let seg_len = c.seg_len as usize;
     let (masks, wide) = (c.has(FLAG_MASKS), c.has(FLAG_WIDE));
-    let seg_head = c.segment_header();
+    if c.has(FLAG_IMPLIED_BITS) != implies_bits(c.seg_len, masks) {
+        return Err(bad(
+            "grouped: implied frame bits flag does not match the segments",
+        ));
+    }
     let starts_at = c.starts_at();
     let (mut any_dropped, mut any_wide) = (false, false);
     for s in 0..num_segments {
         let off = read_u32(data, table + 4 * s) as usize;
+        let seg_head = c.segment_header(s);
         if off != next || off + seg_head + c.meta_bytes as usize > data.len() {
-            return Err(bad(
-                "grouped: segments not back to back or out of bounds",
-            ));
+            return Err(bad("grouped: segments not back to back or out of bounds"));
         }
         let len = (samples - s * seg_len).min(seg_len);
         let all = ((1u64 << len) - 1) as u32;
         let mask = if masks { read_u32(data, off) } else { all };
-        let fb = if wide {
-            read_u32(data, off + 4 * masks as usize) as u64
-        } else {
-            read_u16(data, off + 4 * masks as usize) as u64
+        // Frame bits not stored are those of the rates (below): the next segment, which must
+        // start where these frames end, gives the decoders the same.
+        let stored_fb = match (seg_head, wide) {
+            (0, _) => None,
+            (_, true) => Some(read_u32(data, off + 4 * masks as usize) as u64),
+            _ => Some(read_u16(data, off + 4 * masks as usize) as u64),
         };
         if !keyframe_mask_valid(mask, len) {
             return Err(bad("grouped: invalid keyframe mask"));
         }
         any_dropped |= mask != all;
-        any_wide |= fb > u16::MAX as u64;
         let m = off + seg_head;
         let mut bits = 0u64;
         for g in 0..groups {
@@ -325,9 +329,11 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
                 return Err(bad("grouped: unused dropped components not zero"));
             }
         }
-        if bits != fb {
+        let fb = bits;
+        if stored_fb.is_some_and(|f| f != fb) {
             return Err(bad("grouped: frame size does not match the bit rates"));
         }
+        any_wide |= fb > u16::MAX as u64;
         let stored = (fb * mask.count_ones() as u64).div_ceil(8) as usize;
         let end = (m + c.meta_bytes as usize)
             .checked_add(stored)
@@ -341,14 +347,18 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         next = end;
     }
     if masks != any_dropped || wide != any_wide {
-        return Err(bad("grouped: segment header form does not match the segments"));
+        return Err(bad(
+            "grouped: segment header form does not match the segments",
+        ));
     }
     // The padding: zeros, at least the decoders' 32 bytes, and the fewest that end the body
     // on a multiple of 16 bytes.
     if body.len() != (data_at + next + PADDING).next_multiple_of(16)
         || data[next..].iter().any(|&b| b != 0)
     {
-        return Err(bad("grouped: padding after the segments not zero or of the wrong size"));
+        return Err(bad(
+            "grouped: padding after the segments not zero or of the wrong size",
+        ));
     }
     Ok(())
 }

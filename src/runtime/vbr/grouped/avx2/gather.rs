@@ -7,7 +7,9 @@
 //! decode.
 
 use super::*;
-use crate::runtime::vbr::grouped::body::{meta_bytes, record_bytes, record_head, RECORD_PER_SEGMENT};
+use crate::runtime::vbr::grouped::body::{
+    meta_bytes, record_bytes, record_head, RECORD_PER_SEGMENT,
+};
 use crate::runtime::vbr::grouped::subset::Lone;
 
 /// The 32-bit words at byte offsets `at` of `d`: each starts in a validated record, segment
@@ -182,7 +184,8 @@ unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
     // Each lane's channel: translations from `first[1]`, scales from `first[2]`.
     let t = _mm256_cmpgt_epi32(g, at(first[1].wrapping_sub(1)));
     let s = _mm256_cmpgt_epi32(g, at(first[2].wrapping_sub(1)));
-    let pick = |x: [u32; 3]| _mm256_blendv_epi8(_mm256_blendv_epi8(at(x[0]), at(x[1]), t), at(x[2]), s);
+    let pick =
+        |x: [u32; 3]| _mm256_blendv_epi8(_mm256_blendv_epi8(at(x[0]), at(x[1]), t), at(x[2]), s);
     let k = _mm256_sub_epi32(g, pick(first));
     // Rotations: the full groups without per-segment drops, then those with; vectors: all
     // alike.
