@@ -57,7 +57,7 @@ TEST(PlaybackCache, PlayingInstancesSampleWhatUncachedContextsSample) {
     }
 }
 
-// ANIMCOMP_VBR_LAYOUT_AUTO writes a rig of 16 joints or more grouped (format version 3), a
+// ANIMCOMP_VBR_LAYOUT_AUTO writes a rig of 16 joints or more grouped (format version 4), a
 // smaller one in segments (version 2).
 TEST(PlaybackCache, AutoLayoutGroupsRigsFromSixteenJoints) {
     for (uint32_t joints : {15u, 16u}) {
@@ -72,7 +72,7 @@ TEST(PlaybackCache, AutoLayoutGroupsRigsFromSixteenJoints) {
     }
 }
 
-// The grouped layout (format version 3) samples, with and without a cache, exactly what the
+// The grouped layout (format version 4) samples, with and without a cache, exactly what the
 // default layout samples: whole poses and every third joint.
 TEST(PlaybackCache, GroupedLayoutSamplesWhatSegmentsSample) {
     Clip clip(37, 75);

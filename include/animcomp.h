@@ -374,7 +374,7 @@ enum AnimcompVbrLayout
   ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
   /**
    * Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-   * (format version 3, which libraries from this version on read): faster whole poses and
+   * (format version 4, which libraries from this version on read): faster whole poses and
    * playback on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on
    * the shared mocap sets, 7 % on short clips of a few KB, up to 42 % (and slower) on clips
    * of a few hundred bytes (docs/runtime.md).
@@ -769,7 +769,7 @@ typedef struct AnimcompCompressSettings {
   /**
    * `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
    * the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
-   * `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback
+   * `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 4: faster whole poses and playback
    * on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on the shared
    * mocap sets, 7 % on short clips of a few KB, up to 42 % and slower on clips of a few
    * hundred bytes; docs/runtime.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
@@ -974,7 +974,7 @@ AnimcompStatus animcomp_compress(const struct AnimcompRawClip *clip, const struc
 #if defined(ANIMCOMP_COMPRESS)
 /**
  * Rewrites the `vbr` blob `blob` (`size` bytes, 16-byte aligned; validated first, checksum
- * included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 3) without
+ * included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 4) without
  * recompressing: the blob `animcomp_compress` writes with that layout, byte for byte. A blob
  * already grouped is copied; a blob of another codec, or without joints, gives
  * `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The output protocol is `animcomp_compress`'s (`out`,

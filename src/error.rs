@@ -92,7 +92,11 @@ pub enum Error {
     #[error("not an animcomp blob (bad magic tag)")]
     BadMagic,
     /// The blob's format version is not one this library reads.
-    #[error("unsupported blob format version {0}")]
+    #[error(
+        "unsupported blob format version {0} (this library reads 2 and 4; a vbr blob of version 3 \
+         is converted by compressing its clip again, or by regrouping its version 2 blob: \
+         `animcomp regroup`, animcomp_regroup_blob)"
+    )]
     UnsupportedVersion(u32),
     /// The blob is shorter than its header says, or its header size is inconsistent.
     #[error("blob size mismatch: {0}")]
@@ -245,7 +249,11 @@ impl Status {
             Status::InconsistentClip => "clip array sizes or strides are inconsistent\0",
             Status::Unsupported => "the codec cannot encode this clip\0",
             Status::BadMagic => "not an animcomp blob (bad magic tag)\0",
-            Status::UnsupportedVersion => "unsupported blob format version\0",
+            Status::UnsupportedVersion => {
+                "unsupported blob format version (this library reads 2 and 4; convert a vbr blob \
+                 offline: compress its clip again, or regroup its version 2 blob with `animcomp \
+                 regroup` or animcomp_regroup_blob)\0"
+            }
             Status::BadSize => "blob size is inconsistent or the blob is truncated\0",
             Status::ChecksumMismatch => "blob checksum mismatch (corrupted data)\0",
             Status::CorruptBlob => "blob is internally inconsistent (bad offset or count)\0",

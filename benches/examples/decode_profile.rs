@@ -1,4 +1,4 @@
-//! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings; `writegrouped`: the grouped layout, format version 3) into DIR as
+//! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings; `writegrouped`: the grouped layout, format version 4) into DIR as
 //! `.blob` files; `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
 //! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
 //! (`sample_joints`), `all DIR N` every joint through `sample_joints`, `rotations DIR N` every
@@ -8,7 +8,7 @@
 //! is `sample` through a cache (random access: what the cache costs when it cannot help). Run under `valgrind --tool=callgrind` to count instructions per pose
 //! independently of machine load.
 //!
-//! The format version 3 prototype: `proto DIR N` samples like `sample` with the widest decoder
+//! The format version 4 prototype: `proto DIR N` samples like `sample` with the widest decoder
 //! this machine runs, `protoavx2`, `protosse2` and `protoscalar` with that decoder, `protoone`
 //! samples joint 0 alone through the lane-by-lane subset path, `protoplay`
 //! plays like `play`; `protocheck DIR N` compares every available decoder's poses with the `vbr`

@@ -87,7 +87,7 @@ pub struct Library {
     /// `animcomp_compress_settings_default`, when this build has it.
     settings_default: Option<SettingsDefaultFn>,
     /// Non-zero: [`Library::compress`] passes the default settings with this `vbr_layout`
-    /// (`ANIMCOMP_VBR_LAYOUT_GROUPED`: format version 3) instead of NULL settings.
+    /// (`ANIMCOMP_VBR_LAYOUT_GROUPED`: format version 4) instead of NULL settings.
     pub vbr_layout: u32,
 }
 

@@ -64,7 +64,7 @@ enum Command {
     Report(report::Args),
     /// Compress, decode and write a glTF (.glb) of the skeleton and the decoded animation.
     Export(export::Args),
-    /// Rewrite a vbr blob in the grouped layout (format version 3) without recompressing.
+    /// Rewrite a vbr blob in the grouped layout (format version 4) without recompressing.
     Regroup(regroup::Args),
 }
 

@@ -58,7 +58,7 @@ pub struct SettingsArgs {
     #[arg(long, value_enum, default_value_t = LevelArg::Auto)]
     pub level: LevelArg,
     /// `vbr` body layout: segments (format version 2; fastest joint subsets) or grouped
-    /// (format version 3; faster whole poses and playback on rigs of about 20 joints or more,
+    /// (format version 4; faster whole poses and playback on rigs of about 20 joints or more,
     /// 1.2-2.7 % larger on the shared mocap sets, up to 42 % and slower on tiny clips) or auto
     /// (grouped for rigs of 16 joints or more, segments below).
     #[arg(long, value_enum, default_value_t = LayoutArg::Segments)]

@@ -1,4 +1,4 @@
-//! `animcomp regroup`: rewrite a `vbr` blob in the grouped layout (format version 3) without
+//! `animcomp regroup`: rewrite a `vbr` blob in the grouped layout (format version 4) without
 //! recompressing it (`animcomp::offline::regroup_blob`).
 
 use crate::inspect::read_blob;

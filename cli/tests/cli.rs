@@ -522,7 +522,7 @@ fn resample_changes_rate_and_sample_count() {
 #[path = "cli/new_user.rs"]
 mod new_user;
 
-/// `compress --layout grouped` writes format version 3, and `regroup` turns the default blob
+/// `compress --layout grouped` writes format version 4, and `regroup` turns the default blob
 /// into the same bytes without the clip; a blob of another codec is refused.
 #[test]
 fn layout_grouped_and_regroup_agree() {
@@ -549,7 +549,7 @@ fn layout_grouped_and_regroup_agree() {
         .args(["inspect", grp.to_str().unwrap(), "--brief"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("format version 3"));
+        .stdout(predicate::str::contains("format version 4"));
     let re = dir.path().join("re.acmp");
     animcomp()
         .args(["regroup", seg.to_str().unwrap(), "-o", re.to_str().unwrap()])

@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
         "--layout",
         choices=("segments", "grouped", "auto"),
         default="segments",
-        help="vbr body layout: grouped (format version 3) samples whole poses faster; "
+        help="vbr body layout: grouped (format version 4) samples whole poses faster; "
         "auto: grouped for rigs of 16 joints or more",
     )
     b.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -262,7 +262,7 @@ class Blob(bytes):
         return self._h.info()
 
     def regrouped(self) -> "Blob":
-        """This ``vbr`` blob in the grouped layout (format version 3), without recompressing:
+        """This ``vbr`` blob in the grouped layout (format version 4), without recompressing:
         the same bytes as ``compress(..., layout="grouped")``. A blob of another codec raises
         :class:`animcomp.ArgumentError`."""
         return Blob(self._h.regrouped())
@@ -330,7 +330,7 @@ def compress(
     * ``additive``: "relative", "additive0" or "additive1" for an additive clip, applied to
       ``base`` (a :class:`Clip` of the same skeleton, or one (joints, 10) float32 pose)
     * ``layout``: a vbr blob's body, "segments" (format version 2, the default: fastest joint
-      subsets), "grouped" (format version 3: faster whole poses and playback on rigs of
+      subsets), "grouped" (format version 4: faster whole poses and playback on rigs of
       about 20 joints or more, 1.2-2.7 % larger on the shared mocap sets, up to 42 % and
       slower on tiny clips; docs/runtime.md) or "auto" (grouped for rigs of 16 joints or
       more, segments below)

@@ -348,7 +348,7 @@ def test_grouped_layout_is_version_3_with_the_same_poses(bvh):
     seg = animcomp.compress(clip, codec="vbr")
     grp = animcomp.compress(clip, codec="vbr", layout="grouped")
     assert seg.info["format_version"] == animcomp.BLOB_FORMAT_VERSION == 2
-    assert grp.info["format_version"] == 3 and grp.info["codec"] == "vbr"
+    assert grp.info["format_version"] == 4 and grp.info["codec"] == "vbr"
     times = np.linspace(-0.1, 3.2, 97)
     assert np.array_equal(
         grp.sample_many(times).view(np.uint32), seg.sample_many(times).view(np.uint32)
@@ -368,5 +368,5 @@ def test_auto_layout_groups_rigs_from_sixteen_joints(tmp_path):
         clip = animcomp.load(write_bvh(tmp_path / f"j{joints}.bvh", joints=joints))
         auto = animcomp.compress(clip, codec="vbr", layout="auto")
         assert auto.info["format_version"] == version, joints
-        chosen = "grouped" if version == 3 else "segments"
+        chosen = "grouped" if version == 4 else "segments"
         assert auto == animcomp.compress(clip, codec="vbr", layout=chosen)

@@ -254,7 +254,7 @@ impl Header {
             return Err(Error::CorruptBlob("joint count out of range"));
         }
         if h.grouped() && h.num_joints == 0 {
-            return Err(Error::CorruptBlob("format version 3 without joints"));
+            return Err(Error::CorruptBlob("format version 4 without joints"));
         }
         if h.num_samples == 0 || h.num_samples as usize > crate::format::limits::MAX_SAMPLES {
             return Err(Error::CorruptBlob("sample count out of range"));

@@ -26,7 +26,7 @@ pub struct BlobExtras {
     pub num_curves: u32,
     /// The curves section bytes (empty when `num_curves` is 0).
     pub curves: Vec<u8>,
-    /// A `vbr` body with joints is written grouped, as format version 3
+    /// A `vbr` body with joints is written grouped, as format version 4
     /// ([`crate::offline::VbrLayout::Grouped`]).
     pub grouped: bool,
 }

@@ -1,4 +1,4 @@
-//! A `vbr` blob of format version 2 rewritten in the grouped layout (format version 3) without
+//! A `vbr` blob of format version 2 rewritten in the grouped layout (format version 4) without
 //! recompressing: the body regrouped, the header, flags and curves section kept. The result is
 //! byte for byte what compressing the clip with [`crate::VbrLayout::Grouped`] writes, so a blob
 //! cache can move to the grouped layout without its source clips.

@@ -105,7 +105,7 @@ pub enum VbrLayout {
     #[default]
     Segments = 0,
     /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-    /// (format version 3, which libraries from this version on read): faster whole poses and
+    /// (format version 4, which libraries from this version on read): faster whole poses and
     /// playback on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on
     /// the shared mocap sets, 7 % on short clips of a few KB, up to 42 % (and slower) on clips
     /// of a few hundred bytes (docs/runtime.md).

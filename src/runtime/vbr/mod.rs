@@ -8,7 +8,7 @@
 //! - [`prefetch`]: the hints that overlap a cold pose's cache misses;
 //! - [`cache`]: the optional playback cache (decoded samples and segment coefficients in
 //!   caller-owned memory);
-//! - [`grouped`]: the grouped layout (format version 3, `VbrLayout::Grouped`), a body whose
+//! - [`grouped`]: the grouped layout (format version 4, `VbrLayout::Grouped`), a body whose
 //!   tracks sit in groups of eight SIMD lanes, with its own validator and decoders
 //!   (`docs/runtime.md`).
 //!

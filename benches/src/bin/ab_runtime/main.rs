@@ -59,7 +59,7 @@ struct Args {
     playback_only: bool,
     /// Only the every-tenth-joint subsets (a quick loop while working on them).
     subset_only: bool,
-    /// The new build writes the grouped layout (`vbr_layout` 1, format version 3).
+    /// The new build writes the grouped layout (`vbr_layout` 1, format version 4).
     new_grouped: bool,
     /// The new build chooses the layout per clip (`vbr_layout` 2, `AUTO`).
     new_auto: bool,
@@ -255,7 +255,7 @@ fn describe(lib: &Library) -> String {
         lib.format_version(),
         match lib.vbr_layout {
             0 => String::new(),
-            1 => ", vbr_layout grouped: vbr blobs of format 3".into(),
+            1 => ", vbr_layout grouped: vbr blobs of format 4".into(),
             _ => format!(
                 ", vbr_layout auto: grouped from {} joints",
                 animcomp::offline::AUTO_GROUPED_JOINTS

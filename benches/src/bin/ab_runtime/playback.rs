@@ -35,7 +35,7 @@ pub struct PlaybackRow {
     /// Baseline with a cache per context, when both builds have the cache (an A/B of two
     /// cache versions).
     pub base_cached_ns: Option<f64>,
-    /// The format version 3 prototype (`proto.rs`), no cache.
+    /// The format version 4 prototype (`proto.rs`), no cache.
     pub proto_ns: Option<f64>,
     /// The prototype with its playback cache per instance.
     pub proto_cached_ns: Option<f64>,

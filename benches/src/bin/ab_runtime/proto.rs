@@ -1,4 +1,4 @@
-//! The format version 3 prototype (`animcomp::decompress::vbr::grouped`, issue 25) beside the two
+//! The format version 4 prototype (`animcomp::decompress::vbr::grouped`, issue 25) beside the two
 //! builds: the new build's blobs converted, sampled through the Rust API (seek by
 //! `seek::resolve`, then the whole pose), timed interleaved with both libraries' C ABI.
 

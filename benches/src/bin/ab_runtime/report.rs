@@ -25,7 +25,7 @@ pub struct ClipRow {
     pub cold_base_ns: f64,
     /// Cold ns per pose, new.
     pub cold_new_ns: f64,
-    /// Bytes of the new blob in the format version 3 prototype layout.
+    /// Bytes of the new blob in the format version 4 prototype layout.
     pub proto_bytes: Option<usize>,
     /// Warm ns per pose of the prototype (new blob converted, Rust API).
     pub warm_proto_ns: Option<f64>,

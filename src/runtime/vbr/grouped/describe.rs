@@ -1,4 +1,4 @@
-//! What a grouped body holds, for tools (`offline::describe` on a format version 3 `vbr` blob):
+//! What a grouped body holds, for tools (`offline::describe` on a format version 4 `vbr` blob):
 //! section sizes and each sub-track's storage.
 
 use super::body::View;

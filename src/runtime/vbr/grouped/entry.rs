@@ -1,4 +1,4 @@
-//! The runtime's entry points for a grouped body (a `vbr` blob of format version 3): what
+//! The runtime's entry points for a grouped body (a `vbr` blob of format version 4): what
 //! `runtime::dispatch` calls, on a body the validator accepted.
 
 use super::body::{Counts, View};

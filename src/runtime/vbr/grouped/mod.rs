@@ -1,4 +1,4 @@
-//! The grouped layout of a `vbr` body (format version 3, `VbrLayout::Grouped`; issue 25).
+//! The grouped layout of a `vbr` body (format version 4, `VbrLayout::Grouped`; issue 25).
 //!
 //! A `vbr` body rewritten ([`regroup`]) into a layout that a decoder can feed to eight SIMD
 //! lanes at once. A grouped clip decodes to the same poses, bit for bit, as the `vbr` decoder of
@@ -106,7 +106,7 @@ pub struct Proto {
 }
 
 impl Proto {
-    /// Converts a `vbr` blob (its body regrouped by [`regroup::regroup`]; a format version 3
+    /// Converts a `vbr` blob (its body regrouped by [`regroup::regroup`]; a format version 4
     /// blob's body is taken as it is).
     pub fn convert(blob: &[u8]) -> Result<Proto> {
         let (h, _) = validate_blob(blob, true)?;
@@ -116,7 +116,7 @@ impl Proto {
             ));
         }
         if h.grouped() {
-            // Already grouped (a format version 3 blob).
+            // Already grouped (a format version 4 blob).
             return Proto::from_body(h, &blob[h.body_range()]);
         }
         let bytes = regroup::regroup(&h, &blob[h.body_range()])?;

@@ -1,4 +1,4 @@
-//! Regrouping (format version 3): a `vbr` body (layout version 1) rewritten as a
+//! Regrouping (format version 4): a `vbr` body (layout version 1) rewritten as a
 //! grouped body ([`super::body`]) that decodes to the same poses, bit for bit.
 
 use super::body;
