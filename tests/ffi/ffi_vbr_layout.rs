@@ -217,8 +217,8 @@ fn validate(blob: &AlignedBlob) -> Status {
 }
 
 /// A header whose version names the other layout is refused by that layout's validator (a
-/// grouped body read as segments, and the reverse), as are version 3 with another codec and
-/// versions past 3.
+/// grouped body read as segments, and the reverse), as are version 4 with another codec, the
+/// retired version 3 and versions past 4.
 #[test]
 fn a_version_that_names_the_other_layout_is_refused() {
     let c = clip(5);
@@ -238,11 +238,15 @@ fn a_version_that_names_the_other_layout_is_refused() {
         Status::CorruptBlob
     );
     assert_eq!(
-        validate(&forged(seg.as_bytes(), version(3))),
+        validate(&forged(seg.as_bytes(), version(4))),
         Status::CorruptBlob
     );
     assert_eq!(
-        validate(&forged(grp.as_bytes(), version(4))),
+        validate(&forged(grp.as_bytes(), version(3))),
+        Status::UnsupportedVersion
+    );
+    assert_eq!(
+        validate(&forged(grp.as_bytes(), version(5))),
         Status::UnsupportedVersion
     );
     let fixed = |b: &mut [u8]| b[6] = animcomp::format::CodecId::Fixed as u8;
