@@ -77,7 +77,7 @@ pub fn assemble_blob_with(
     let grouped;
     let mut body = &encoded.body[..];
     if extras.grouped && encoded.codec == CodecId::Vbr && num_joints > 0 {
-        grouped = crate::runtime::vbr::grouped::regroup::regroup(&h, body)?;
+        grouped = crate::offline::vbr::regroup::regroup(&h, body)?;
         body = &grouped;
         h.version = GROUPED_FORMAT_VERSION;
     }

@@ -215,16 +215,14 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
     if animated != num_animated || per_segment != num_per_segment {
         return Err(bad("vbr: animated sub-track count mismatch"));
     }
-    // Sections must lie in the writer's order without overlap (describe() relies on it).
-    let ordered = tracks.checked_add(nj).is_some_and(|e| e <= constants)
-        && constants
-            .checked_add(const_bytes)
-            .is_some_and(|e| e <= ranges)
-        && ranges
-            .checked_add(range_bytes)
-            .is_some_and(|e| e <= segments);
+    // Sections lie in the writer's order, each right after the one before: every byte of the
+    // body is accounted for (one clip has one body; describe() relies on the order too).
+    let ordered = tracks == BODY_HEADER
+        && tracks.checked_add(nj) == Some(constants)
+        && constants.checked_add(const_bytes) == Some(ranges)
+        && ranges.checked_add(range_bytes) == Some(segments);
     if !ordered {
-        return Err(bad("vbr: sections out of order or overlapping"));
+        return Err(bad("vbr: sections not back to back in the writer's order"));
     }
     let consts = ByteReader::at(body, constants)?.take(const_bytes)?;
     check_constants(table, consts)?;
@@ -256,8 +254,8 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
     let mut next_free = segments + num_segments * 4;
     for s in 0..num_segments {
         let off = view.segment_offset(body, s as u32);
-        if off < next_free {
-            return Err(bad("vbr: segments out of order or overlapping"));
+        if off != next_free {
+            return Err(bad("vbr: segments not back to back"));
         }
         let mut sr = ByteReader::at(body, off)?;
         let mask = sr.u32()?;
@@ -266,6 +264,10 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
             return Err(bad("vbr: invalid keyframe mask"));
         }
         let rates = sr.take(rate_bytes)?;
+        let used = 3 * num_animated * RATE_FIELD_BITS as usize + 2 * num_per_segment;
+        if used % 8 != 0 && rates[rate_bytes - 1] >> (used % 8) != 0 {
+            return Err(bad("vbr: unused rate bits not zero"));
+        }
         let mut bits = 0u64;
         for k in 0..3 * num_animated {
             let rate = read_bits(rates, k * RATE_FIELD_BITS as usize, RATE_FIELD_BITS);
@@ -279,15 +281,20 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
         }
         sr.take(num_animated * 6)?;
         let data_bits = frame_bits * mask.count_ones() as u64;
-        sr.take(data_bits.div_ceil(8) as usize)?;
+        let frames = sr.take(data_bits.div_ceil(8) as usize)?;
+        if data_bits % 8 != 0 && frames[frames.len() - 1] >> (data_bits % 8) != 0 {
+            return Err(bad("vbr: unused frame bits not zero"));
+        }
         let end = sr.pos();
         *examined += end - off;
         next_free = end;
     }
     // The writer's read-ahead padding: the decoder's 64-bit windows over the last fields end
     // inside the body.
-    if body.len() < next_free + READ_AHEAD {
-        return Err(bad("vbr: body lacks its 8 bytes of read-ahead padding"));
+    if body.len() != next_free + READ_AHEAD || body[next_free..].iter().any(|&b| b != 0) {
+        return Err(bad(
+            "vbr: the body does not end with exactly 8 zero bytes of read-ahead padding",
+        ));
     }
     Ok(())
 }

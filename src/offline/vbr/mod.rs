@@ -8,6 +8,7 @@
 //! interpolation recovers. See `docs/vbr.md` for the algorithm and [`layout`] for the body layout.
 
 pub mod optimize;
+pub mod regroup;
 pub mod tracks;
 mod write;
 

@@ -1,5 +1,5 @@
 //! The grouped body as bytes (body layout version 3): what a `vbr` blob of format version 4
-//! holds, written by [`write`], checked by [`super::validate::validate`] and read by
+//! holds, written by `offline::vbr::regroup`, checked by [`super::validate::validate`] and read by
 //! [`View::read`], which the decoders sample from.
 //!
 //! ```text
@@ -42,7 +42,7 @@
 //! last has eight lanes, and the rotation groups with per-segment drops follow those without,
 //! so a group's record and metadata offsets are a few multiplications ([`Dir`]).
 
-use super::{DefaultChannel, Static, LANES};
+use super::LANES;
 
 use crate::format::{AdditiveFormat, BlobFlags, Header};
 
@@ -329,66 +329,6 @@ impl Dir {
     pub fn parts(&self) -> ([u32; 3], [u32; 3], [u32; 3], u32, u32) {
         (self.first, self.rec, self.meta, self.first_ps, self.jb)
     }
-}
-
-/// Writes a grouped body: `counts` (its data fields), the channels' sources in the header's
-/// order, the joint map and the data (without its padding).
-pub fn write(
-    counts: &Counts,
-    statics: &[Static],
-    defaults: &[DefaultChannel],
-    map: &[[u16; 3]],
-    columns: usize,
-    data: &[u8],
-) -> Vec<u8> {
-    let mut b = Vec::with_capacity(HEADER + data.len() + 64 * map.len());
-    b.extend_from_slice(&[VERSION, counts.seg_len as u8, counts.flags, 0]);
-    b.extend_from_slice(&counts.num_segments.to_le_bytes());
-    for c in [counts.groups, counts.statics, counts.defaults] {
-        for x in c {
-            b.extend_from_slice(&x.to_le_bytes());
-        }
-    }
-    b.extend_from_slice(&counts.first_per_segment.to_le_bytes());
-    b.extend_from_slice(&counts.seg_table.to_le_bytes());
-    b.extend_from_slice(&counts.meta_bytes.to_le_bytes());
-    debug_assert_eq!(b.len(), HEADER);
-    let narrow = counts.has(FLAG_NARROW);
-    let joint = |b: &mut Vec<u8>, j: u16| {
-        if narrow {
-            b.push(j as u8);
-        } else {
-            b.extend_from_slice(&j.to_le_bytes());
-        }
-    };
-    for s in statics {
-        joint(&mut b, s.joint);
-    }
-    b.resize(b.len().next_multiple_of(4), 0);
-    for s in statics {
-        for x in &s.value[..if s.at == 0 { 4 } else { 3 }] {
-            b.extend_from_slice(&x.to_le_bytes());
-        }
-    }
-    for d in defaults {
-        joint(&mut b, d.joint);
-    }
-    b.resize(b.len().next_multiple_of(4), 0);
-    let small = counts.has(FLAG_SMALL_MAP);
-    for m in map {
-        for &x in &m[..columns] {
-            if small {
-                b.push(((x >> 14) << 6) as u8 | (x & SMALL_MAP_INDEX) as u8);
-            } else {
-                b.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-    }
-    b.resize(b.len().next_multiple_of(4), 0);
-    b.extend_from_slice(data);
-    // The decoders' padding, then to a multiple of 16.
-    b.resize((b.len() + super::PADDING).next_multiple_of(16), 0);
-    b
 }
 
 /// Joint indices of a body: u8 or u16 each.

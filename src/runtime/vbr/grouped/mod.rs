@@ -1,6 +1,6 @@
 //! The grouped layout of a `vbr` body (format version 4, `VbrLayout::Grouped`; issue 25).
 //!
-//! A `vbr` body rewritten ([`regroup`]) into a layout that a decoder can feed to eight SIMD
+//! A `vbr` body rewritten (`offline::vbr::regroup`) into a layout that a decoder can feed to eight SIMD
 //! lanes at once. A grouped clip decodes to the same poses, bit for bit, as the `vbr` decoder of
 //! the body it came from (tests). [`Proto`] holds a converted clip for the benchmarks, which
 //! compare both layouts on the same blob.
@@ -36,13 +36,12 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
-mod body;
+pub(crate) mod body;
 mod cache;
 mod common;
 #[cfg(feature = "compress")]
 pub mod describe;
 pub(crate) mod entry;
-pub mod regroup;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
@@ -65,29 +64,7 @@ const SRC_STATIC: u32 = 1 << 30;
 /// A default channel.
 const SRC_DEFAULT: u32 = 2 << 30;
 /// Bytes read past the last segment by a 32-byte window (which starts inside the frames).
-const PADDING: usize = 32;
-
-/// A channel the pose takes from the clip's constants.
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
-pub(crate) struct Static {
-    /// Joint.
-    joint: u16,
-    /// Float offset in the joint's transform (0, 4 or 7).
-    at: u16,
-    /// The value (a vector's fourth float unused).
-    value: [f32; 4],
-}
-
-/// A channel the pose takes from the defaults: joint, and the float offset in the joint's
-/// transform (0, 4 or 7) with the default's index in [`DEFAULT_VALUES`] in its high byte.
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
-pub(crate) struct DefaultChannel {
-    joint: u16,
-    at: u8,
-    value: u8,
-}
+pub(crate) const PADDING: usize = 32;
 
 /// Default channel values: identity rotation, zero vector, unit scale.
 const DEFAULT_VALUES: [[f32; 4]; 3] = [[0.0, 0.0, 0.0, 1.0], [0.0; 4], [1.0, 1.0, 1.0, 0.0]];
@@ -106,7 +83,7 @@ pub struct Proto {
 }
 
 impl Proto {
-    /// Converts a `vbr` blob (its body regrouped by [`regroup::regroup`]; a format version 4
+    /// Converts a `vbr` blob (its body regrouped by `offline::vbr::regroup`; a format version 4
     /// blob's body is taken as it is).
     pub fn convert(blob: &[u8]) -> Result<Proto> {
         let (h, _) = validate_blob(blob, true)?;
@@ -119,8 +96,15 @@ impl Proto {
             // Already grouped (a format version 4 blob).
             return Proto::from_body(h, &blob[h.body_range()]);
         }
-        let bytes = regroup::regroup(&h, &blob[h.body_range()])?;
-        Proto::from_body(h, &bytes)
+        #[cfg(feature = "compress")]
+        {
+            let bytes = crate::offline::vbr::regroup::regroup(&h, &blob[h.body_range()])?;
+            Proto::from_body(h, &bytes)
+        }
+        #[cfg(not(feature = "compress"))]
+        Err(Error::Unsupported(
+            "a format version 2 blob is regrouped by the compressor (feature `compress`)",
+        ))
     }
 
     /// A clip from a grouped body and the header of the blob it comes from, after

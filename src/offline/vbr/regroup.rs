@@ -1,8 +1,8 @@
-//! Regrouping (format version 4): a `vbr` body (layout version 1) rewritten as a
-//! grouped body ([`super::body`]) that decodes to the same poses, bit for bit.
+//! Regrouping: a `vbr` body in segments (format version 2, body layout 1) rewritten as a grouped
+//! body (format version 4, body layout 3: `runtime::vbr::grouped::body`) that decodes to the
+//! same poses, bit for bit. The encoder writes segments and regroups them; old blobs move to the
+//! grouped layout the same way, without recompressing.
 
-use super::body;
-use super::{DefaultChannel, Static, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::{rate_bits, RATE_FIELD_BITS};
@@ -11,7 +11,31 @@ use crate::format::vbr::layout::{
     KIND_CONSTANT, SEGMENT_HEADER,
 };
 use crate::format::{BlobFlags, Header};
+use crate::runtime::vbr::grouped::body::{self, Counts};
+use crate::runtime::vbr::grouped::LANES;
 use crate::{Error, Result};
+
+/// A channel the pose takes from the clip's constants.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Static {
+    /// Joint.
+    joint: u16,
+    /// Float offset in the joint's transform (0, 4 or 7).
+    at: u16,
+    /// The value (a vector's fourth float unused).
+    value: [f32; 4],
+}
+
+/// A channel the pose takes from the defaults: joint, and the float offset in the joint's
+/// transform (0, 4 or 7) with the default's index in [`DEFAULT_VALUES`] in its high byte.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct DefaultChannel {
+    joint: u16,
+    at: u8,
+    value: u8,
+}
 
 /// Up to [`LANES`] animated sub-tracks of one class (built by the converter, then written as a
 /// group record).
@@ -399,7 +423,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         | masks as u8 * body::FLAG_MASKS
         | narrow as u8 * body::FLAG_NARROW
         | small_map as u8 * body::FLAG_SMALL_MAP;
-    let counts = body::Counts {
+    let counts = Counts {
         seg_len: v.seg_len,
         flags,
         num_segments: v.num_segments,
@@ -411,9 +435,72 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         meta_bytes: meta_bytes as u32,
     };
     let columns = body::map_columns(h);
-    Ok(body::write(
+    Ok(write(
         &counts, &statics, &defaults, &joint_map, columns, &data,
     ))
+}
+
+/// Writes a grouped body: `counts` (its data fields), the channels' sources in the header's
+/// order, the joint map and the data (without its padding).
+fn write(
+    counts: &Counts,
+    statics: &[Static],
+    defaults: &[DefaultChannel],
+    map: &[[u16; 3]],
+    columns: usize,
+    data: &[u8],
+) -> Vec<u8> {
+    let mut b = Vec::with_capacity(body::HEADER + data.len() + 64 * map.len());
+    b.extend_from_slice(&[body::VERSION, counts.seg_len as u8, counts.flags, 0]);
+    b.extend_from_slice(&counts.num_segments.to_le_bytes());
+    for c in [counts.groups, counts.statics, counts.defaults] {
+        for x in c {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    b.extend_from_slice(&counts.first_per_segment.to_le_bytes());
+    b.extend_from_slice(&counts.seg_table.to_le_bytes());
+    b.extend_from_slice(&counts.meta_bytes.to_le_bytes());
+    debug_assert_eq!(b.len(), body::HEADER);
+    let narrow = counts.has(body::FLAG_NARROW);
+    let joint = |b: &mut Vec<u8>, j: u16| {
+        if narrow {
+            b.push(j as u8);
+        } else {
+            b.extend_from_slice(&j.to_le_bytes());
+        }
+    };
+    for s in statics {
+        joint(&mut b, s.joint);
+    }
+    b.resize(b.len().next_multiple_of(4), 0);
+    for s in statics {
+        for x in &s.value[..if s.at == 0 { 4 } else { 3 }] {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    for d in defaults {
+        joint(&mut b, d.joint);
+    }
+    b.resize(b.len().next_multiple_of(4), 0);
+    let small = counts.has(body::FLAG_SMALL_MAP);
+    for m in map {
+        for &x in &m[..columns] {
+            if small {
+                b.push(((x >> 14) << 6) as u8 | (x & body::SMALL_MAP_INDEX) as u8);
+            } else {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+    }
+    b.resize(b.len().next_multiple_of(4), 0);
+    b.extend_from_slice(data);
+    // The decoders' padding, then to a multiple of 16.
+    b.resize(
+        (b.len() + crate::runtime::vbr::grouped::PADDING).next_multiple_of(16),
+        0,
+    );
+    b
 }
 
 /// Enters each (joint, float offset) of `entries` in the joint map as a source of `kind`,
