@@ -185,7 +185,7 @@ namespace AnimComp.Native
         ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
         /// <summary>
         /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-        /// (format version 3, which libraries from this version on read): faster whole poses and
+        /// (format version 4, which libraries from this version on read): faster whole poses and
         /// playback on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on
         /// the shared mocap sets, 7 % on short clips of a few KB, up to 42 % (and slower) on clips
         /// of a few hundred bytes (docs/runtime.md).
@@ -519,7 +519,7 @@ namespace AnimComp.Native
         /// <summary>
         /// `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
         /// the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
-        /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 3: faster whole poses and playback
+        /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 4: faster whole poses and playback
         /// on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on the shared
         /// mocap sets, 7 % on short clips of a few KB, up to 42 % and slower on clips of a few
         /// hundred bytes; docs/runtime.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
@@ -731,7 +731,7 @@ namespace AnimComp.Native
         /// The blob format version of a `vbr` blob written with `ANIMCOMP_VBR_LAYOUT_GROUPED`, the newest
         /// this library reads.
         /// </summary>
-        public const uint ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED = 3;
+        public const uint ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED = 4;
         /// <summary>
         /// Most joints a clip may have.
         /// </summary>
@@ -856,7 +856,7 @@ namespace AnimComp.Native
 #if !ANIMCOMP_RUNTIME_ONLY
         /// <summary>
         /// Rewrites the `vbr` blob `blob` (`size` bytes, 16-byte aligned; validated first, checksum
-        /// included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 3) without
+        /// included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 4) without
         /// recompressing: the blob `animcomp_compress` writes with that layout, byte for byte. A blob
         /// already grouped is copied; a blob of another codec, or without joints, gives
         /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The output protocol is `animcomp_compress`'s (`out`,
@@ -1131,9 +1131,9 @@ namespace AnimComp.Native
 
         /// <summary>
         /// The blob format version this library writes by default (equals `ANIMCOMP_BLOB_FORMAT_VERSION`).
-        /// It reads versions 2 to `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (3: `vbr` blobs written with
-        /// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version are rejected with
-        /// `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
+        /// It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (4: `vbr` blobs written with
+        /// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 among them: the grouped layout's
+        /// first form) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_blob_format_version", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint animcomp_blob_format_version();
