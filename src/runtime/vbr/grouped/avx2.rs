@@ -4,7 +4,7 @@
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
 use super::common::{
-    positions, prefetch, read_joint, split, write_statics, Pos, Split, ONE, PAIR, TWO,
+    positions, prefetch, split, write_statics, Pos, Split, ONE, PAIR, TWO,
 };
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -213,7 +213,7 @@ macro_rules! store {
             _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3),
         ];
         let put = |l: usize, row: __m128| {
-            let dst = out.add(read_joint(g.joints, 0, g.joint_shift, l) * stride + at);
+            let dst = out.add(g.joints[l] as usize * stride + at);
             if three {
                 $put3(dst, row);
             } else {
@@ -383,7 +383,7 @@ macro_rules! whole_pose {
                     let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
                     let v =
                         super::subset::lone_group(p, key, (a, b), M, at, (ga, gb), g.class == 0);
-                    let dst = out.add(read_joint(g.joints, 0, g.joint_shift, 0) * stride);
+                    let dst = out.add(g.joints[0] as usize * stride);
                     if g.class == 0 {
                         _mm_storeu_ps(dst, _mm_loadu_ps(v.as_ptr()));
                     } else {
@@ -448,8 +448,7 @@ pub(super) unsafe fn group_lanes(
 ) {
     let data = p.data;
     let mut gv = GroupView::at(data.as_ptr(), rec as usize);
-    gv.joints = LANE_IDS.as_ptr() as *const u8;
-    gv.joint_shift = 1;
+    gv.joints = LANE_IDS;
     let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);
     let (ga, gb) = starts;
     let q = match case {

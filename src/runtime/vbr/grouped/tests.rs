@@ -905,3 +905,49 @@ fn scribbled_cache_reads_stay_in_the_body() {
     proto.sample_pose_cached(&mut cache, &key, &mut b, 10);
     assert!(same(&a, &b));
 }
+
+/// Every byte of a grouped body is accounted for (one clip, one body): a non-zero byte in the
+/// decoders' padding, 16 more bytes of padding, and a gap of 16 bytes between two segments
+/// (the segment table moved to match) are refused; the unforged body validates.
+#[test]
+fn bodies_are_canonical() {
+    for (joints, samples, scale) in [(11, 40, true), (6, 70, false), (300, 35, false)] {
+        let blob = seeded_blob(joints, samples, scale, 17 + joints as u64);
+        let p = Proto::convert(blob.as_bytes()).unwrap();
+        let (h, body) = (*p.header(), p.body().to_vec());
+        assert!(validate::validate(&h, &body).is_ok());
+        let refused = |b: &[u8], what: &str| {
+            assert!(
+                matches!(validate::validate(&h, b), Err(Error::CorruptBlob(_))),
+                "{joints} joints: {what} accepted"
+            )
+        };
+        // The padding's last byte, and one just after the last segment's frames.
+        let mut b = body.clone();
+        *b.last_mut().unwrap() = 1;
+        refused(&b, "a non-zero last padding byte");
+        // The padding's first 32 bytes (the decoders' windows) end the body at the latest.
+        let mut b = body.clone();
+        let len = b.len();
+        b[len - PADDING] = 0x80;
+        refused(&b, "a non-zero byte of the decoders' padding");
+        let mut g = body.clone();
+        g.extend_from_slice(&[0; 16]);
+        refused(&g, "16 more zero bytes of padding");
+        // A gap before the second segment.
+        let c = body::Counts::read(&body);
+        let data = c.sections(joints, body::map_columns(&h))[4];
+        assert!(c.num_segments >= 2);
+        let table = data + c.seg_table as usize;
+        let second = data + read_u32(&body, table + 4) as usize;
+        let mut g = body[..second].to_vec();
+        g.extend_from_slice(&[0x5a; 16]);
+        g.extend_from_slice(&body[second..]);
+        for s in 1..c.num_segments as usize {
+            let e = table + 4 * s;
+            let v = read_u32(&g, e) + 16;
+            g[e..e + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        refused(&g, "a gap between two segments");
+    }
+}

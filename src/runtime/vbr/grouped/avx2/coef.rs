@@ -4,6 +4,7 @@
 //! selections' eight-lane decode shares).
 
 use super::super::common::Record;
+use super::super::LANES;
 use core::arch::x86_64::*;
 
 /// One group's decode in one segment.
@@ -37,9 +38,9 @@ pub(super) struct GroupView {
     pub(super) per_segment: bool,
     /// Bytes of its metadata in a segment.
     pub(super) meta: usize,
-    /// The lanes' joints (u8, or u16 when `joint_shift` is 1).
-    pub(super) joints: *const u8,
-    pub(super) joint_shift: usize,
+    /// The lanes' joints, widened to u16 when the record holds u8 (one 8-byte load and an
+    /// unpack; the stores then read each joint at a constant offset).
+    pub(super) joints: [u16; LANES],
     pub(super) drops: u32,
     pub(super) ranges: *const u8,
     /// Bytes of the record.
@@ -56,13 +57,23 @@ impl GroupView {
             n: r.n,
             per_segment: r.per_segment,
             meta: r.meta,
-            joints: data.add(r.joints),
-            joint_shift: r.joint_shift,
+            joints: lane_joints(data.add(r.joints), r.joint_shift),
             drops: r.drops,
             ranges: data.add(r.ranges),
             size: r.size,
         }
     }
+}
+
+/// The eight joints at `p`: u8 (`shift` 0) or u16 (`shift` 1).
+#[inline(always)]
+pub(super) unsafe fn lane_joints(p: *const u8, shift: usize) -> [u16; LANES] {
+    let v = if shift == 0 {
+        _mm_unpacklo_epi8(_mm_loadl_epi64(p as *const __m128i), _mm_setzero_si128())
+    } else {
+        _mm_loadu_si128(p as *const __m128i)
+    };
+    core::mem::transmute::<__m128i, [u16; LANES]>(v)
 }
 
 /// Eight 5-bit fields (lane l at bits 5l) of the 40 low bits of the word at `m`.
