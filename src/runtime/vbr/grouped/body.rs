@@ -385,8 +385,11 @@ pub struct View<'a> {
     /// defaults are the bind pose.
     pub bind: Option<&'a [f32]>,
     pub num_groups: usize,
-    /// Per joint and channel, its source (see the layout): u8 or u16 entries.
+    /// Per joint and channel, its source (see the layout): u8 entries (`small_map`; else
+    /// empty) ...
     pub joint_map: &'a [u8],
+    /// ... or u16 entries (else empty).
+    pub joint_map_wide: &'a [u16],
     /// Whether the joint map's entries are u8.
     pub small_map: bool,
     /// Groups per channel.
@@ -462,7 +465,16 @@ impl<'a> View<'a> {
                 all_scales: !h.has(BlobFlags::HAS_SCALE),
                 bind: None,
                 num_groups: g,
-                joint_map: &body[map..map + c.map_bytes() * columns * joints],
+                joint_map: if c.has(FLAG_SMALL_MAP) {
+                    &body[map..map + columns * joints]
+                } else {
+                    &[]
+                },
+                joint_map_wide: if c.has(FLAG_SMALL_MAP) {
+                    &[]
+                } else {
+                    std::slice::from_raw_parts(body.as_ptr().add(map) as *const u16, columns * joints)
+                },
                 small_map: c.has(FLAG_SMALL_MAP),
                 groups: c.groups,
                 seg_table: c.seg_table as usize,
@@ -512,9 +524,10 @@ impl<'a> View<'a> {
         Dir::new(&self.counts, self.data)
     }
 
-    /// What [`Sources::get`] needs beside the joint map, for a selection to compute once.
+    /// What [`Sources::get`] needs beside the joint map, for a selection to compute once; `M`
+    /// the joint map's entry width (`small_map`: [`SmallMap`], else [`WideMap`]).
     #[inline(always)]
-    pub fn sources(&self) -> Sources {
+    pub fn sources<M: MapEntry>(&self) -> Sources<M> {
         Sources {
             bases: bases(
                 self.groups,
@@ -522,29 +535,47 @@ impl<'a> View<'a> {
                 self.defaults.map(|x| x as u16),
             ),
             columns: self.columns(),
+            width: std::marker::PhantomData,
         }
     }
+}
 
-    /// Joint map entry `i` as a u16 entry (source in bits 14-15, index in 0-13).
+/// A joint map entry's width: the selections are compiled for each, so that the lookup in
+/// their loops is one load.
+pub trait MapEntry {
+    /// Entry `i` of the joint map of `v` as a u16 entry (source in bits 14-15, index in 0-13).
+    fn read(v: &View, i: usize) -> u16;
+}
+
+/// u8 joint map entries ([`FLAG_SMALL_MAP`]).
+pub struct SmallMap;
+/// u16 joint map entries.
+pub struct WideMap;
+
+impl MapEntry for SmallMap {
     #[inline(always)]
-    pub fn map_entry(&self, i: usize) -> u16 {
-        if self.small_map {
-            let m = self.joint_map[i] as u16;
-            (m >> 6) << 14 | (m & SMALL_MAP_INDEX)
-        } else {
-            u16::from_le_bytes([self.joint_map[2 * i], self.joint_map[2 * i + 1]])
-        }
+    fn read(v: &View, i: usize) -> u16 {
+        let m = v.joint_map[i] as u16;
+        (m >> 6) << 14 | (m & SMALL_MAP_INDEX)
+    }
+}
+
+impl MapEntry for WideMap {
+    #[inline(always)]
+    fn read(v: &View, i: usize) -> u16 {
+        u16::from_le(v.joint_map_wide[i])
     }
 }
 
 /// Per channel its first group, static and default, and the joint map's columns (see
 /// [`View::sources`]).
-pub struct Sources {
+pub struct Sources<M> {
     bases: [[u32; 3]; 3],
     columns: usize,
+    width: std::marker::PhantomData<M>,
 }
 
-impl Sources {
+impl<M: MapEntry> Sources<M> {
     /// The source of channel `ch` of joint `j` of `v`: [`super::SRC_ANIMATED`] | group << 3 |
     /// lane, [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`] | index in
     /// `defaults`.
@@ -553,7 +584,7 @@ impl Sources {
         if ch >= self.columns {
             return super::SRC_DEFAULT;
         }
-        let m = v.map_entry(j * self.columns + ch);
+        let m = M::read(v, j * self.columns + ch);
         let i = (m & MAP_INDEX) as u32;
         match m & !MAP_INDEX {
             MAP_ANIMATED => {

@@ -1,7 +1,7 @@
 //! What a grouped body holds, for tools (`offline::describe` on a format version 4 `vbr` blob):
 //! section sizes and each sub-track's storage.
 
-use super::body::View;
+use super::body::{SmallMap, View, WideMap};
 use super::common::Record;
 use super::validate::validate;
 use super::{SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
@@ -47,14 +47,18 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
     }
     let mut tracks = Vec::new();
     let channels = super::body::map_columns(h);
-    let sources = v.sources();
+    let (small, wide) = (v.sources::<SmallMap>(), v.sources::<WideMap>());
     for j in 0..h.num_joints as usize {
         for (ch, name) in ["rotation", "translation", "scale"]
             .into_iter()
             .enumerate()
             .take(channels)
         {
-            let src = sources.get(&v, j, ch);
+            let src = if v.small_map {
+                small.get(&v, j, ch)
+            } else {
+                wide.get(&v, j, ch)
+            };
             let (storage, bps) = match src & (3 << 30) {
                 SRC_STATIC => ("constant".to_string(), 0.0),
                 SRC_DEFAULT => ("default".to_string(), 0.0),

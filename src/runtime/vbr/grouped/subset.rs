@@ -2,7 +2,9 @@
 //! lane of its group, whose first bit in a frame the segment stores). Bit for bit the `vbr`
 //! decoder's joints.
 
-use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
+use super::body::{
+    record_head, Dir, MapEntry, SmallMap, WideMap, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS,
+};
 use super::common::{default_value, positions, split, static_value, ONE, PAIR};
 use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -264,11 +266,31 @@ impl View<'_> {
         stride: usize,
         wide: bool,
     ) {
+        if self.small_map {
+            self.select::<SmallMap>(key, joints, &slot, channels, out, stride, wide)
+        } else {
+            self.select::<WideMap>(key, joints, &slot, channels, out, stride, wide)
+        }
+    }
+
+    /// [`View::sample_joints_with`] for a joint map of entries `M`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn select<M: MapEntry>(
+        &self,
+        key: &SampleKey,
+        joints: &[u32],
+        slot: &impl Fn(usize, u32) -> usize,
+        channels: u32,
+        out: &mut [f32],
+        stride: usize,
+        wide: bool,
+    ) {
         assert!(!wide || super::Isa::Avx2.available());
         assert!(stride >= 10);
         let sp = split(self, key);
         let (one, pair) = (sp.case == ONE, sp.case == PAIR);
-        let sources = self.sources();
+        let sources = self.sources::<M>();
         let (a, b) = positions(self, &sp);
         let lone = Lone {
             data: self.data,
