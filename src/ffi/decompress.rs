@@ -138,9 +138,9 @@ unsafe fn open_blob(
         ));
     }
     let blob: &'static [u8] = super::info::blob_slice(blob, blob_size)?;
-    // The bind pose length comes from the joint count of a header that has passed its own
-    // checks, so no slice is formed from an unchecked count; the body is validated once, by
-    // `OpenBlob::open`.
+    // The bind pose length comes from the caller and is checked against the joint count of a
+    // header that has passed its own checks, so no slice is formed from an unchecked count; the
+    // body is validated once, by `OpenBlob::open`.
     let bind_pose = if opts.bind_pose.is_null() {
         if opts.bind_pose_len != 0 {
             return Err(Error::InvalidArgument(
@@ -148,16 +148,19 @@ unsafe fn open_blob(
             ));
         }
         None
+    } else if opts.bind_pose_len == 0 {
+        return Err(Error::InvalidArgument(
+            "bind_pose needs bind_pose_len: its length in floats, 10 per joint x num_joints",
+        ));
     } else {
         let header = Header::parse(blob)?;
         let len = header.num_joints as usize * FLOATS_PER_JOINT;
         if !header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
             // Not used by this blob: ignored, never read (and no slice formed over it).
             None
-        } else if opts.bind_pose_len != 0 && opts.bind_pose_len < len as u64 {
-            // Checked before a slice is formed or a float read: the caller said how long the
-            // array is (nothing is written: the required length is 10 x the blob's joints,
-            // `AnimcompBlobInfo::num_joints`).
+        } else if opts.bind_pose_len < len as u64 {
+            // Checked before a slice is formed or a float read (nothing is written: the required
+            // length is 10 x the blob's joints, `AnimcompBlobInfo::num_joints`).
             return Err(Error::BufferTooSmall {
                 required: len * std::mem::size_of::<f32>(),
             });
@@ -176,9 +179,8 @@ unsafe fn open_blob(
 
 /// Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
 /// `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
-/// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). A bind pose
-/// shorter than the blob needs, by `options->bind_pose_len`, gives
-/// `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (nothing read or written; as for `animcomp_blob_open`).
+/// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). The bind pose
+/// is checked as for `animcomp_blob_open` (its length, `options->bind_pose_len`, is required).
 /// This is `animcomp_blob_open` followed by `animcomp_decompressor_bind`: to bind many contexts to
 /// one blob, open it once and bind each context (constant time).
 ///
@@ -211,10 +213,12 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
 /// `options` turns it off, every offset, count and stored value, and the bind pose of `options`
 /// when the blob's defaults are the bind pose), in time linear in its size, and fills `*handle`.
 /// `options` may be NULL (defaults). Bind any number of contexts to the handle with
-/// `animcomp_decompressor_bind`. When the blob's defaults are the bind pose and
-/// `options->bind_pose_len` is not 0, a bind pose shorter than 10 floats per joint of the blob
-/// gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` before any of it is read (nothing is written; see
-/// `AnimcompDecompressOptions::bind_pose_len`). On failure `*handle` is left unopened (binding it then gives
+/// `animcomp_decompressor_bind`. A bind pose comes with its length in floats
+/// (`options->bind_pose_len`, 10 per joint x `AnimcompBlobInfo::num_joints`): a length of 0 with
+/// a bind pose gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`, and when the blob's defaults are the bind
+/// pose, one shorter than 10 floats per joint of the blob gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`
+/// before any of it is read (nothing is written). A NULL bind pose for a blob whose defaults are
+/// the bind pose gives `ANIMCOMP_STATUS_BIND_POSE_REQUIRED`. On failure `*handle` is left unopened (binding it then gives
 /// `ANIMCOMP_STATUS_NOT_INITIALIZED`). The blob and bind pose must outlive the handle and every
 /// context bound from it. No memory is allocated.
 #[no_mangle]
