@@ -264,7 +264,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     );
     if let Some(f) = a.additive.additive {
         println!(
-            "additive {} relative to {}; error of base ⊕ decoded against base ⊕ raw additive",
+            "additive format {}, relative to {}; error of base ⊕ decoded against base ⊕ raw \
+             additive",
             f.name(),
             match &a.additive.base {
                 crate::additive::BaseChoice::FirstSample => "the first sample".to_string(),

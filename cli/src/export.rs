@@ -29,7 +29,8 @@ use std::process::ExitCode;
 /// Arguments of `animcomp export`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The clip file (.bvh, .gltf/.glb, .fbx, .acl.sjson).
+    /// The clip file: .bvh, .gltf/.glb, .fbx, .acl.sjson, or curves (.csv Live Link Face,
+    /// .npy frames x curves).
     pub input: PathBuf,
     /// The glTF to write: `.glb` (binary) or `.gltf` (JSON, buffer embedded); a folder receives
     /// `<input stem>.preview.glb`.
@@ -58,6 +59,25 @@ pub struct Args {
     pub curves: crate::curves::CurveArgs,
     #[command(flatten)]
     pub additive: crate::additive::AdditiveArgs,
+}
+
+/// The precisions the blob was made with, in words: the joints' (`--error`) when there are
+/// joints, the curves' when there are curves (each curve's own, set from `--curve-precision` or
+/// `--morph-position-precision`).
+fn precision_words(clip: &RawClip, curves: &[Curve], a: &Args) -> String {
+    let mut words = Vec::new();
+    if clip.num_joints() > 0 {
+        words.push(format!("precision {}", a.settings.error));
+    }
+    if let Some(c) = curves.first() {
+        let same = curves.iter().all(|x| x.precision == c.precision);
+        words.push(if same {
+            format!("curve precision {}", c.precision)
+        } else {
+            "curve precision per curve".to_string()
+        });
+    }
+    words.join(", ")
 }
 
 /// Runs the command.
@@ -134,10 +154,10 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             poses,
             weights,
             format!(
-                "decoded {} blob ({} bytes, precision {})",
+                "decoded {} blob ({} bytes, {})",
                 chosen,
                 blob.len(),
-                a.settings.error
+                precision_words(&clip, &curves, a)
             ),
         )
     };

@@ -228,6 +228,8 @@ fn export_of_shared_fbx_with_blend_shapes_keeps_skeleton_and_weights() {
         );
     }
     for (a, b) in src_curves[0].curves.iter().zip(&back_curves[0].curves) {
+        // The blend-shape names come back (`extras.targetNames`).
+        assert_eq!(a.name, b.name);
         for (x, y) in a.values.iter().zip(&b.values) {
             assert!((x - y).abs() <= 1e-5, "{}: {x} vs {y}", a.name);
         }
@@ -477,7 +479,9 @@ fn additive_compress_bench_and_export_with_each_base() {
             .args(["--additive", "additive1", "--base", base])
             .assert()
             .success()
-            .stdout(predicate::str::contains("additive additive1 relative to"))
+            .stdout(predicate::str::contains(
+                "additive format additive1, relative to",
+            ))
             .get_output()
             .stdout
             .clone();
@@ -598,6 +602,8 @@ fn export_of_curves_without_a_skeleton_writes_morph_weights() {
     let src = animcomp_import::curves::load_curves(&csv, None).unwrap();
     assert_eq!(back[0].curves.len(), 2);
     for (a, b) in src[0].curves.iter().zip(&back[0].curves) {
+        // Re-imported under their own names (`extras.targetNames`), not `curves.target<t>`.
+        assert_eq!(a.name, b.name);
         for (x, y) in a.values.iter().zip(&b.values) {
             assert!((x - y).abs() <= 0.001 + 1e-6, "{}: {x} vs {y}", a.name);
         }
