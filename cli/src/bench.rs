@@ -9,10 +9,10 @@
 //! of ours runs meanwhile. See [`crate::bench_output`] for the printed and JSON results.
 
 use crate::bench_output::{self, ClipResult, Failure, Run};
-use crate::measure::{self, Measured, SettingsArgs};
+use crate::measure::{self, Input, Measured, SettingsArgs};
 use crate::peers::{self, PeerRow};
 use crate::{sample_set, CliError};
-use animcomp::{AlignedBlob, CodecChoice, RawClip};
+use animcomp::{AlignedBlob, CodecChoice};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -83,18 +83,6 @@ pub struct Args {
 
 /// Most `--jobs` (each is a thread with its own stack).
 const MAX_JOBS: usize = 1024;
-
-/// A clip ready to compress.
-pub struct Input {
-    /// Display name (file stem, `stem/animation` for multi-clip files).
-    pub name: String,
-    /// Source path (`<built-in>` for the sample set).
-    pub path: String,
-    /// The prepared clip (error settings applied, resampled, validated).
-    pub clip: RawClip,
-    /// The importer's guess of the length unit ("cm", "m" or "unknown").
-    pub units: String,
-}
 
 fn progress(len: usize, what: &str) -> ProgressBar {
     let pb = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());

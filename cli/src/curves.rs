@@ -8,7 +8,8 @@ use crate::curves_baseline;
 use crate::CliError;
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::{AlignedBlob, CompressSettings};
-use animcomp_import::curves::{is_curve_file, load_curves, CurveSet};
+use animcomp_import::curves::{is_curve_file, CurveSet};
+use animcomp_import::load_curves;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -149,33 +150,6 @@ pub fn gather(paths: &[PathBuf]) -> (Vec<CurveSet>, Vec<String>) {
         }
     }
     (sets, failed)
-}
-
-/// Curve set `index` of `path` (or the one `stack` names: `--stack`), read at `rate` and
-/// prepared with the curve options (shared by `compress`, `report` and `export`).
-pub fn load_set(
-    path: &Path,
-    rate: Option<f32>,
-    mut index: usize,
-    stack: Option<&str>,
-    a: &CurveArgs,
-) -> Result<CurveSet, CliError> {
-    let mut sets = load_curves(path, rate)?;
-    if let Some(want) = stack {
-        let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
-        index = crate::measure::pick_stack(&names, want)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-    }
-    if index >= sets.len() {
-        return Err(CliError(format!(
-            "{}: --clip-index {index} out of range (the file holds {} curve sets)",
-            path.display(),
-            sets.len()
-        )));
-    }
-    let mut set = sets.swap_remove(index);
-    prepare(&mut set, a);
-    Ok(set)
 }
 
 /// Applies the precision arguments to a set's curves.
@@ -467,17 +441,10 @@ pub fn finish_curves_only(
 }
 
 /// `animcomp compress` on a curve file (or a glTF with weights and no joints): writes the blob
-/// of curve set `index` and prints its curve figures.
-pub fn compress_file(
-    input: &Path,
-    index: usize,
-    stack: Option<&str>,
-    out: &Path,
-    a: &CurveArgs,
-) -> Result<std::process::ExitCode, CliError> {
-    let set = load_set(input, None, index, stack, a)?;
-    let (r, _) = measure_set(&set, &CompressSettings::default(), None)?;
-    let blob = compress_set(&set, &CompressSettings::default())?;
+/// of curve set `set` (prepared with the curve options) and prints its curve figures.
+pub fn compress_file(set: &CurveSet, out: &Path) -> Result<std::process::ExitCode, CliError> {
+    let (r, _) = measure_set(set, &CompressSettings::default(), None)?;
+    let blob = compress_set(set, &CompressSettings::default())?;
     std::fs::write(out, blob.as_bytes())
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     println!("wrote {}", out.display());
@@ -486,7 +453,16 @@ pub fn compress_file(
     }
     println!(
         "curves {}: {} curves, {} samples at {} Hz, precision {}",
-        r.name, r.curves, r.samples, r.sample_rate, a.curve_precision
+        r.name,
+        r.curves,
+        r.samples,
+        r.sample_rate,
+        match set.curves.first() {
+            Some(c) if set.curves.iter().all(|x| x.precision == c.precision) => {
+                c.precision.to_string()
+            }
+            _ => "per curve".to_string(),
+        }
     );
     println!(
         "size {} bytes (raw {} bytes), ratio {:.2} : 1",

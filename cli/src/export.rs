@@ -14,7 +14,7 @@
 //! The JSON side is built with `gltf-json` (the `gltf` crate family); the GLB container is
 //! written here (a 12-byte header, the JSON chunk, the binary chunk).
 
-use crate::compress::load_one;
+use crate::input;
 use crate::measure::{self, SettingsArgs};
 use crate::CliError;
 use animcomp::decompress::{DecompressOptions, Decompressor};
@@ -84,24 +84,20 @@ fn precision_words(clip: &RawClip, curves: &[Curve], a: &Args) -> String {
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let default_name = format!("{}.preview.glb", measure::file_stem(&a.input));
     let out = crate::output::check(&a.output, &default_name, &[&a.input], "glTF")?;
-    let loaded = load_one(&a.input, a.clip_index, &a.settings);
-    let curves_only = loaded.is_err()
-        && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
-    let (clip, curve_set) = if curves_only {
-        crate::compress::refuse_on_curves(&a.input, &crate::compress::curve_only_refusals())?;
+    let mut asset = input::read(&a.input, &a.settings)?;
+    let (clip, curve_set) = if asset.is_curve_only() {
+        input::refuse_on_curves(&a.input, &input::curve_only_refusals())?;
         // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
-        let set = crate::curves::load_set(
-            &a.input,
-            a.settings.resample,
+        let set = input::take_curve_set(
+            &mut asset,
             a.clip_index,
             a.settings.stack.as_deref(),
             &a.curves,
         )?;
         (set.face_clip(), Some(set))
     } else {
-        let clip = loaded?;
-        let set = crate::compress::fbx_curves(&a.input, &clip, &a.settings, &a.curves)
-            .or_else(|| gltf_curves(&a.input, &clip, &a.settings, &a.curves));
+        let clip = input::take_clip(&mut asset, a.clip_index, &a.settings)?;
+        let set = input::take_clip_curves(&mut asset, &clip, &a.curves);
         (clip, set)
     };
     crate::output::refuse_existing(&out, a.force)?;
@@ -349,108 +345,11 @@ pub struct Source {
     weight_nodes: WeightNodes,
 }
 
-/// The curves of a glTF's morph weights (`animcomp_import::curves::gltf_weights`) for the clip
-/// `clip` of its joints: the curve set of the same animation, when it has the joints' samples
-/// (same rate, same first key time and count; else a warning and none).
-pub fn gltf_curves(
-    input: &std::path::Path,
-    clip: &RawClip,
-    settings: &SettingsArgs,
-    args: &crate::curves::CurveArgs,
-) -> Option<animcomp_import::curves::CurveSet> {
-    let lower = input.to_string_lossy().to_ascii_lowercase();
-    if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
-        return None;
-    }
-    let sets = animcomp_import::curves::load_curves(input, settings.resample).ok()?;
-    let mut set = sets
-        .into_iter()
-        .find(|s| same_animation(&s.name, &clip.name))?;
-    let starts = gltf_start_times(input, &clip.name);
-    let aligned = match starts {
-        Some((Some(j), Some(w))) => (j - w).abs() <= 1e-6,
-        _ => true,
-    };
-    if set.num_samples != clip.num_samples || !aligned {
-        eprintln!(
-            "animcomp: warning: {}: the morph weights of \"{}\" are not on the joints' samples \
-             ({} weight samples from {:?} s, {} joint samples from {:?} s): not written",
-            input.display(),
-            clip.name,
-            set.num_samples,
-            starts.and_then(|s| s.1),
-            clip.num_samples,
-            starts.and_then(|s| s.0),
-        );
-        return None;
-    }
-    crate::curves::prepare(&mut set, args);
-    Some(set)
-}
-
-/// Whether a clip or curve set named `name` (`file:animation`, or the animation alone) comes
-/// from the animation named `anim`.
-fn same_animation(name: &str, anim: &str) -> bool {
-    name == anim || name.ends_with(&format!(":{anim}")) || anim.ends_with(&format!(":{name}"))
-}
-
-/// The first key time of the joint channels and of the weight channels of the animation of a
-/// glTF that clip `clip_name` came from (the input accessors' `min`, which glTF requires).
-fn gltf_start_times(
-    input: &std::path::Path,
-    clip_name: &str,
-) -> Option<(Option<f64>, Option<f64>)> {
-    let bytes = std::fs::read(input).ok()?;
-    let root = json::Root::from_slice(gltf_json_text(&bytes)).ok()?;
-    let anim = clip_animation(&root, clip_name)?;
-    let (mut joints, mut weights) = (None::<f64>, None::<f64>);
-    for ch in &anim.channels {
-        let sampler = anim.samplers.get(ch.sampler.value())?;
-        let t0 = root
-            .accessors
-            .get(sampler.input.value())?
-            .min
-            .as_ref()
-            .and_then(|v| v.get(0))
-            .and_then(|x| x.as_f64())?;
-        let slot =
-            if ch.target.path == Checked::Valid(json::animation::Property::MorphTargetWeights) {
-                &mut weights
-            } else {
-                &mut joints
-            };
-        *slot = Some(slot.map_or(t0, |t| t.min(t0)));
-    }
-    Some((joints, weights))
-}
-
-/// The JSON text of a glTF (its JSON chunk when the bytes are a GLB).
-fn gltf_json_text(bytes: &[u8]) -> &[u8] {
-    if bytes.starts_with(b"glTF") && bytes.len() >= 20 {
-        let len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
-        bytes.get(20..20 + len).unwrap_or_default()
-    } else {
-        bytes
-    }
-}
-
-/// The animation of `root` that the clip (or curve set) named `clip_name` was imported from
-/// (named `animation<i>` when unnamed, as the importers name them); the longest name matching.
-fn clip_animation<'r>(root: &'r json::Root, clip_name: &str) -> Option<&'r json::Animation> {
-    root.animations
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (a.name.clone().unwrap_or_else(|| format!("animation{i}")), a))
-        .filter(|(n, _)| same_animation(clip_name, n))
-        .max_by_key(|(n, _)| n.len())
-        .map(|(_, a)| a)
-}
-
 /// The nodes whose morph weights the animation of `clip_name` drives, in channel order, each
 /// with its curves: as many as its mesh has targets (the most of any primitive), numbered on
 /// from the previous channel's, as `gltf_weights` numbers the curves it reads.
 fn source_weight_nodes(root: &json::Root, clip_name: &str) -> WeightNodes {
-    let Some(anim) = clip_animation(root, clip_name) else {
+    let Some(anim) = crate::gltf_doc::clip_animation(root, clip_name) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -492,7 +391,7 @@ pub fn gltf_source(path: &std::path::Path, clip: &RawClip) -> Result<Option<Sour
     if nodes.len() != clip.num_joints() {
         return Ok(None);
     }
-    let text = gltf_json_text(&bytes);
+    let text = crate::gltf_doc::json_text(&bytes);
     let mut root =
         json::Root::from_slice(text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
     let mut bin = Vec::new();

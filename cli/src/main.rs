@@ -27,6 +27,8 @@ mod compress;
 mod curves;
 mod curves_baseline;
 mod export;
+mod gltf_doc;
+mod input;
 mod inspect;
 mod measure;
 mod output;

@@ -94,6 +94,18 @@ pub struct SettingsArgs {
     pub stack: Option<String>,
 }
 
+/// A clip ready to compress.
+pub struct Input {
+    /// Display name (file stem, `stem/animation` for multi-clip files).
+    pub name: String,
+    /// Source path (`<built-in>` for the sample set).
+    pub path: String,
+    /// The prepared clip (error settings applied, resampled, validated).
+    pub clip: RawClip,
+    /// The importer's guess of the length unit ("cm", "m" or "unknown").
+    pub units: String,
+}
+
 /// The settings with every option at its default (as if none were given).
 #[cfg(test)]
 pub fn default_settings() -> SettingsArgs {

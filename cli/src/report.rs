@@ -1,12 +1,13 @@
 //! `animcomp report`: an SVG picture of a compressed clip's error: error over time of the worst
 //! joints (with the precision as a dashed line) and the ranking of the joints' max errors.
 
-use crate::compress::load_one;
+use crate::input;
 use crate::inspect::read_blob;
 use crate::measure::{self, Measured, SettingsArgs};
 use crate::svg::{ticks, ticks_n, Svg};
 use crate::CliError;
 use animcomp::{AlignedBlob, CodecChoice, RawClip};
+use animcomp_import::curves::CurveSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -108,15 +109,18 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         &inputs,
         "SVG",
     )?;
-    let loaded = load_one(clip_path, a.clip_index, &a.settings);
-    if loaded.is_err()
-        && blob_path.is_none()
-        && (crate::curves::is_curve_only(clip_path) || crate::curves::has_weights(clip_path))
-    {
+    let mut asset = input::read(clip_path, &a.settings)?;
+    if asset.is_curve_only() && blob_path.is_none() {
         crate::output::refuse_existing(&out, a.force)?;
-        return curves_report(a, clip_path, &out);
+        let set = input::take_curve_set(
+            &mut asset,
+            a.clip_index,
+            a.settings.stack.as_deref(),
+            &a.curves,
+        )?;
+        return curves_report(a, &set, &out);
     }
-    let clip = loaded?;
+    let clip = input::take_clip(&mut asset, a.clip_index, &a.settings)?;
     crate::output::refuse_existing(&out, a.force)?;
     let (blob, codec_name): (AlignedBlob, String) = match blob_path {
         Some(bp) => {
@@ -179,17 +183,10 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
 /// skeleton): compresses the curve set, prints each curve's id, name, precision and max error,
 /// and draws the same two charts with curves in place of joints (errors relative to each
 /// curve's precision, so the threshold line is 1).
-fn curves_report(a: &Args, path: &Path, out: &Path) -> Result<ExitCode, CliError> {
-    let set = crate::curves::load_set(
-        path,
-        a.settings.resample,
-        a.clip_index,
-        a.settings.stack.as_deref(),
-        &a.curves,
-    )?;
+fn curves_report(a: &Args, set: &CurveSet, out: &Path) -> Result<ExitCode, CliError> {
     let settings = animcomp::CompressSettings::default();
-    let blob = crate::curves::compress_set(&set, &settings)?;
-    let errs = crate::curves::errors(&set, &blob)?;
+    let blob = crate::curves::compress_set(set, &settings)?;
+    let errs = crate::curves::errors(set, &blob)?;
     let nc = set.curves.len();
     let rel: Vec<f32> = errs
         .iter()

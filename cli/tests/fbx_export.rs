@@ -214,8 +214,8 @@ fn export_of_shared_fbx_with_blend_shapes_keeps_skeleton_and_weights() {
     .remove(0)
     .clip;
     assert!(max_distance(&source, &back) <= 1e-3);
-    let src_curves = animcomp_import::curves::load_curves(&fbx, None).unwrap();
-    let back_curves = animcomp_import::curves::load_curves(&out, Some(source.sample_rate)).unwrap();
+    let src_curves = animcomp_import::load_curves(&fbx, None).unwrap();
+    let back_curves = animcomp_import::load_curves(&out, Some(source.sample_rate)).unwrap();
     assert_eq!(back_curves[0].curves.len(), 3);
     // The blend-shape meshes went out with their targets: the glTF's largest displacement per
     // target is the FBX channel's magnitude (in centimetres: the file is in metres).
@@ -598,8 +598,8 @@ fn export_of_curves_without_a_skeleton_writes_morph_weights() {
         .stdout(predicate::str::contains("0 joints, 2 curves"));
     let doc = gltf::Gltf::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(doc.meshes().count(), 1);
-    let back = animcomp_import::curves::load_curves(&out, Some(30.0)).unwrap();
-    let src = animcomp_import::curves::load_curves(&csv, None).unwrap();
+    let back = animcomp_import::load_curves(&out, Some(30.0)).unwrap();
+    let src = animcomp_import::load_curves(&csv, None).unwrap();
     assert_eq!(back[0].curves.len(), 2);
     for (a, b) in src[0].curves.iter().zip(&back[0].curves) {
         // Re-imported under their own names (`extras.targetNames`), not `curves.target<t>`.

@@ -299,8 +299,8 @@ fn export_of_shared_morph_gltf_writes_its_weights() {
         .success();
     let w = exported_weights(&out);
     assert_eq!(w.len(), 1, "{w:?}");
-    let back = animcomp_import::curves::load_curves(&out, None).unwrap();
-    let src = animcomp_import::curves::load_curves(&p, None).unwrap();
+    let back = animcomp_import::load_curves(&out, None).unwrap();
+    let src = animcomp_import::load_curves(&p, None).unwrap();
     assert_eq!(back[0].curves.len(), src[0].curves.len());
     for (a, b) in src[0].curves.iter().zip(&back[0].curves) {
         assert_eq!(a.values.len(), b.values.len());
