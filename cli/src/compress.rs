@@ -1,7 +1,7 @@
 //! `animcomp compress`: one clip in, one blob out, with its size, ratio and measured error.
 
 use crate::input;
-use crate::measure::{self, SettingsArgs};
+use crate::measure;
 use crate::CliError;
 use animcomp::CodecChoice;
 use std::path::{Path, PathBuf};
@@ -17,24 +17,8 @@ pub struct Args {
     /// receives `<input stem>.acmp`. Never the input itself; `-` is refused.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// Codec: auto, fixed, vbr or keys [default: the library's default codec].
-    #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
-    pub codec: Option<CodecChoice>,
-    /// Which clip of a file holding several (glTF animations), counting from 0.
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0,
-        value_name = "N"
-    )]
-    pub clip_index: usize,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
     #[command(flatten)]
-    pub settings: SettingsArgs,
-    #[command(flatten)]
-    pub curves: crate::curves::CurveArgs,
+    pub opts: input::ClipArgs,
     #[command(flatten)]
     pub additive: crate::additive::AdditiveArgs,
 }
@@ -46,8 +30,8 @@ pub fn default_output(input: &Path) -> PathBuf {
 
 /// Warns about options that have no effect with the chosen codec.
 fn warn_ignored(a: &Args) {
-    let fixed = matches!(a.codec, Some(CodecChoice::Fixed));
-    let s = &a.settings;
+    let fixed = matches!(a.opts.codec, Some(CodecChoice::Fixed));
+    let s = &a.opts.settings;
     for (set, name) in [
         (s.rotation_format.is_some(), "--rotation-format"),
         (s.translation_format.is_some(), "--translation-format"),
@@ -62,9 +46,9 @@ fn warn_ignored(a: &Args) {
 /// Joint options that mean nothing for a curve-only input are refused rather than ignored,
 /// whenever they are given on the command line (also at their default value: `--error 0.01`).
 fn refuse_joint_options_on_curves(a: &Args) -> Result<(), CliError> {
-    let s = &a.settings;
+    let s = &a.opts.settings;
     let mut given = Vec::new();
-    if a.codec.is_some() {
+    if a.opts.codec.is_some() {
         given.push("--codec");
     }
     given.extend(input::curve_only_refusals());
@@ -93,23 +77,23 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         )?,
     };
     warn_ignored(a);
-    let mut asset = input::read(&a.input, &a.settings)?;
+    let mut asset = input::read(&a.input, &a.opts.settings)?;
     if asset.is_curve_only() {
-        crate::output::refuse_existing(&out, a.force)?;
+        crate::output::refuse_existing(&out, a.opts.force)?;
         refuse_joint_options_on_curves(a)?;
         let set = input::take_curve_set(
             &mut asset,
-            a.clip_index,
-            a.settings.stack.as_deref(),
-            &a.curves,
+            a.opts.clip_index,
+            a.opts.settings.stack.as_deref(),
+            &a.opts.curves,
         )?;
         return crate::curves::compress_file(&set, &out);
     }
-    let clip = input::take_clip(&mut asset, a.clip_index, &a.settings)?;
-    crate::output::refuse_existing(&out, a.force)?;
-    let codec = a.codec.unwrap_or_else(measure::default_codec);
-    let settings = a.settings.settings(codec);
-    let mut curve_set = input::take_clip_curves(&mut asset, &clip, &a.curves);
+    let clip = input::take_clip(&mut asset, a.opts.clip_index, &a.opts.settings)?;
+    crate::output::refuse_existing(&out, a.opts.force)?;
+    let codec = a.opts.codec.unwrap_or_else(measure::default_codec);
+    let settings = a.opts.settings.settings(codec);
+    let mut curve_set = input::take_clip_curves(&mut asset, &clip, &a.opts.curves);
     if a.additive.additive.is_some() && curve_set.is_some() {
         eprintln!(
             "animcomp: warning: {}: additive blobs hold joints only; the blend-shape curves are \
@@ -128,7 +112,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     let (blob, elapsed) = if a.additive.additive.is_some() {
         a.additive
-            .compress_timed(&clip, &settings, &a.settings)
+            .compress_timed(&clip, &settings, &a.opts.settings)
             .map_err(fail)?
     } else {
         let t0 = std::time::Instant::now();
@@ -137,7 +121,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     let m = a
         .additive
-        .measure_blob(&clip, &blob, &a.settings)
+        .measure_blob(&clip, &blob, &a.opts.settings)
         .map_err(|e| {
             CliError(format!(
                 "{}: decompressing the new blob failed: {e}",
@@ -161,7 +145,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     println!(
         "codec {chosen}, precision {}, shell {}",
-        a.settings.error, a.settings.shell
+        a.opts.settings.error, a.opts.settings.shell
     );
     if let Some(f) = a.additive.additive {
         println!(
@@ -211,11 +195,11 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             worst.0, set.curves[worst.1].name
         );
     }
-    if m.max_error > a.settings.error {
+    if m.max_error > a.opts.settings.error {
         eprintln!(
             "animcomp: warning: max error {:.5} is above the requested precision {} \
              (codec {chosen} does not reach it on this clip)",
-            m.max_error, a.settings.error
+            m.max_error, a.opts.settings.error
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -15,11 +15,11 @@
 //! written here (a 12-byte header, the JSON chunk, the binary chunk).
 
 use crate::input;
-use crate::measure::{self, SettingsArgs};
+use crate::measure;
 use crate::CliError;
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
-use animcomp::{AlignedBlob, CodecChoice, Curve, RawClip};
+use animcomp::{AlignedBlob, Curve, RawClip};
 use glam::{Mat4, Quat};
 use gltf_json as json;
 use json::validation::{Checked, USize64};
@@ -39,24 +39,8 @@ pub struct Args {
     /// Write the uncompressed clip instead of the decoded one (for a side-by-side look).
     #[arg(long)]
     pub raw: bool,
-    /// Codec [default: the library's default codec].
-    #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
-    pub codec: Option<CodecChoice>,
-    /// Which clip of a file holding several, counting from 0 (see also --stack).
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0,
-        value_name = "N"
-    )]
-    pub clip_index: usize,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
     #[command(flatten)]
-    pub settings: SettingsArgs,
-    #[command(flatten)]
-    pub curves: crate::curves::CurveArgs,
+    pub opts: input::ClipArgs,
     #[command(flatten)]
     pub additive: crate::additive::AdditiveArgs,
 }
@@ -67,7 +51,7 @@ pub struct Args {
 fn precision_words(clip: &RawClip, curves: &[Curve], a: &Args) -> String {
     let mut words = Vec::new();
     if clip.num_joints() > 0 {
-        words.push(format!("precision {}", a.settings.error));
+        words.push(format!("precision {}", a.opts.settings.error));
     }
     if let Some(c) = curves.first() {
         let same = curves.iter().all(|x| x.precision == c.precision);
@@ -84,23 +68,23 @@ fn precision_words(clip: &RawClip, curves: &[Curve], a: &Args) -> String {
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let default_name = format!("{}.preview.glb", measure::file_stem(&a.input));
     let out = crate::output::check(&a.output, &default_name, &[&a.input], "glTF")?;
-    let mut asset = input::read(&a.input, &a.settings)?;
+    let mut asset = input::read(&a.input, &a.opts.settings)?;
     let (clip, curve_set) = if asset.is_curve_only() {
         input::refuse_on_curves(&a.input, &input::curve_only_refusals())?;
         // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
         let set = input::take_curve_set(
             &mut asset,
-            a.clip_index,
-            a.settings.stack.as_deref(),
-            &a.curves,
+            a.opts.clip_index,
+            a.opts.settings.stack.as_deref(),
+            &a.opts.curves,
         )?;
         (set.face_clip(), Some(set))
     } else {
-        let clip = input::take_clip(&mut asset, a.clip_index, &a.settings)?;
-        let set = input::take_clip_curves(&mut asset, &clip, &a.curves);
+        let clip = input::take_clip(&mut asset, a.opts.clip_index, &a.opts.settings)?;
+        let set = input::take_clip_curves(&mut asset, &clip, &a.opts.curves);
         (clip, set)
     };
-    crate::output::refuse_existing(&out, a.force)?;
+    crate::output::refuse_existing(&out, a.opts.force)?;
     let curves: Vec<Curve> = curve_set.map(|s| s.curves).unwrap_or_default();
     let (poses, weights, what) = if a.raw {
         let poses = (0..clip.num_samples)
@@ -115,7 +99,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             .collect();
         (poses, weights, "raw clip".to_string())
     } else {
-        let codec = a.codec.unwrap_or_else(measure::default_codec);
+        let codec = a.opts.codec.unwrap_or_else(measure::default_codec);
         let fail = |e: animcomp::Error| {
             CliError(format!(
                 "{}: {} codec: {e}",
@@ -123,12 +107,12 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
                 codec.name()
             ))
         };
-        let settings = a.settings.settings(codec);
+        let settings = a.opts.settings.settings(codec);
         let (blob, ncurves) = if a.additive.additive.is_some() {
             // Additive blobs hold joints only; the curves go out raw.
             let (b, _) = a
                 .additive
-                .compress_timed(&clip, &settings, &a.settings)
+                .compress_timed(&clip, &settings, &a.opts.settings)
                 .map_err(fail)?;
             (b, 0)
         } else {
@@ -143,7 +127,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         }
         // An additive blob decodes to additive poses: the base is applied, as a player would.
         a.additive
-            .applied_poses(&clip, &a.settings, &mut poses)
+            .applied_poses(&clip, &a.opts.settings, &mut poses)
             .map_err(fail)?;
         let chosen = measure::blob_codec(&blob);
         (
@@ -183,7 +167,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     {
         let bytes = std::fs::read(&a.input)
             .map_err(|e| CliError(format!("{}: cannot read file: {e}", a.input.display())))?;
-        animcomp_import::fbx::morph_meshes(&bytes, a.settings.units)
+        animcomp_import::fbx::morph_meshes(&bytes, a.opts.settings.units)
             .map_err(|e| e.in_file(&a.input))?
     } else {
         Vec::new()

@@ -6,10 +6,35 @@ use crate::curves::CurveArgs;
 use crate::gltf_doc::{same_animation, start_times};
 use crate::measure::{self, SettingsArgs};
 use crate::CliError;
-use animcomp::RawClip;
+use animcomp::{CodecChoice, RawClip};
 use animcomp_import::curves::CurveSet;
 use animcomp_import::Asset;
 use std::path::Path;
+
+/// The options `compress`, `export` and `report` share: which clip of the input, how to compress
+/// and prepare it, its curves' precision, overwriting.
+#[derive(Debug, clap::Args)]
+pub struct ClipArgs {
+    /// Codec: auto, fixed, vbr or keys [default: the library's default codec].
+    #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
+    pub codec: Option<CodecChoice>,
+    /// Which clip of a file holding several (FBX animation stacks, glTF animations), counting
+    /// from 0 (see also --stack).
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 0,
+        value_name = "N"
+    )]
+    pub clip_index: usize,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub curves: CurveArgs,
+}
 
 /// Reads `path` once: its clips and its curve sets (a directory or a missing file is refused).
 pub fn read(path: &Path, settings: &SettingsArgs) -> Result<Asset, CliError> {

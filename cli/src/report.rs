@@ -3,10 +3,10 @@
 
 use crate::input;
 use crate::inspect::read_blob;
-use crate::measure::{self, Measured, SettingsArgs};
+use crate::measure::{self, Measured};
 use crate::svg::{ticks, ticks_n, Svg};
 use crate::CliError;
-use animcomp::{AlignedBlob, CodecChoice, RawClip};
+use animcomp::{AlignedBlob, RawClip};
 use animcomp_import::curves::CurveSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,20 +22,6 @@ pub struct Args {
     /// folder receives that name inside it.
     #[arg(short, long, value_name = "OUT.svg")]
     pub output: Option<PathBuf>,
-    /// Overwrite the SVG if it exists.
-    #[arg(long)]
-    pub force: bool,
-    /// Codec when compressing here [default: the library's default codec].
-    #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
-    pub codec: Option<CodecChoice>,
-    /// Which clip of a file holding several (glTF animations), counting from 0.
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0,
-        value_name = "N"
-    )]
-    pub clip_index: usize,
     /// Joints drawn in the error-over-time chart (the worst ones).
     #[arg(
         allow_negative_numbers = true,
@@ -53,9 +39,7 @@ pub struct Args {
     )]
     pub bars: usize,
     #[command(flatten)]
-    pub settings: SettingsArgs,
-    #[command(flatten)]
-    pub curves: crate::curves::CurveArgs,
+    pub opts: input::ClipArgs,
 }
 
 const PALETTE: [&str; 10] = [
@@ -109,19 +93,19 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         &inputs,
         "SVG",
     )?;
-    let mut asset = input::read(clip_path, &a.settings)?;
+    let mut asset = input::read(clip_path, &a.opts.settings)?;
     if asset.is_curve_only() && blob_path.is_none() {
-        crate::output::refuse_existing(&out, a.force)?;
+        crate::output::refuse_existing(&out, a.opts.force)?;
         let set = input::take_curve_set(
             &mut asset,
-            a.clip_index,
-            a.settings.stack.as_deref(),
-            &a.curves,
+            a.opts.clip_index,
+            a.opts.settings.stack.as_deref(),
+            &a.opts.curves,
         )?;
         return curves_report(a, &set, &out);
     }
-    let clip = input::take_clip(&mut asset, a.clip_index, &a.settings)?;
-    crate::output::refuse_existing(&out, a.force)?;
+    let clip = input::take_clip(&mut asset, a.opts.clip_index, &a.opts.settings)?;
+    crate::output::refuse_existing(&out, a.opts.force)?;
     let (blob, codec_name): (AlignedBlob, String) = match blob_path {
         Some(bp) => {
             let (blob, h) = read_blob(bp)?;
@@ -137,9 +121,9 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             (blob, h.codec.name().to_string())
         }
         None => {
-            let codec = a.codec.unwrap_or_else(measure::default_codec);
-            let (blob, _) =
-                measure::compress_timed(&clip, &a.settings.settings(codec)).map_err(|e| {
+            let codec = a.opts.codec.unwrap_or_else(measure::default_codec);
+            let (blob, _) = measure::compress_timed(&clip, &a.opts.settings.settings(codec))
+                .map_err(|e| {
                     CliError(format!(
                         "{}: {} codec: {e}",
                         clip_path.display(),
@@ -155,7 +139,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let data = ReportData {
         clip: &clip,
         measured: &m,
-        precision: a.settings.error,
+        precision: a.opts.settings.error,
         title: format!("{} — codec {}", clip.name, codec_name),
         subtitle: format!(
             "{} joints, {} samples at {} Hz | {} bytes (raw {}), ratio {:.2} | max error {:.4} ({}), p99 {:.4} | precision {}, shell {}",
@@ -168,8 +152,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             m.max_error,
             measure::joint_name(&clip, m.worst_joint),
             m.p99_error,
-            a.settings.error,
-            a.settings.shell
+            a.opts.settings.error,
+            a.opts.settings.shell
         ),
     };
     std::fs::write(&out, render(&data, a.top, a.bars))
