@@ -451,7 +451,7 @@ fn check_tail(lay: &Layout, body: &[u8], work: &mut usize) -> Result<()> {
 
 /// A paged key index of an odd key count ends with 2 bytes of padding (to 4 bytes): zero.
 fn check_index_padding(lay: &Layout, body: &[u8], slot: &Slot) -> Result<()> {
-    if slot.wide || slot.count % 2 == 0 {
+    if slot.wide || slot.count.is_multiple_of(2) {
         return Ok(());
     }
     let pad = lay.index + slot.index + 4 * slot.count.div_ceil(INDEX_PAGE) + 2 * slot.count;
