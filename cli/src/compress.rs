@@ -81,15 +81,10 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     if asset.is_curve_only() {
         crate::output::refuse_existing(&out, a.opts.force)?;
         refuse_joint_options_on_curves(a)?;
-        let set = input::take_curve_set(
-            &mut asset,
-            a.opts.clip_index,
-            a.opts.settings.stack.as_deref(),
-            &a.opts.curves,
-        )?;
+        let set = input::take_curve_set(&mut asset, &a.opts)?;
         return crate::curves::compress_file(&set, &out);
     }
-    let clip = input::take_clip(&mut asset, a.opts.clip_index, &a.opts.settings)?;
+    let clip = input::take_clip(&mut asset, &a.opts)?;
     crate::output::refuse_existing(&out, a.opts.force)?;
     let codec = a.opts.codec.unwrap_or_else(measure::default_codec);
     let settings = a.opts.settings.settings(codec);

@@ -72,15 +72,10 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let (clip, curve_set) = if asset.is_curve_only() {
         input::refuse_on_curves(&a.input, &input::curve_only_refusals())?;
         // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
-        let set = input::take_curve_set(
-            &mut asset,
-            a.opts.clip_index,
-            a.opts.settings.stack.as_deref(),
-            &a.opts.curves,
-        )?;
+        let set = input::take_curve_set(&mut asset, &a.opts)?;
         (set.face_clip(), Some(set))
     } else {
-        let clip = input::take_clip(&mut asset, a.opts.clip_index, &a.opts.settings)?;
+        let clip = input::take_clip(&mut asset, &a.opts)?;
         let set = input::take_clip_curves(&mut asset, &clip, &a.opts.curves);
         (clip, set)
     };

@@ -56,13 +56,10 @@ pub fn read(path: &Path, settings: &SettingsArgs) -> Result<Asset, CliError> {
     )?)
 }
 
-/// Takes clip `index` of `asset` (of the clip `--stack` names, when given: then `index` counts
-/// within that one) and prepares it with `settings`.
-pub fn take_clip(
-    asset: &mut Asset,
-    index: usize,
-    settings: &SettingsArgs,
-) -> Result<RawClip, CliError> {
+/// Takes clip `--clip-index` of `asset` (of the clip `--stack` names, when given: then the index
+/// counts within that one) and prepares it with the settings.
+pub fn take_clip(asset: &mut Asset, opts: &ClipArgs) -> Result<RawClip, CliError> {
+    let (index, settings) = (opts.clip_index, &opts.settings);
     let path = asset.path.clone();
     if let Some(want) = &settings.stack {
         let names: Vec<String> = asset.clips.iter().map(|c| c.clip.name.clone()).collect();
@@ -164,16 +161,12 @@ fn gltf_curves(asset: &mut Asset, clip: &RawClip) -> Option<CurveSet> {
     Some(set)
 }
 
-/// Takes the curve set of a curve-only `asset`: number `index`, or the one `stack` names,
-/// prepared with the curve options.
-pub fn take_curve_set(
-    asset: &mut Asset,
-    mut index: usize,
-    stack: Option<&str>,
-    args: &CurveArgs,
-) -> Result<CurveSet, CliError> {
+/// Takes the curve set of a curve-only `asset`: number `--clip-index`, or the one `--stack`
+/// names, prepared with the curve options.
+pub fn take_curve_set(asset: &mut Asset, opts: &ClipArgs) -> Result<CurveSet, CliError> {
+    let mut index = opts.clip_index;
     let path = asset.path.clone();
-    if let Some(want) = stack {
+    if let Some(want) = &opts.settings.stack {
         let names: Vec<String> = asset.curve_sets.iter().map(|s| s.name.clone()).collect();
         index = measure::pick_stack(&names, want)
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
@@ -186,7 +179,7 @@ pub fn take_curve_set(
         )));
     }
     let mut set = asset.curve_sets.swap_remove(index);
-    crate::curves::prepare(&mut set, args);
+    crate::curves::prepare(&mut set, &opts.curves);
     Ok(set)
 }
 

@@ -96,15 +96,10 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let mut asset = input::read(clip_path, &a.opts.settings)?;
     if asset.is_curve_only() && blob_path.is_none() {
         crate::output::refuse_existing(&out, a.opts.force)?;
-        let set = input::take_curve_set(
-            &mut asset,
-            a.opts.clip_index,
-            a.opts.settings.stack.as_deref(),
-            &a.opts.curves,
-        )?;
+        let set = input::take_curve_set(&mut asset, &a.opts)?;
         return curves_report(a, &set, &out);
     }
-    let clip = input::take_clip(&mut asset, a.opts.clip_index, &a.opts.settings)?;
+    let clip = input::take_clip(&mut asset, &a.opts)?;
     crate::output::refuse_existing(&out, a.opts.force)?;
     let (blob, codec_name): (AlignedBlob, String) = match blob_path {
         Some(bp) => {
