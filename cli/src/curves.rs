@@ -9,7 +9,6 @@ use crate::CliError;
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::{AlignedBlob, CompressSettings};
 use animcomp_import::curves::{is_curve_file, CurveSet};
-use animcomp_import::load_curves;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,16 +27,6 @@ pub struct CurveArgs {
     /// per curve set, matched by path.
     #[arg(long, value_name = "FILE.tsv")]
     pub curve_peers: Option<PathBuf>,
-}
-
-/// True for inputs that only the curve benchmark reads (`.csv`, `.npy`).
-pub fn is_curve_only(path: &Path) -> bool {
-    is_curve_file(path)
-}
-
-/// True when a glTF/GLB file has morph-target weights (its joint import may legitimately fail).
-pub fn has_weights(path: &Path) -> bool {
-    load_curves(path, None).is_ok_and(|s| !s.is_empty())
 }
 
 /// One curve set's measurements.
@@ -119,37 +108,27 @@ pub struct CurveReport {
     pub failed: Vec<String>,
 }
 
-fn walk(p: &Path, out: &mut Vec<PathBuf>) {
-    if p.is_dir() {
+/// The curve files (`.csv`, `.npy`) inside the folders of `paths`, sorted per folder (files given
+/// by name are the caller's: `animcomp_import::collect_files` keeps them).
+pub fn curve_files_in_folders(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) {
         let Ok(rd) = std::fs::read_dir(p) else { return };
         let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         entries.sort();
-        entries.iter().for_each(|e| walk(e, out));
-    } else {
-        let lower = p.to_string_lossy().to_ascii_lowercase();
-        if is_curve_file(p)
-            || lower.ends_with(".gltf")
-            || lower.ends_with(".glb")
-            || lower.ends_with(".fbx")
-        {
-            out.push(p.to_path_buf());
+        for e in entries {
+            if e.is_dir() {
+                walk(&e, out);
+            } else if is_curve_file(&e) {
+                out.push(e);
+            }
         }
     }
-}
-
-/// Loads every curve set in `paths` (glTF files without weights contribute nothing).
-pub fn gather(paths: &[PathBuf]) -> (Vec<CurveSet>, Vec<String>) {
-    let mut files = Vec::new();
-    paths.iter().for_each(|p| walk(p, &mut files));
-    let (mut sets, mut failed) = (Vec::new(), Vec::new());
-    for f in files {
-        match load_curves(&f, None) {
-            Ok(s) => sets.extend(s),
-            Err(e) if is_curve_file(&f) => failed.push(e.to_string()),
-            Err(_) => {} // a glTF the joint importer reports on
-        }
-    }
-    (sets, failed)
+    let mut out = Vec::new();
+    paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .for_each(|p| walk(p, &mut out));
+    out
 }
 
 /// Applies the precision arguments to a set's curves.
@@ -307,9 +286,13 @@ fn peer_for(peers: &HashMap<String, u64>, set: &CurveSet) -> Option<u64> {
     })
 }
 
-/// Runs the curve benchmark over `paths`.
-pub fn bench(paths: &[PathBuf], a: &CurveArgs) -> Result<CurveReport, CliError> {
-    let (mut sets, failed) = gather(paths);
+/// Runs the curve benchmark over the curve sets the inputs gave (`failed`: the curve files that
+/// could not be read, one line each).
+pub fn bench(
+    mut sets: Vec<CurveSet>,
+    failed: Vec<String>,
+    a: &CurveArgs,
+) -> Result<CurveReport, CliError> {
     let peers = a
         .curve_peers
         .as_deref()

@@ -61,13 +61,11 @@ pub fn read(path: &Path, settings: &SettingsArgs) -> Result<Asset, CliError> {
 pub fn take_clip(asset: &mut Asset, opts: &ClipArgs) -> Result<RawClip, CliError> {
     let (index, settings) = (opts.clip_index, &opts.settings);
     let path = asset.path.clone();
-    if let Some(want) = &settings.stack {
-        let names: Vec<String> = asset.clips.iter().map(|c| c.clip.name.clone()).collect();
-        let k = measure::pick_stack(&names, want)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        asset.clips.swap(0, k);
-        asset.clips.truncate(1);
-    }
+    asset.clips = measure::pick_clips(
+        &path,
+        std::mem::take(&mut asset.clips),
+        settings.stack.as_deref(),
+    )?;
     let count = asset.clips.len();
     if index >= count {
         return Err(CliError(format!(

@@ -239,7 +239,16 @@ pub fn load_file(path: &Path, args: &SettingsArgs) -> Result<Vec<ImportedClip>, 
         )));
     }
     let clips = animcomp_import::load(path, &args.import_options())?;
-    match &args.stack {
+    pick_clips(path, clips, args.stack.as_deref())
+}
+
+/// The clip `--stack` names among the clips of `path` (all of them without `--stack`).
+pub fn pick_clips(
+    path: &Path,
+    clips: Vec<ImportedClip>,
+    stack: Option<&str>,
+) -> Result<Vec<ImportedClip>, CliError> {
+    match stack {
         None => Ok(clips),
         Some(want) => {
             let names: Vec<String> = clips.iter().map(|c| c.clip.name.clone()).collect();
