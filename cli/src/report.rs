@@ -95,6 +95,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     )?;
     let mut asset = input::read(clip_path, &a.opts.settings)?;
     if asset.is_curve_only() && blob_path.is_none() {
+        input::refuse_on_curves(clip_path, &input::curve_only_refusals())?;
         crate::output::refuse_existing(&out, a.opts.force)?;
         let set = input::take_curve_set(&mut asset, &a.opts)?;
         return curves_report(a, &set, &out);

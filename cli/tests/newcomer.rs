@@ -2,7 +2,8 @@
 //! curves section and points source files to `compress`; the help and the "unsupported file
 //! type" message list every input `compress` reads; an output named like another format is
 //! refused; the additive, curve precision and curve baseline lines say what they mean;
-//! `--base-stack` picks the base's clip.
+//! `--base-stack` picks the base's clip; `report` refuses joint options on curve-only input as
+//! `compress` and `export` do.
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -194,4 +195,21 @@ fn base_stack_picks_the_clip_of_the_base_file() {
     run("nothing", "b.acmp")
         .failure()
         .stderr(predicate::str::contains("--base-stack"));
+}
+
+#[test]
+fn report_refuses_joint_options_on_curves() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = face_csv(dir.path());
+    let svg = dir.path().join("face.svg");
+    animcomp()
+        .args(["report", s(&csv), "-o", s(&svg), "--error", "0.01"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("holds curves only"));
+    assert!(!svg.exists());
+    animcomp()
+        .args(["report", s(&csv), "-o", s(&svg)])
+        .assert()
+        .success();
 }
