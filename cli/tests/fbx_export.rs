@@ -434,13 +434,26 @@ fn curve_blobs_show_their_curves_in_inspect_sample_and_report() {
     animcomp()
         .args(["compress", s(&csv), "-o", s(&blob)])
         .assert()
-        .success();
+        .success()
+        .stdout(predicate::str::contains(
+            "without the blob's header, curve descriptors and segment table",
+        ));
+    // The curves section: its offset and size, and a row of the section table.
+    let h = animcomp::format::Header::parse(&std::fs::read(&blob).unwrap()).unwrap();
+    assert!(h.curves_size > 0);
+    let section = format!(
+        "curves section offset {}, {} bytes",
+        h.curves_offset, h.curves_size
+    );
+    let row = predicate::str::is_match(format!(r"(?m)^curves\s+{}\s", h.curves_size)).unwrap();
     animcomp()
         .args(["inspect", s(&blob)])
         .assert()
         .success()
         .stdout(predicate::str::contains("curves         2 (ids 0 1)"))
-        .stdout(predicate::str::contains("raw 240 bytes"));
+        .stdout(predicate::str::contains("raw 240 bytes"))
+        .stdout(predicate::str::contains(section))
+        .stdout(row);
     // JawOpen is 0.5 throughout; EyeBlinkLeft is i / 30 at sample i.
     animcomp()
         .args(["sample", s(&blob), "--time", "0.5"])
