@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "animcomp.hpp"
 #include "test_clip.hpp"
 
 using namespace animcomp_test;
@@ -238,14 +239,16 @@ TEST(BadInput, BindPoseRequiredAndItsLength) {
     AnimcompDecompressOptions opts;
     ASSERT_EQ(animcomp_decompress_options_default(&opts), ANIMCOMP_STATUS_OK);
     opts.bind_pose = bind.data();
+    // A bind pose without its length is refused, whatever its length really is.
+    EXPECT_EQ(animcomp_decompressor_init(&ctx, blob.get(), blob.size, &opts), ANIMCOMP_STATUS_INVALID_ARGUMENT);
+    opts.bind_pose_len = bind.size();
     ASSERT_EQ(animcomp_decompressor_init(&ctx, blob.get(), blob.size, &opts), ANIMCOMP_STATUS_OK);
     float one[10];
     ASSERT_EQ(animcomp_seek_sample(&ctx, 0), ANIMCOMP_STATUS_OK);
     ASSERT_EQ(animcomp_sample_joint(&ctx, 5, one), ANIMCOMP_STATUS_OK);
     EXPECT_LT(quat_angle(one, clip.at(0, 5)), 4e-3f);
 
-    // Issue 24, item 3: a bind pose given with its length is checked against the blob before it
-    // is read. Each short array is a heap block of exactly its size, so under ASan
+    // A bind pose's length is checked against the blob before it is read. Each short array is a heap block of exactly its size, so under ASan
     // (.ci/sanitize.sh) a read of one float past it would be reported.
     for (size_t floats : {size_t(10), size_t(50), size_t(59)}) {
         std::unique_ptr<float[]> shortp(new float[floats]);
@@ -265,8 +268,13 @@ TEST(BadInput, BindPoseRequiredAndItsLength) {
     ASSERT_EQ(animcomp_decompressor_bind(&ctx, &handle), ANIMCOMP_STATUS_OK);
     std::vector<float> pose(60);
     EXPECT_EQ(animcomp_sample_pose(&ctx, pose.data(), pose.size(), 0), ANIMCOMP_STATUS_OK);
-    opts.bind_pose_len = 0;  // the old field alone: trusted to hold 10 floats per joint
-    EXPECT_EQ(animcomp_blob_open(&handle, blob.get(), blob.size, &opts), ANIMCOMP_STATUS_OK);
+    opts.bind_pose_len = 0;  // no length: refused, never trusted to hold 10 floats per joint
+    EXPECT_EQ(animcomp_blob_open(&handle, blob.get(), blob.size, &opts), ANIMCOMP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(animcomp_decompressor_init(&ctx, blob.get(), blob.size, &opts), ANIMCOMP_STATUS_INVALID_ARGUMENT);
+    // The C++ wrapper passes the length of its own array.
+    const AnimcompDecompressOptions wrapped = animcomp::decompress_options_with_bind_pose(bind);
+    EXPECT_EQ(wrapped.bind_pose_len, 60u);
+    EXPECT_TRUE(animcomp::BlobHandle::open(blob.get(), blob.size, &wrapped).ok());
 }
 
 }  // namespace

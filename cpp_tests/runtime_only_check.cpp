@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
         if (has_bind) {
             std::memcpy(bind_pose.data(), bind.data(), bind.size());
             options.bind_pose = bind_pose.data();
+            options.bind_pose_len = bind_pose.size();
         }
         AnimcompDecompressor ctx;
         if (s == ANIMCOMP_STATUS_OK) s = animcomp_decompressor_init(&ctx, storage.data(), bytes.size(), &options);

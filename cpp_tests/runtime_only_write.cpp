@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
         AnimcompDecompressOptions options;
         animcomp_decompress_options_default(&options);
         options.bind_pose = bind.data();
+        options.bind_pose_len = bind.size();
         AnimcompDecompressor ctx;
         std::vector<float> poses;
         s = animcomp_decompressor_init(&ctx, blob.get(), size, &options);

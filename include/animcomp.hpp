@@ -295,6 +295,25 @@ inline AnimcompDecompressOptions default_decompress_options() noexcept {
 }
 
 /**
+ * The default options with a bind pose of `floats` floats (10 per joint x num_joints), its length
+ * passed along (bind_pose_len): the array must outlive every handle and decompressor opened with
+ * these options.
+ */
+inline AnimcompDecompressOptions decompress_options_with_bind_pose(const float *bind_pose,
+                                                                   std::size_t floats) noexcept {
+  AnimcompDecompressOptions options = default_decompress_options();
+  options.bind_pose = bind_pose;
+  options.bind_pose_len = floats;
+  return options;
+}
+
+/** As above, from a contiguous container of floats (std::vector<float>, std::array, ...). */
+template <class Floats>
+inline AnimcompDecompressOptions decompress_options_with_bind_pose(const Floats &bind_pose) noexcept {
+  return decompress_options_with_bind_pose(bind_pose.data(), bind_pose.size());
+}
+
+/**
  * A blob validated once (animcomp_blob_open), to bind any number of decompressors to in constant
  * time (Decompressor::bind). Refers to the blob bytes (and bind pose), which must outlive it and
  * every decompressor bound from it. Copyable, allocation-free; its 16-byte alignment is the

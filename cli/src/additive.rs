@@ -54,12 +54,12 @@ impl Base {
     }
 }
 
-/// The additive options of `bench`.
+/// The additive options of `compress`, `bench` and `export`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct AdditiveArgs {
-    /// Benchmark additive compression: turn each clip into an additive clip in this format
-    /// (ACL's names: relative, additive0, additive1) relative to --base, compress it with that
-    /// base and measure the error of base ⊕ decoded additive against the original clip.
+    /// Additive compression: turn each clip into an additive clip in this format (ACL's names:
+    /// relative, additive0, additive1) relative to --base, compress it with that base and
+    /// measure the error of base ⊕ decoded additive against the original clip.
     #[arg(long, value_parser = additive_format, value_name = "FORMAT")]
     pub additive: Option<AdditiveFormat>,
     /// The base of --additive: first-sample (each clip's first pose), bind (the skeleton's bind
@@ -72,6 +72,10 @@ pub struct AdditiveArgs {
         value_name = "first-sample|bind|FILE"
     )]
     pub base: BaseChoice,
+    /// Which clip of a --base FILE holding several (an FBX animation stack or glTF animation),
+    /// by name or by index from 0 [default: its first].
+    #[arg(long, requires = "base", value_name = "NAME|INDEX")]
+    pub base_stack: Option<String>,
 }
 
 /// Parses `relative`, `additive0` or `additive1`.
@@ -112,11 +116,14 @@ impl AdditiveArgs {
             },
             BaseChoice::File(p) => {
                 let settings = SettingsArgs {
-                    stack: None,
+                    stack: self.base_stack.clone(),
                     ..import.clone()
                 };
-                let clips = crate::measure::load_file(p, &settings)
-                    .map_err(|_| animcomp::Error::InvalidArgument("--base FILE: cannot load it"))?;
+                let clips = crate::measure::load_file(p, &settings).map_err(|_| {
+                    animcomp::Error::InvalidArgument(
+                        "--base FILE: cannot load it (or no such --base-stack)",
+                    )
+                })?;
                 let Some(first) = clips.into_iter().next() else {
                     return Err(animcomp::Error::InvalidArgument(
                         "--base FILE: the file holds no clip",
@@ -237,6 +244,7 @@ mod tests {
             let args = AdditiveArgs {
                 additive: Some(additive_format(f).unwrap()),
                 base: BaseChoice::FirstSample,
+                base_stack: None,
             };
             let import = crate::measure::default_settings();
             let (blob, _) = args.compress_timed(&clip, &settings, &import).unwrap();

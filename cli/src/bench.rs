@@ -9,10 +9,11 @@
 //! of ours runs meanwhile. See [`crate::bench_output`] for the printed and JSON results.
 
 use crate::bench_output::{self, ClipResult, Failure, Run};
-use crate::measure::{self, Measured, SettingsArgs};
+use crate::measure::{self, Input, Measured, SettingsArgs};
 use crate::peers::{self, PeerRow};
 use crate::{sample_set, CliError};
-use animcomp::{AlignedBlob, CodecChoice, RawClip};
+use animcomp::{AlignedBlob, CodecChoice};
+use animcomp_import::curves::{is_curve_file, CurveSet};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -84,18 +85,6 @@ pub struct Args {
 /// Most `--jobs` (each is a thread with its own stack).
 const MAX_JOBS: usize = 1024;
 
-/// A clip ready to compress.
-pub struct Input {
-    /// Display name (file stem, `stem/animation` for multi-clip files).
-    pub name: String,
-    /// Source path (`<built-in>` for the sample set).
-    pub path: String,
-    /// The prepared clip (error settings applied, resampled, validated).
-    pub clip: RawClip,
-    /// The importer's guess of the length unit ("cm", "m" or "unknown").
-    pub units: String,
-}
-
 fn progress(len: usize, what: &str) -> ProgressBar {
     let pb = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
     if std::io::stderr().is_terminal() {
@@ -110,25 +99,39 @@ fn progress(len: usize, what: &str) -> ProgressBar {
     pb
 }
 
-/// Imports and prepares one file's clips.
-fn load_file(path: &Path, args: &SettingsArgs) -> (Vec<Input>, Vec<Failure>) {
+/// What the inputs gave: clips ready to compress, clip failures, curve sets and curve failures.
+type Gathered = (Vec<Input>, Vec<Failure>, Vec<CurveSet>, Vec<String>);
+
+/// Reads one file once and prepares its clips; its curve sets go to the curve benchmark.
+fn load_file(path: &Path, args: &SettingsArgs) -> Gathered {
     let shown = path.display().to_string();
-    if crate::curves::is_curve_only(path) {
-        return (Vec::new(), Vec::new()); // measured by the curve benchmark
-    }
-    let clips = match measure::load_file(path, args) {
-        Ok(c) => c,
-        Err(_) if crate::curves::has_weights(path) => return (Vec::new(), Vec::new()),
+    let asset = match animcomp_import::load_asset(path, &args.import_options()) {
+        Ok(a) => a,
+        Err(e) if is_curve_file(path) => return (vec![], vec![], vec![], vec![e.to_string()]),
         Err(e) => {
-            return (
-                Vec::new(),
-                vec![Failure {
-                    path: shown,
-                    clip: None,
-                    codec: None,
-                    error: e.0,
-                }],
-            )
+            let failure = Failure {
+                path: shown,
+                clip: None,
+                codec: None,
+                error: e.to_string(),
+            };
+            return (vec![], vec![failure], vec![], vec![]);
+        }
+    };
+    let sets = asset.curve_sets;
+    if asset.clips.is_empty() {
+        return (vec![], vec![], sets, vec![]); // measured by the curve benchmark
+    }
+    let clips = match measure::pick_clips(path, asset.clips, args.stack.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            let failure = Failure {
+                path: shown,
+                clip: None,
+                codec: None,
+                error: e.0,
+            };
+            return (vec![], vec![failure], sets, vec![]);
         }
     };
     let stem = measure::file_stem(path);
@@ -164,11 +167,12 @@ fn load_file(path: &Path, args: &SettingsArgs) -> (Vec<Input>, Vec<Failure>) {
             }),
         }
     }
-    (ok, failed)
+    (ok, failed, sets, vec![])
 }
 
-/// The inputs: the given paths expanded, or the built-in set.
-fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
+/// The inputs: the given paths expanded (clip and curve files, each read once), or the built-in
+/// set.
+fn gather(a: &Args) -> Result<Gathered, CliError> {
     if a.paths.is_empty() {
         let mut inputs = Vec::new();
         let mut failed = Vec::new();
@@ -189,7 +193,7 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
                 }),
             }
         }
-        return Ok((inputs, failed));
+        return Ok((inputs, failed, vec![], vec![]));
     }
     for p in &a.paths {
         if !p.exists() {
@@ -199,15 +203,17 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
             )));
         }
     }
-    let files = animcomp_import::collect_files(&a.paths);
+    let mut files = animcomp_import::collect_files(&a.paths);
+    files.extend(crate::curves::curve_files_in_folders(&a.paths));
     if files.is_empty() {
         return Err(CliError(
-            "no supported clip files (.bvh, .gltf, .glb, .fbx, .acl.sjson) in the given paths"
+            "no supported files (.bvh, .gltf, .glb, .fbx, .acl.sjson; curves .csv, .npy) in the \
+             given paths"
                 .into(),
         ));
     }
     let pb = progress(files.len(), "loading");
-    let per_file: Vec<(Vec<Input>, Vec<Failure>)> = files
+    let per_file: Vec<Gathered> = files
         .par_iter()
         .map(|f| {
             let r = load_file(f, &a.settings);
@@ -216,12 +222,14 @@ fn gather(a: &Args) -> Result<(Vec<Input>, Vec<Failure>), CliError> {
         })
         .collect();
     pb.finish_and_clear();
-    let (mut inputs, mut failed) = (Vec::new(), Vec::new());
-    for (i, f) in per_file {
-        inputs.extend(i);
-        failed.extend(f);
+    let mut all: Gathered = Default::default();
+    for (i, f, s, c) in per_file {
+        all.0.extend(i);
+        all.1.extend(f);
+        all.2.extend(s);
+        all.3.extend(c);
     }
-    Ok((inputs, failed))
+    Ok(all)
 }
 
 /// Blob, compression seconds and measured errors of one clip, or why it failed.
@@ -420,16 +428,9 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         b.build()
             .map_err(|e| CliError(format!("cannot start worker threads: {e}")))?
     };
-    let curve_report = match a.paths.is_empty() {
-        true => crate::curves::CurveReport::default(),
-        false => crate::curves::bench(&a.paths, &a.curves)?,
-    };
+    let (inputs, load_failed, curve_sets, curve_failed) = pool.install(|| gather(a))?;
+    let curve_report = crate::curves::bench(curve_sets, curve_failed, &a.curves)?;
     let has_curves = !curve_report.sets.is_empty();
-    let (inputs, load_failed) = match pool.install(|| gather(a)) {
-        Ok(x) => x,
-        Err(_) if has_curves => (Vec::new(), Vec::new()),
-        Err(e) => return Err(e),
-    };
     if inputs.is_empty() && !load_failed.is_empty() && !has_curves {
         // Nothing to tabulate: the failures alone, not an empty table and a TOTAL(0) row.
         print!("{}", bench_output::render_failures(&load_failed, &[]));

@@ -1,6 +1,7 @@
 //! `animcomp compress`: one clip in, one blob out, with its size, ratio and measured error.
 
-use crate::measure::{self, SettingsArgs};
+use crate::input;
+use crate::measure;
 use crate::CliError;
 use animcomp::CodecChoice;
 use std::path::{Path, PathBuf};
@@ -16,24 +17,8 @@ pub struct Args {
     /// receives `<input stem>.acmp`. Never the input itself; `-` is refused.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// Codec: auto, fixed, vbr or keys [default: the library's default codec].
-    #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
-    pub codec: Option<CodecChoice>,
-    /// Which clip of a file holding several (glTF animations), counting from 0.
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0,
-        value_name = "N"
-    )]
-    pub clip_index: usize,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
     #[command(flatten)]
-    pub settings: SettingsArgs,
-    #[command(flatten)]
-    pub curves: crate::curves::CurveArgs,
+    pub opts: input::ClipArgs,
     #[command(flatten)]
     pub additive: crate::additive::AdditiveArgs,
 }
@@ -43,82 +28,10 @@ pub fn default_output(input: &Path) -> PathBuf {
     input.with_file_name(format!("{}.acmp", measure::file_stem(input)))
 }
 
-/// Loads clip `index` of `path` and prepares it with `args` (shared with `report`).
-pub fn load_one(
-    path: &Path,
-    index: usize,
-    args: &SettingsArgs,
-) -> Result<animcomp::RawClip, CliError> {
-    if path.is_dir() {
-        return Err(CliError(format!(
-            "{}: is a directory (give one clip file; `animcomp bench` takes folders)",
-            path.display()
-        )));
-    }
-    let mut clips = measure::load_file(path, args)?;
-    let count = clips.len();
-    if index >= count {
-        return Err(CliError(format!(
-            "{}: --clip-index {index} out of range (the file holds {count} clip{})",
-            path.display(),
-            if count == 1 { "" } else { "s" }
-        )));
-    }
-    if count > 1 {
-        let names: Vec<_> = clips.iter().map(|c| c.clip.name.clone()).collect();
-        eprintln!(
-            "{}: {count} clips ({}), using clip {index}",
-            path.display(),
-            names.join(", ")
-        );
-    }
-    let imported = clips.swap_remove(index);
-    for n in &imported.notes {
-        eprintln!("{}: {n}", path.display());
-    }
-    let clip = imported.clip;
-    let name = clip.name.clone();
-    measure::prepare_clip(clip, args)
-        .map_err(|e| CliError(format!("{}: clip '{name}': {e}", path.display())))
-}
-
-/// The blend-shape curves of an FBX take that has joints too, prepared with the curve options,
-/// when their samples line up with the prepared clip's (not after `--decimate`).
-pub fn fbx_curves(
-    input: &Path,
-    clip: &animcomp::RawClip,
-    settings: &SettingsArgs,
-    args: &crate::curves::CurveArgs,
-) -> Option<animcomp_import::curves::CurveSet> {
-    if !input
-        .to_string_lossy()
-        .to_ascii_lowercase()
-        .ends_with(".fbx")
-    {
-        return None;
-    }
-    let sets = animcomp_import::curves::load_curves(input, settings.resample).ok()?;
-    let mut set = sets
-        .into_iter()
-        .find(|s| s.name.ends_with(&format!(":{}", clip.name)))?;
-    if set.num_samples != clip.num_samples {
-        eprintln!(
-            "animcomp: warning: {}: the blend-shape curves are not compressed with the joints \
-             ({} curve samples, {} joint samples after --decimate)",
-            input.display(),
-            set.num_samples,
-            clip.num_samples
-        );
-        return None;
-    }
-    crate::curves::prepare(&mut set, args);
-    Some(set)
-}
-
 /// Warns about options that have no effect with the chosen codec.
 fn warn_ignored(a: &Args) {
-    let fixed = matches!(a.codec, Some(CodecChoice::Fixed));
-    let s = &a.settings;
+    let fixed = matches!(a.opts.codec, Some(CodecChoice::Fixed));
+    let s = &a.opts.settings;
     for (set, name) in [
         (s.rotation_format.is_some(), "--rotation-format"),
         (s.translation_format.is_some(), "--translation-format"),
@@ -133,40 +46,16 @@ fn warn_ignored(a: &Args) {
 /// Joint options that mean nothing for a curve-only input are refused rather than ignored,
 /// whenever they are given on the command line (also at their default value: `--error 0.01`).
 fn refuse_joint_options_on_curves(a: &Args) -> Result<(), CliError> {
-    let s = &a.settings;
+    let s = &a.opts.settings;
     let mut given = Vec::new();
-    if a.codec.is_some() {
+    if a.opts.codec.is_some() {
         given.push("--codec");
     }
-    given.extend(curve_only_refusals());
+    given.extend(input::curve_only_refusals());
     if s.rotation_format.is_some() || s.translation_format.is_some() || s.scale_format.is_some() {
         given.push("--rotation-format/--translation-format/--scale-format");
     }
-    refuse_on_curves(&a.input, &given)
-}
-
-/// The joint precision options given on the command line (`--error`, `--shell`): they mean
-/// nothing for curves, which have `--curve-precision` and `--morph-position-precision`.
-pub fn curve_only_refusals() -> Vec<&'static str> {
-    [("error", "--error"), ("shell", "--shell")]
-        .into_iter()
-        .filter(|(id, _)| crate::given(id))
-        .map(|(_, flag)| flag)
-        .collect()
-}
-
-/// The error for joint options `given` on the curve-only input `input` (none: `Ok`).
-pub fn refuse_on_curves(input: &Path, given: &[&str]) -> Result<(), CliError> {
-    if given.is_empty() {
-        return Ok(());
-    }
-    Err(CliError(format!(
-        "{}: holds curves only; {} {} to joints (use --curve-precision or \
-         --morph-position-precision)",
-        input.display(),
-        given.join(", "),
-        if given.len() == 1 { "applies" } else { "apply" }
-    )))
+    input::refuse_on_curves(&a.input, &given)
 }
 
 /// Runs the command.
@@ -188,27 +77,18 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         )?,
     };
     warn_ignored(a);
-    let loaded = load_one(&a.input, a.clip_index, &a.settings);
-    let curves_only = loaded.is_err()
-        && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
-    if loaded.is_ok() || curves_only {
-        crate::output::refuse_existing(&out, a.force)?;
-    }
-    if curves_only {
+    let mut asset = input::read(&a.input, &a.opts.settings)?;
+    if asset.is_curve_only() {
+        crate::output::refuse_existing(&out, a.opts.force)?;
         refuse_joint_options_on_curves(a)?;
-        return crate::curves::compress_file(
-            &a.input,
-            a.clip_index,
-            a.settings.stack.as_deref(),
-            &out,
-            &a.curves,
-        );
+        let set = input::take_curve_set(&mut asset, &a.opts)?;
+        return crate::curves::compress_file(&set, &out);
     }
-    let clip = loaded?;
-    let codec = a.codec.unwrap_or_else(measure::default_codec);
-    let settings = a.settings.settings(codec);
-    let mut curve_set = fbx_curves(&a.input, &clip, &a.settings, &a.curves)
-        .or_else(|| crate::export::gltf_curves(&a.input, &clip, &a.settings, &a.curves));
+    let clip = input::take_clip(&mut asset, &a.opts)?;
+    crate::output::refuse_existing(&out, a.opts.force)?;
+    let codec = a.opts.codec.unwrap_or_else(measure::default_codec);
+    let settings = a.opts.settings.settings(codec);
+    let mut curve_set = input::take_clip_curves(&mut asset, &clip, &a.opts.curves);
     if a.additive.additive.is_some() && curve_set.is_some() {
         eprintln!(
             "animcomp: warning: {}: additive blobs hold joints only; the blend-shape curves are \
@@ -227,7 +107,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     let (blob, elapsed) = if a.additive.additive.is_some() {
         a.additive
-            .compress_timed(&clip, &settings, &a.settings)
+            .compress_timed(&clip, &settings, &a.opts.settings)
             .map_err(fail)?
     } else {
         let t0 = std::time::Instant::now();
@@ -236,7 +116,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     let m = a
         .additive
-        .measure_blob(&clip, &blob, &a.settings)
+        .measure_blob(&clip, &blob, &a.opts.settings)
         .map_err(|e| {
             CliError(format!(
                 "{}: decompressing the new blob failed: {e}",
@@ -260,11 +140,12 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     };
     println!(
         "codec {chosen}, precision {}, shell {}",
-        a.settings.error, a.settings.shell
+        a.opts.settings.error, a.opts.settings.shell
     );
     if let Some(f) = a.additive.additive {
         println!(
-            "additive {} relative to {}; error of base ⊕ decoded against base ⊕ raw additive",
+            "additive format {}, relative to {}; error of base ⊕ decoded against base ⊕ raw \
+             additive",
             f.name(),
             match &a.additive.base {
                 crate::additive::BaseChoice::FirstSample => "the first sample".to_string(),
@@ -309,11 +190,11 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             worst.0, set.curves[worst.1].name
         );
     }
-    if m.max_error > a.settings.error {
+    if m.max_error > a.opts.settings.error {
         eprintln!(
             "animcomp: warning: max error {:.5} is above the requested precision {} \
              (codec {chosen} does not reach it on this clip)",
-            m.max_error, a.settings.error
+            m.max_error, a.opts.settings.error
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -8,7 +8,7 @@ use crate::curves_baseline;
 use crate::CliError;
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::{AlignedBlob, CompressSettings};
-use animcomp_import::curves::{is_curve_file, load_curves, CurveSet};
+use animcomp_import::curves::{is_curve_file, CurveSet};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,16 +27,6 @@ pub struct CurveArgs {
     /// per curve set, matched by path.
     #[arg(long, value_name = "FILE.tsv")]
     pub curve_peers: Option<PathBuf>,
-}
-
-/// True for inputs that only the curve benchmark reads (`.csv`, `.npy`).
-pub fn is_curve_only(path: &Path) -> bool {
-    is_curve_file(path)
-}
-
-/// True when a glTF/GLB file has morph-target weights (its joint import may legitimately fail).
-pub fn has_weights(path: &Path) -> bool {
-    load_curves(path, None).is_ok_and(|s| !s.is_empty())
 }
 
 /// One curve set's measurements.
@@ -118,64 +108,27 @@ pub struct CurveReport {
     pub failed: Vec<String>,
 }
 
-fn walk(p: &Path, out: &mut Vec<PathBuf>) {
-    if p.is_dir() {
+/// The curve files (`.csv`, `.npy`) inside the folders of `paths`, sorted per folder (files given
+/// by name are the caller's: `animcomp_import::collect_files` keeps them).
+pub fn curve_files_in_folders(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) {
         let Ok(rd) = std::fs::read_dir(p) else { return };
         let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         entries.sort();
-        entries.iter().for_each(|e| walk(e, out));
-    } else {
-        let lower = p.to_string_lossy().to_ascii_lowercase();
-        if is_curve_file(p)
-            || lower.ends_with(".gltf")
-            || lower.ends_with(".glb")
-            || lower.ends_with(".fbx")
-        {
-            out.push(p.to_path_buf());
+        for e in entries {
+            if e.is_dir() {
+                walk(&e, out);
+            } else if is_curve_file(&e) {
+                out.push(e);
+            }
         }
     }
-}
-
-/// Loads every curve set in `paths` (glTF files without weights contribute nothing).
-pub fn gather(paths: &[PathBuf]) -> (Vec<CurveSet>, Vec<String>) {
-    let mut files = Vec::new();
-    paths.iter().for_each(|p| walk(p, &mut files));
-    let (mut sets, mut failed) = (Vec::new(), Vec::new());
-    for f in files {
-        match load_curves(&f, None) {
-            Ok(s) => sets.extend(s),
-            Err(e) if is_curve_file(&f) => failed.push(e.to_string()),
-            Err(_) => {} // a glTF the joint importer reports on
-        }
-    }
-    (sets, failed)
-}
-
-/// Curve set `index` of `path` (or the one `stack` names: `--stack`), read at `rate` and
-/// prepared with the curve options (shared by `compress`, `report` and `export`).
-pub fn load_set(
-    path: &Path,
-    rate: Option<f32>,
-    mut index: usize,
-    stack: Option<&str>,
-    a: &CurveArgs,
-) -> Result<CurveSet, CliError> {
-    let mut sets = load_curves(path, rate)?;
-    if let Some(want) = stack {
-        let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
-        index = crate::measure::pick_stack(&names, want)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-    }
-    if index >= sets.len() {
-        return Err(CliError(format!(
-            "{}: --clip-index {index} out of range (the file holds {} curve sets)",
-            path.display(),
-            sets.len()
-        )));
-    }
-    let mut set = sets.swap_remove(index);
-    prepare(&mut set, a);
-    Ok(set)
+    let mut out = Vec::new();
+    paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .for_each(|p| walk(p, &mut out));
+    out
 }
 
 /// Applies the precision arguments to a set's curves.
@@ -333,9 +286,13 @@ fn peer_for(peers: &HashMap<String, u64>, set: &CurveSet) -> Option<u64> {
     })
 }
 
-/// Runs the curve benchmark over `paths`.
-pub fn bench(paths: &[PathBuf], a: &CurveArgs) -> Result<CurveReport, CliError> {
-    let (mut sets, failed) = gather(paths);
+/// Runs the curve benchmark over the curve sets the inputs gave (`failed`: the curve files that
+/// could not be read, one line each).
+pub fn bench(
+    mut sets: Vec<CurveSet>,
+    failed: Vec<String>,
+    a: &CurveArgs,
+) -> Result<CurveReport, CliError> {
     let peers = a
         .curve_peers
         .as_deref()
@@ -467,17 +424,10 @@ pub fn finish_curves_only(
 }
 
 /// `animcomp compress` on a curve file (or a glTF with weights and no joints): writes the blob
-/// of curve set `index` and prints its curve figures.
-pub fn compress_file(
-    input: &Path,
-    index: usize,
-    stack: Option<&str>,
-    out: &Path,
-    a: &CurveArgs,
-) -> Result<std::process::ExitCode, CliError> {
-    let set = load_set(input, None, index, stack, a)?;
-    let (r, _) = measure_set(&set, &CompressSettings::default(), None)?;
-    let blob = compress_set(&set, &CompressSettings::default())?;
+/// of curve set `set` (prepared with the curve options) and prints its curve figures.
+pub fn compress_file(set: &CurveSet, out: &Path) -> Result<std::process::ExitCode, CliError> {
+    let (r, _) = measure_set(set, &CompressSettings::default(), None)?;
+    let blob = compress_set(set, &CompressSettings::default())?;
     std::fs::write(out, blob.as_bytes())
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     println!("wrote {}", out.display());
@@ -486,11 +436,25 @@ pub fn compress_file(
     }
     println!(
         "curves {}: {} curves, {} samples at {} Hz, precision {}",
-        r.name, r.curves, r.samples, r.sample_rate, a.curve_precision
+        r.name,
+        r.curves,
+        r.samples,
+        r.sample_rate,
+        match set.curves.first() {
+            Some(c) if set.curves.iter().all(|x| x.precision == c.precision) => {
+                c.precision.to_string()
+            }
+            _ => "per curve".to_string(),
+        }
     );
     println!(
-        "size {} bytes (raw {} bytes), ratio {:.2} : 1 (plain segmented baseline {} bytes, {:.2} : 1)",
-        r.compressed_bytes, r.raw_bytes, r.ratio, r.baseline_bytes, r.baseline_ratio
+        "size {} bytes (raw {} bytes), ratio {:.2} : 1",
+        r.compressed_bytes, r.raw_bytes, r.ratio
+    );
+    println!(
+        "plain segmented baseline {} bytes ({:.2} : 1): its coded curve data alone, without the \
+         blob's header, curve descriptors and segment table, so not a file size",
+        r.baseline_bytes, r.baseline_ratio
     );
     println!(
         "max error {:.6} (curve {}), p99 error {:.6}",

@@ -14,12 +14,12 @@
 //! The JSON side is built with `gltf-json` (the `gltf` crate family); the GLB container is
 //! written here (a 12-byte header, the JSON chunk, the binary chunk).
 
-use crate::compress::load_one;
-use crate::measure::{self, SettingsArgs};
+use crate::input;
+use crate::measure;
 use crate::CliError;
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
-use animcomp::{AlignedBlob, CodecChoice, Curve, RawClip};
+use animcomp::{AlignedBlob, Curve, RawClip};
 use glam::{Mat4, Quat};
 use gltf_json as json;
 use json::validation::{Checked, USize64};
@@ -29,7 +29,8 @@ use std::process::ExitCode;
 /// Arguments of `animcomp export`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The clip file (.bvh, .gltf/.glb, .fbx, .acl.sjson).
+    /// The clip file: .bvh, .gltf/.glb, .fbx, .acl.sjson, or curves (.csv Live Link Face,
+    /// .npy frames x curves).
     pub input: PathBuf,
     /// The glTF to write: `.glb` (binary) or `.gltf` (JSON, buffer embedded); a folder receives
     /// `<input stem>.preview.glb`.
@@ -38,53 +39,47 @@ pub struct Args {
     /// Write the uncompressed clip instead of the decoded one (for a side-by-side look).
     #[arg(long)]
     pub raw: bool,
-    /// Codec [default: the library's default codec].
-    #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
-    pub codec: Option<CodecChoice>,
-    /// Which clip of a file holding several, counting from 0 (see also --stack).
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0,
-        value_name = "N"
-    )]
-    pub clip_index: usize,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
     #[command(flatten)]
-    pub settings: SettingsArgs,
-    #[command(flatten)]
-    pub curves: crate::curves::CurveArgs,
+    pub opts: input::ClipArgs,
     #[command(flatten)]
     pub additive: crate::additive::AdditiveArgs,
+}
+
+/// The precisions the blob was made with, in words: the joints' (`--error`) when there are
+/// joints, the curves' when there are curves (each curve's own, set from `--curve-precision` or
+/// `--morph-position-precision`).
+fn precision_words(clip: &RawClip, curves: &[Curve], a: &Args) -> String {
+    let mut words = Vec::new();
+    if clip.num_joints() > 0 {
+        words.push(format!("precision {}", a.opts.settings.error));
+    }
+    if let Some(c) = curves.first() {
+        let same = curves.iter().all(|x| x.precision == c.precision);
+        words.push(if same {
+            format!("curve precision {}", c.precision)
+        } else {
+            "curve precision per curve".to_string()
+        });
+    }
+    words.join(", ")
 }
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let default_name = format!("{}.preview.glb", measure::file_stem(&a.input));
     let out = crate::output::check(&a.output, &default_name, &[&a.input], "glTF")?;
-    let loaded = load_one(&a.input, a.clip_index, &a.settings);
-    let curves_only = loaded.is_err()
-        && (crate::curves::is_curve_only(&a.input) || crate::curves::has_weights(&a.input));
-    let (clip, curve_set) = if curves_only {
-        crate::compress::refuse_on_curves(&a.input, &crate::compress::curve_only_refusals())?;
+    let mut asset = input::read(&a.input, &a.opts.settings)?;
+    let (clip, curve_set) = if asset.is_curve_only() {
+        input::refuse_on_curves(&a.input, &input::curve_only_refusals())?;
         // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
-        let set = crate::curves::load_set(
-            &a.input,
-            a.settings.resample,
-            a.clip_index,
-            a.settings.stack.as_deref(),
-            &a.curves,
-        )?;
+        let set = input::take_curve_set(&mut asset, &a.opts)?;
         (set.face_clip(), Some(set))
     } else {
-        let clip = loaded?;
-        let set = crate::compress::fbx_curves(&a.input, &clip, &a.settings, &a.curves)
-            .or_else(|| gltf_curves(&a.input, &clip, &a.settings, &a.curves));
+        let clip = input::take_clip(&mut asset, &a.opts)?;
+        let set = input::take_clip_curves(&mut asset, &clip, &a.opts.curves);
         (clip, set)
     };
-    crate::output::refuse_existing(&out, a.force)?;
+    crate::output::refuse_existing(&out, a.opts.force)?;
     let curves: Vec<Curve> = curve_set.map(|s| s.curves).unwrap_or_default();
     let (poses, weights, what) = if a.raw {
         let poses = (0..clip.num_samples)
@@ -99,7 +94,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             .collect();
         (poses, weights, "raw clip".to_string())
     } else {
-        let codec = a.codec.unwrap_or_else(measure::default_codec);
+        let codec = a.opts.codec.unwrap_or_else(measure::default_codec);
         let fail = |e: animcomp::Error| {
             CliError(format!(
                 "{}: {} codec: {e}",
@@ -107,12 +102,12 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
                 codec.name()
             ))
         };
-        let settings = a.settings.settings(codec);
+        let settings = a.opts.settings.settings(codec);
         let (blob, ncurves) = if a.additive.additive.is_some() {
             // Additive blobs hold joints only; the curves go out raw.
             let (b, _) = a
                 .additive
-                .compress_timed(&clip, &settings, &a.settings)
+                .compress_timed(&clip, &settings, &a.opts.settings)
                 .map_err(fail)?;
             (b, 0)
         } else {
@@ -127,17 +122,17 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         }
         // An additive blob decodes to additive poses: the base is applied, as a player would.
         a.additive
-            .applied_poses(&clip, &a.settings, &mut poses)
+            .applied_poses(&clip, &a.opts.settings, &mut poses)
             .map_err(fail)?;
         let chosen = measure::blob_codec(&blob);
         (
             poses,
             weights,
             format!(
-                "decoded {} blob ({} bytes, precision {})",
+                "decoded {} blob ({} bytes, {})",
                 chosen,
                 blob.len(),
-                a.settings.error
+                precision_words(&clip, &curves, a)
             ),
         )
     };
@@ -167,7 +162,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     {
         let bytes = std::fs::read(&a.input)
             .map_err(|e| CliError(format!("{}: cannot read file: {e}", a.input.display())))?;
-        animcomp_import::fbx::morph_meshes(&bytes, a.settings.units)
+        animcomp_import::fbx::morph_meshes(&bytes, a.opts.settings.units)
             .map_err(|e| e.in_file(&a.input))?
     } else {
         Vec::new()
@@ -329,108 +324,11 @@ pub struct Source {
     weight_nodes: WeightNodes,
 }
 
-/// The curves of a glTF's morph weights (`animcomp_import::curves::gltf_weights`) for the clip
-/// `clip` of its joints: the curve set of the same animation, when it has the joints' samples
-/// (same rate, same first key time and count; else a warning and none).
-pub fn gltf_curves(
-    input: &std::path::Path,
-    clip: &RawClip,
-    settings: &SettingsArgs,
-    args: &crate::curves::CurveArgs,
-) -> Option<animcomp_import::curves::CurveSet> {
-    let lower = input.to_string_lossy().to_ascii_lowercase();
-    if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
-        return None;
-    }
-    let sets = animcomp_import::curves::load_curves(input, settings.resample).ok()?;
-    let mut set = sets
-        .into_iter()
-        .find(|s| same_animation(&s.name, &clip.name))?;
-    let starts = gltf_start_times(input, &clip.name);
-    let aligned = match starts {
-        Some((Some(j), Some(w))) => (j - w).abs() <= 1e-6,
-        _ => true,
-    };
-    if set.num_samples != clip.num_samples || !aligned {
-        eprintln!(
-            "animcomp: warning: {}: the morph weights of \"{}\" are not on the joints' samples \
-             ({} weight samples from {:?} s, {} joint samples from {:?} s): not written",
-            input.display(),
-            clip.name,
-            set.num_samples,
-            starts.and_then(|s| s.1),
-            clip.num_samples,
-            starts.and_then(|s| s.0),
-        );
-        return None;
-    }
-    crate::curves::prepare(&mut set, args);
-    Some(set)
-}
-
-/// Whether a clip or curve set named `name` (`file:animation`, or the animation alone) comes
-/// from the animation named `anim`.
-fn same_animation(name: &str, anim: &str) -> bool {
-    name == anim || name.ends_with(&format!(":{anim}")) || anim.ends_with(&format!(":{name}"))
-}
-
-/// The first key time of the joint channels and of the weight channels of the animation of a
-/// glTF that clip `clip_name` came from (the input accessors' `min`, which glTF requires).
-fn gltf_start_times(
-    input: &std::path::Path,
-    clip_name: &str,
-) -> Option<(Option<f64>, Option<f64>)> {
-    let bytes = std::fs::read(input).ok()?;
-    let root = json::Root::from_slice(gltf_json_text(&bytes)).ok()?;
-    let anim = clip_animation(&root, clip_name)?;
-    let (mut joints, mut weights) = (None::<f64>, None::<f64>);
-    for ch in &anim.channels {
-        let sampler = anim.samplers.get(ch.sampler.value())?;
-        let t0 = root
-            .accessors
-            .get(sampler.input.value())?
-            .min
-            .as_ref()
-            .and_then(|v| v.get(0))
-            .and_then(|x| x.as_f64())?;
-        let slot =
-            if ch.target.path == Checked::Valid(json::animation::Property::MorphTargetWeights) {
-                &mut weights
-            } else {
-                &mut joints
-            };
-        *slot = Some(slot.map_or(t0, |t| t.min(t0)));
-    }
-    Some((joints, weights))
-}
-
-/// The JSON text of a glTF (its JSON chunk when the bytes are a GLB).
-fn gltf_json_text(bytes: &[u8]) -> &[u8] {
-    if bytes.starts_with(b"glTF") && bytes.len() >= 20 {
-        let len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
-        bytes.get(20..20 + len).unwrap_or_default()
-    } else {
-        bytes
-    }
-}
-
-/// The animation of `root` that the clip (or curve set) named `clip_name` was imported from
-/// (named `animation<i>` when unnamed, as the importers name them); the longest name matching.
-fn clip_animation<'r>(root: &'r json::Root, clip_name: &str) -> Option<&'r json::Animation> {
-    root.animations
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (a.name.clone().unwrap_or_else(|| format!("animation{i}")), a))
-        .filter(|(n, _)| same_animation(clip_name, n))
-        .max_by_key(|(n, _)| n.len())
-        .map(|(_, a)| a)
-}
-
 /// The nodes whose morph weights the animation of `clip_name` drives, in channel order, each
 /// with its curves: as many as its mesh has targets (the most of any primitive), numbered on
 /// from the previous channel's, as `gltf_weights` numbers the curves it reads.
 fn source_weight_nodes(root: &json::Root, clip_name: &str) -> WeightNodes {
-    let Some(anim) = clip_animation(root, clip_name) else {
+    let Some(anim) = crate::gltf_doc::clip_animation(root, clip_name) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -472,7 +370,7 @@ pub fn gltf_source(path: &std::path::Path, clip: &RawClip) -> Result<Option<Sour
     if nodes.len() != clip.num_joints() {
         return Ok(None);
     }
-    let text = gltf_json_text(&bytes);
+    let text = crate::gltf_doc::json_text(&bytes);
     let mut root =
         json::Root::from_slice(text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
     let mut bin = Vec::new();

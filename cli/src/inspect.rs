@@ -3,7 +3,7 @@
 use crate::table::{thousands, Table};
 use crate::CliError;
 use animcomp::format::{validate_blob, BlobFlags, Header};
-use animcomp::AlignedBlob;
+use animcomp::{AdditiveFormat, AlignedBlob};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -28,9 +28,23 @@ pub fn read_blob(path: &Path) -> Result<(AlignedBlob, Header), CliError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError(format!("{}: cannot read file: {e}", path.display())))?;
     let blob = AlignedBlob::from_bytes(&bytes);
-    let (h, _) = validate_blob(blob.as_bytes(), true)
-        .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let (h, _) = validate_blob(blob.as_bytes(), true).map_err(|e| match e {
+        animcomp::Error::BadMagic => CliError(format!(
+            "{}: {e}; source files (.bvh, .gltf/.glb, .fbx, .acl.sjson, .csv, .npy) are read by \
+             `animcomp compress`, which writes the blob this command reads",
+            path.display()
+        )),
+        e => CliError(format!("{}: {e}", path.display())),
+    })?;
     Ok((blob, h))
+}
+
+/// The additive format of a blob, in words: `none`, or ACL's name of the format.
+fn additive_name(h: &Header) -> &'static str {
+    match AdditiveFormat::from_u8(h.additive) {
+        Some(AdditiveFormat::None) | None => "none",
+        Some(f) => f.name(),
+    }
 }
 
 fn flag_names(flags: u32) -> String {
@@ -131,6 +145,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     );
     println!("checksum       {:#010x} (verified)", h.checksum);
     println!("flags          {:#x} ({})", h.flags, flag_names(h.flags));
+    println!("additive       {}", additive_name(&h));
     println!("joints         {}", h.num_joints);
     if nc > 0 {
         println!("curves         {nc} (ids {})", ids.join(" "));
@@ -148,10 +163,18 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         h.body_offset,
         thousands(h.body_size as u64)
     );
+    if nc > 0 {
+        println!(
+            "curves section offset {}, {} bytes",
+            h.curves_offset,
+            thousands(h.curves_size as u64)
+        );
+    }
 
     println!();
     let mut t = Table::new(&["section", "bytes", "share"]);
-    for (name, size) in &desc.sections {
+    let curves_row = (nc > 0).then(|| ("curves".to_string(), h.curves_size as usize));
+    for (name, size) in desc.sections.iter().chain(&curves_row) {
         t.row(vec![
             name.clone(),
             thousands(*size as u64),

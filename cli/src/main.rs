@@ -27,6 +27,8 @@ mod compress;
 mod curves;
 mod curves_baseline;
 mod export;
+mod gltf_doc;
+mod input;
 mod inspect;
 mod measure;
 mod output;
@@ -52,7 +54,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compress one clip (BVH, glTF/GLB, ACL .acl.sjson) into a blob.
+    /// Compress one clip (BVH, glTF/GLB, FBX, ACL .acl.sjson) or curves (Live Link Face .csv,
+    /// .npy) into a blob.
     Compress(compress::Args),
     /// Print a blob's header, section sizes and per-track storage.
     Inspect(inspect::Args),
@@ -62,7 +65,8 @@ enum Command {
     Bench(bench::Args),
     /// Draw an SVG of a clip's error over time and its joints' error ranking.
     Report(report::Args),
-    /// Compress, decode and write a glTF (.glb) of the skeleton and the decoded animation.
+    /// Compress, decode and write a glTF (.glb) of the skeleton and the decoded animation (same
+    /// inputs as compress).
     Export(export::Args),
     /// Rewrite a vbr blob in the grouped layout (format version 4) without recompressing.
     Regroup(regroup::Args),

@@ -94,6 +94,18 @@ pub struct SettingsArgs {
     pub stack: Option<String>,
 }
 
+/// A clip ready to compress.
+pub struct Input {
+    /// Display name (file stem, `stem/animation` for multi-clip files).
+    pub name: String,
+    /// Source path (`<built-in>` for the sample set).
+    pub path: String,
+    /// The prepared clip (error settings applied, resampled, validated).
+    pub clip: RawClip,
+    /// The importer's guess of the length unit ("cm", "m" or "unknown").
+    pub units: String,
+}
+
 /// The settings with every option at its default (as if none were given).
 #[cfg(test)]
 pub fn default_settings() -> SettingsArgs {
@@ -227,7 +239,16 @@ pub fn load_file(path: &Path, args: &SettingsArgs) -> Result<Vec<ImportedClip>, 
         )));
     }
     let clips = animcomp_import::load(path, &args.import_options())?;
-    match &args.stack {
+    pick_clips(path, clips, args.stack.as_deref())
+}
+
+/// The clip `--stack` names among the clips of `path` (all of them without `--stack`).
+pub fn pick_clips(
+    path: &Path,
+    clips: Vec<ImportedClip>,
+    stack: Option<&str>,
+) -> Result<Vec<ImportedClip>, CliError> {
+    match stack {
         None => Ok(clips),
         Some(want) => {
             let names: Vec<String> = clips.iter().map(|c| c.clip.name.clone()).collect();

@@ -46,8 +46,57 @@ pub fn check(
             )));
         }
     }
+    refuse_other_format(&out, what)?;
     probe_writable(&out, out.exists())?;
     Ok(out)
+}
+
+/// Extensions of the files the tools read or write, with what each names.
+const FORMATS: &[(&str, &str)] = &[
+    ("acmp", "an animcomp blob"),
+    ("bvh", "a BVH clip"),
+    ("gltf", "a glTF file"),
+    ("glb", "a glTF file"),
+    ("fbx", "an FBX file"),
+    ("sjson", "an ACL clip"),
+    ("csv", "a Live Link Face take"),
+    ("npy", "a NumPy array"),
+    ("svg", "an SVG image"),
+    ("json", "a JSON file"),
+];
+
+/// The extensions an output of kind `what` (as passed to [`check`]) is written with.
+fn own_extensions(what: &str) -> &'static [&'static str] {
+    match what {
+        "blob" => &["acmp"],
+        "glTF" => &["glb", "gltf"],
+        "SVG" => &["svg"],
+        _ => &[],
+    }
+}
+
+/// Refuses an output path whose extension names another format than the output's (`compress -o
+/// clip.glb` would write a blob named like a glTF): any extension the tools know that is not the
+/// output's own. Other extensions, or none, are the user's choice.
+fn refuse_other_format(out: &Path, what: &str) -> Result<(), CliError> {
+    let Some(ext) = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+    else {
+        return Ok(());
+    };
+    let own = own_extensions(what);
+    if own.is_empty() || own.contains(&ext.as_str()) {
+        return Ok(());
+    }
+    let Some((_, names)) = FORMATS.iter().find(|(e, _)| *e == ext) else {
+        return Ok(());
+    };
+    Err(CliError(format!(
+        "{}: .{ext} names {names}, but this writes the {what}; give a .{} name",
+        out.display(),
+        own.join(" or .")
+    )))
 }
 
 /// Refuses an existing output without `--force`.

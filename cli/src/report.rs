@@ -1,12 +1,13 @@
 //! `animcomp report`: an SVG picture of a compressed clip's error: error over time of the worst
 //! joints (with the precision as a dashed line) and the ranking of the joints' max errors.
 
-use crate::compress::load_one;
+use crate::input;
 use crate::inspect::read_blob;
-use crate::measure::{self, Measured, SettingsArgs};
+use crate::measure::{self, Measured};
 use crate::svg::{ticks, ticks_n, Svg};
 use crate::CliError;
-use animcomp::{AlignedBlob, CodecChoice, RawClip};
+use animcomp::{AlignedBlob, RawClip};
+use animcomp_import::curves::CurveSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -21,20 +22,6 @@ pub struct Args {
     /// folder receives that name inside it.
     #[arg(short, long, value_name = "OUT.svg")]
     pub output: Option<PathBuf>,
-    /// Overwrite the SVG if it exists.
-    #[arg(long)]
-    pub force: bool,
-    /// Codec when compressing here [default: the library's default codec].
-    #[arg(long, value_parser = measure::codec_choice, value_name = "C")]
-    pub codec: Option<CodecChoice>,
-    /// Which clip of a file holding several (glTF animations), counting from 0.
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0,
-        value_name = "N"
-    )]
-    pub clip_index: usize,
     /// Joints drawn in the error-over-time chart (the worst ones).
     #[arg(
         allow_negative_numbers = true,
@@ -52,9 +39,7 @@ pub struct Args {
     )]
     pub bars: usize,
     #[command(flatten)]
-    pub settings: SettingsArgs,
-    #[command(flatten)]
-    pub curves: crate::curves::CurveArgs,
+    pub opts: input::ClipArgs,
 }
 
 const PALETTE: [&str; 10] = [
@@ -108,16 +93,15 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         &inputs,
         "SVG",
     )?;
-    let loaded = load_one(clip_path, a.clip_index, &a.settings);
-    if loaded.is_err()
-        && blob_path.is_none()
-        && (crate::curves::is_curve_only(clip_path) || crate::curves::has_weights(clip_path))
-    {
-        crate::output::refuse_existing(&out, a.force)?;
-        return curves_report(a, clip_path, &out);
+    let mut asset = input::read(clip_path, &a.opts.settings)?;
+    if asset.is_curve_only() && blob_path.is_none() {
+        input::refuse_on_curves(clip_path, &input::curve_only_refusals())?;
+        crate::output::refuse_existing(&out, a.opts.force)?;
+        let set = input::take_curve_set(&mut asset, &a.opts)?;
+        return curves_report(a, &set, &out);
     }
-    let clip = loaded?;
-    crate::output::refuse_existing(&out, a.force)?;
+    let clip = input::take_clip(&mut asset, &a.opts)?;
+    crate::output::refuse_existing(&out, a.opts.force)?;
     let (blob, codec_name): (AlignedBlob, String) = match blob_path {
         Some(bp) => {
             let (blob, h) = read_blob(bp)?;
@@ -133,9 +117,9 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             (blob, h.codec.name().to_string())
         }
         None => {
-            let codec = a.codec.unwrap_or_else(measure::default_codec);
-            let (blob, _) =
-                measure::compress_timed(&clip, &a.settings.settings(codec)).map_err(|e| {
+            let codec = a.opts.codec.unwrap_or_else(measure::default_codec);
+            let (blob, _) = measure::compress_timed(&clip, &a.opts.settings.settings(codec))
+                .map_err(|e| {
                     CliError(format!(
                         "{}: {} codec: {e}",
                         clip_path.display(),
@@ -151,7 +135,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let data = ReportData {
         clip: &clip,
         measured: &m,
-        precision: a.settings.error,
+        precision: a.opts.settings.error,
         title: format!("{} — codec {}", clip.name, codec_name),
         subtitle: format!(
             "{} joints, {} samples at {} Hz | {} bytes (raw {}), ratio {:.2} | max error {:.4} ({}), p99 {:.4} | precision {}, shell {}",
@@ -164,8 +148,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             m.max_error,
             measure::joint_name(&clip, m.worst_joint),
             m.p99_error,
-            a.settings.error,
-            a.settings.shell
+            a.opts.settings.error,
+            a.opts.settings.shell
         ),
     };
     std::fs::write(&out, render(&data, a.top, a.bars))
@@ -179,17 +163,10 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
 /// skeleton): compresses the curve set, prints each curve's id, name, precision and max error,
 /// and draws the same two charts with curves in place of joints (errors relative to each
 /// curve's precision, so the threshold line is 1).
-fn curves_report(a: &Args, path: &Path, out: &Path) -> Result<ExitCode, CliError> {
-    let set = crate::curves::load_set(
-        path,
-        a.settings.resample,
-        a.clip_index,
-        a.settings.stack.as_deref(),
-        &a.curves,
-    )?;
+fn curves_report(a: &Args, set: &CurveSet, out: &Path) -> Result<ExitCode, CliError> {
     let settings = animcomp::CompressSettings::default();
-    let blob = crate::curves::compress_set(&set, &settings)?;
-    let errs = crate::curves::errors(&set, &blob)?;
+    let blob = crate::curves::compress_set(set, &settings)?;
+    let errs = crate::curves::errors(set, &blob)?;
     let nc = set.curves.len();
     let rel: Vec<f32> = errs
         .iter()

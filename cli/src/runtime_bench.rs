@@ -14,7 +14,7 @@
 //!
 //! Set figures are medians over clips.
 
-use crate::bench::Input;
+use crate::measure::Input;
 use crate::table::Table;
 use animcomp::decompress::{
     DecompressOptions, Decompressor, Looping, OpenBlob, Rounding, CHANNELS_ALL,

@@ -214,8 +214,8 @@ fn export_of_shared_fbx_with_blend_shapes_keeps_skeleton_and_weights() {
     .remove(0)
     .clip;
     assert!(max_distance(&source, &back) <= 1e-3);
-    let src_curves = animcomp_import::curves::load_curves(&fbx, None).unwrap();
-    let back_curves = animcomp_import::curves::load_curves(&out, Some(source.sample_rate)).unwrap();
+    let src_curves = animcomp_import::load_curves(&fbx, None).unwrap();
+    let back_curves = animcomp_import::load_curves(&out, Some(source.sample_rate)).unwrap();
     assert_eq!(back_curves[0].curves.len(), 3);
     // The blend-shape meshes went out with their targets: the glTF's largest displacement per
     // target is the FBX channel's magnitude (in centimetres: the file is in metres).
@@ -228,6 +228,8 @@ fn export_of_shared_fbx_with_blend_shapes_keeps_skeleton_and_weights() {
         );
     }
     for (a, b) in src_curves[0].curves.iter().zip(&back_curves[0].curves) {
+        // The blend-shape names come back (`extras.targetNames`).
+        assert_eq!(a.name, b.name);
         for (x, y) in a.values.iter().zip(&b.values) {
             assert!((x - y).abs() <= 1e-5, "{}: {x} vs {y}", a.name);
         }
@@ -432,13 +434,26 @@ fn curve_blobs_show_their_curves_in_inspect_sample_and_report() {
     animcomp()
         .args(["compress", s(&csv), "-o", s(&blob)])
         .assert()
-        .success();
+        .success()
+        .stdout(predicate::str::contains(
+            "without the blob's header, curve descriptors and segment table",
+        ));
+    // The curves section: its offset and size, and a row of the section table.
+    let h = animcomp::format::Header::parse(&std::fs::read(&blob).unwrap()).unwrap();
+    assert!(h.curves_size > 0);
+    let section = format!(
+        "curves section offset {}, {} bytes",
+        h.curves_offset, h.curves_size
+    );
+    let row = predicate::str::is_match(format!(r"(?m)^curves\s+{}\s", h.curves_size)).unwrap();
     animcomp()
         .args(["inspect", s(&blob)])
         .assert()
         .success()
         .stdout(predicate::str::contains("curves         2 (ids 0 1)"))
-        .stdout(predicate::str::contains("raw 240 bytes"));
+        .stdout(predicate::str::contains("raw 240 bytes"))
+        .stdout(predicate::str::contains(section))
+        .stdout(row);
     // JawOpen is 0.5 throughout; EyeBlinkLeft is i / 30 at sample i.
     animcomp()
         .args(["sample", s(&blob), "--time", "0.5"])
@@ -477,7 +492,9 @@ fn additive_compress_bench_and_export_with_each_base() {
             .args(["--additive", "additive1", "--base", base])
             .assert()
             .success()
-            .stdout(predicate::str::contains("additive additive1 relative to"))
+            .stdout(predicate::str::contains(
+                "additive format additive1, relative to",
+            ))
             .get_output()
             .stdout
             .clone();
@@ -594,10 +611,12 @@ fn export_of_curves_without_a_skeleton_writes_morph_weights() {
         .stdout(predicate::str::contains("0 joints, 2 curves"));
     let doc = gltf::Gltf::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(doc.meshes().count(), 1);
-    let back = animcomp_import::curves::load_curves(&out, Some(30.0)).unwrap();
-    let src = animcomp_import::curves::load_curves(&csv, None).unwrap();
+    let back = animcomp_import::load_curves(&out, Some(30.0)).unwrap();
+    let src = animcomp_import::load_curves(&csv, None).unwrap();
     assert_eq!(back[0].curves.len(), 2);
     for (a, b) in src[0].curves.iter().zip(&back[0].curves) {
+        // Re-imported under their own names (`extras.targetNames`), not `curves.target<t>`.
+        assert_eq!(a.name, b.name);
         for (x, y) in a.values.iter().zip(&b.values) {
             assert!((x - y).abs() <= 0.001 + 1e-6, "{}: {x} vs {y}", a.name);
         }

@@ -299,8 +299,8 @@ fn export_of_shared_morph_gltf_writes_its_weights() {
         .success();
     let w = exported_weights(&out);
     assert_eq!(w.len(), 1, "{w:?}");
-    let back = animcomp_import::curves::load_curves(&out, None).unwrap();
-    let src = animcomp_import::curves::load_curves(&p, None).unwrap();
+    let back = animcomp_import::load_curves(&out, None).unwrap();
+    let src = animcomp_import::load_curves(&p, None).unwrap();
     assert_eq!(back[0].curves.len(), src[0].curves.len());
     for (a, b) in src[0].curves.iter().zip(&back[0].curves) {
         assert_eq!(a.values.len(), b.values.len());
@@ -344,19 +344,7 @@ fn joint_options_at_their_defaults_are_refused_on_curves() {
 
 /// A small BVH clip (2 joints, 10 frames).
 fn bvh(dir: &Path) -> PathBuf {
-    let mut t = String::from(
-        "HIERARCHY\nROOT hip\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition \
-         Zrotation Xrotation Yrotation\n JOINT knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 3 Zrotation \
-         Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n}\nMOTION\nFrames: 10\n\
-         Frame Time: 0.0333333\n",
-    );
-    for i in 0..10 {
-        let a = i as f32 * 3.0;
-        t += &format!("0 {} 0 {a} 0 0 {} 0 0\n", 1.0 + 0.01 * i as f32, a * 2.0);
-    }
-    let p = dir.join("walk.bvh");
-    std::fs::write(&p, t).unwrap();
-    p
+    support::small_bvh(dir, "walk.bvh")
 }
 
 #[cfg(unix)]

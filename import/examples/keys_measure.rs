@@ -11,7 +11,8 @@
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::Transform;
 use animcomp::metric::Metric;
-use animcomp::offline::keys::{compress_with, InterpChoice, KeysOptions, Split, ToleranceMode};
+use animcomp::offline::compress_keys_with as compress_with;
+use animcomp::offline::keys::{InterpChoice, KeysOptions, Split, ToleranceMode};
 use animcomp::offline::{CodecChoice, CompressSettings};
 use animcomp::runtime::{cursor_state_size, KeyCursor};
 use animcomp::{compress, AlignedBlob, RawClip};

@@ -65,7 +65,7 @@ pub enum ImportError {
         source: std::io::Error,
     },
     /// The file's extension is not one of the supported formats.
-    #[error("{}: unsupported file type (expected .bvh, .gltf, .glb, .acl.sjson or .fbx)", .path.display())]
+    #[error("{}: unsupported file type (expected a clip: .bvh, .gltf, .glb, .fbx, .acl.sjson; or curves: .csv Live Link Face, .npy frames x curves)", .path.display())]
     Unsupported {
         /// The file.
         path: PathBuf,

@@ -7,6 +7,7 @@
 //! rejected there with a clear status).
 
 pub mod acl;
+mod asset;
 pub mod bvh;
 pub mod curves;
 mod error;
@@ -15,6 +16,7 @@ pub mod gltf_import;
 pub mod sjson;
 mod units;
 
+pub use asset::{load_asset, load_curves, Asset};
 pub use error::{ImportError, ParseError};
 pub use units::{guess_units, pose_extent};
 
@@ -110,58 +112,61 @@ fn clip_name(path: &Path) -> String {
     name
 }
 
-fn read_text(path: &Path) -> Result<String, ImportError> {
-    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+fn read_bytes(path: &Path) -> Result<Vec<u8>, ImportError> {
+    std::fs::read(path).map_err(|source| ImportError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    String::from_utf8(bytes).map_err(|e| ImportError::Parse {
+    })
+}
+
+fn as_text<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, ImportError> {
+    std::str::from_utf8(bytes).map_err(|e| ImportError::Parse {
         path: path.to_path_buf(),
         line: None,
         message: format!(
             "not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
+            e.valid_up_to()
         ),
     })
 }
 
 /// Loads every clip in a file, dispatching on its extension. A glTF file gives one clip per
-/// animation; the other formats give exactly one.
+/// animation, an FBX file one per animation stack; the other formats give exactly one.
 pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, ImportError> {
     let kind = kind_of(path).ok_or_else(|| ImportError::Unsupported {
         path: path.to_path_buf(),
     })?;
+    clips_from_bytes(kind, path, &read_bytes(path)?, opts)
+}
+
+/// The clips of a file of kind `kind` held in `bytes`.
+fn clips_from_bytes(
+    kind: Kind,
+    path: &Path,
+    bytes: &[u8],
+    opts: &ImportOptions,
+) -> Result<Vec<ImportedClip>, ImportError> {
     let name = clip_name(path);
-    let mut out = match kind {
+    let one = |clip: RawClip, error_threshold: Option<f32>| ImportedClip {
+        units: String::new(),
+        clip,
+        source: path.to_path_buf(),
+        error_threshold,
+        notes: vec![],
+    };
+    let out = match kind {
         Kind::Bvh => {
-            let text = read_text(path)?;
-            let clip = bvh::parse(&text, &name).map_err(|e| e.in_file(path))?;
-            vec![ImportedClip {
-                units: String::new(),
-                clip,
-                source: path.to_path_buf(),
-                error_threshold: None,
-                notes: vec![],
-            }]
+            let clip = bvh::parse(as_text(path, bytes)?, &name).map_err(|e| e.in_file(path))?;
+            vec![one(clip, None)]
         }
         Kind::Acl => {
-            let text = read_text(path)?;
-            let (clip, error_threshold) = acl::parse(&text, &name).map_err(|e| e.in_file(path))?;
-            vec![ImportedClip {
-                units: String::new(),
-                clip,
-                source: path.to_path_buf(),
-                error_threshold,
-                notes: vec![],
-            }]
+            let (clip, error_threshold) =
+                acl::parse(as_text(path, bytes)?, &name).map_err(|e| e.in_file(path))?;
+            vec![one(clip, error_threshold)]
         }
         Kind::Gltf => {
-            let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-            let clips = gltf_import::load_bytes(&bytes, path.parent(), opts)
-                .map_err(|e| e.in_file(path))?;
+            let clips =
+                gltf_import::load_bytes(bytes, path.parent(), opts).map_err(|e| e.in_file(path))?;
             let single_unnamed = clips.len() == 1 && clips[0].name == "animation0";
             clips
                 .into_iter()
@@ -174,46 +179,55 @@ pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, Impo
                     };
                     ImportedClip {
                         units: "m".into(),
-                        clip,
-                        source: path.to_path_buf(),
-                        error_threshold: None,
-                        notes: vec![],
+                        ..one(clip, None)
                     }
                 })
                 .collect()
         }
         Kind::Fbx => {
-            let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-            let file = fbx::load_bytes(&bytes, &fbx_options(opts)).map_err(|e| e.in_file(path))?;
-            if file.takes.iter().all(|t| t.clip.num_joints() == 0) {
-                let curves = file.takes.first().map_or(0, |t| t.curves.len());
-                return Err(ParseError::general(format!(
-                    "no skeleton: the file has no bones (LimbNode/Root nodes or skin-cluster \
-                     bones); its {curves} blend-shape channel{} import as curves",
-                    if curves == 1 { "" } else { "s" }
-                ))
-                .in_file(path));
-            }
-            let units = file.units.clone();
-            file.takes
-                .into_iter()
-                .map(|t| {
-                    let mut notes = file.notes.clone();
-                    notes.extend(t.notes);
-                    ImportedClip {
-                        clip: t.clip,
-                        units: units.clone(),
-                        source: path.to_path_buf(),
-                        error_threshold: None,
-                        notes,
-                    }
-                })
-                .collect()
+            let file = fbx::load_bytes(bytes, &fbx_options(opts)).map_err(|e| e.in_file(path))?;
+            return fbx_clips(path, file, opts);
         }
     };
+    Ok(finish(out, opts))
+}
+
+/// The clips of a read FBX file (an error when it has no bones: its blend shapes are curves).
+fn fbx_clips(
+    path: &Path,
+    file: fbx::FbxFile,
+    opts: &ImportOptions,
+) -> Result<Vec<ImportedClip>, ImportError> {
+    if file.takes.iter().all(|t| t.clip.num_joints() == 0) {
+        let curves = file.takes.first().map_or(0, |t| t.curves.len());
+        return Err(ParseError::general(format!(
+            "no skeleton: the file has no bones (LimbNode/Root nodes or skin-cluster \
+             bones); its {curves} blend-shape channel{} import as curves",
+            if curves == 1 { "" } else { "s" }
+        ))
+        .in_file(path));
+    }
+    let units = file.units.clone();
+    let out = file
+        .takes
+        .into_iter()
+        .map(|t| {
+            let mut notes = file.notes.clone();
+            notes.extend(t.notes);
+            ImportedClip {
+                clip: t.clip,
+                units: units.clone(),
+                source: path.to_path_buf(),
+                error_threshold: None,
+                notes,
+            }
+        })
+        .collect();
+    Ok(finish(out, opts))
+}
+
+/// Units guessed where the format does not say, and `unit_scale` applied.
+fn finish(mut out: Vec<ImportedClip>, opts: &ImportOptions) -> Vec<ImportedClip> {
     for c in &mut out {
         if c.units.is_empty() {
             c.units = guess_units(&c.clip).to_string();
@@ -222,7 +236,7 @@ pub fn load(path: &Path, opts: &ImportOptions) -> Result<Vec<ImportedClip>, Impo
             c.clip.scale_translations(opts.unit_scale);
         }
     }
-    Ok(out)
+    out
 }
 
 /// The FBX reader's options from the shared ones.

@@ -5,7 +5,8 @@
 
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::{compress_with_curves, AlignedBlob, CompressSettings};
-use animcomp_import::curves::{load_curves, CurveSet};
+use animcomp_import::curves::CurveSet;
+use animcomp_import::load_curves;
 use std::path::Path;
 
 const ROOT: &str = "/work/shared/data/curves";

@@ -28,14 +28,16 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--workers", type=int, help="worker processes of the local cluster (default: one per core)"
     )
+    # Two options rather than one with an optional value: `--cache [URL]` followed by the inputs
+    # would take the first input as the cache's URL.
     b.add_argument(
         "--cache",
-        nargs="?",
-        const=True,
-        default=None,
-        metavar="URL",
-        help="use the blob cache: at URL (any fsspec URL), or without a value at ANIMCOMP_CACHE "
-        "or the platform cache folder (~/.cache/animcomp)",
+        action="store_true",
+        help="use the blob cache at ANIMCOMP_CACHE or the platform cache folder "
+        "(~/.cache/animcomp)",
+    )
+    b.add_argument(
+        "--cache-url", metavar="URL", help="use the blob cache at URL (any fsspec URL)"
     )
     b.add_argument("--codec", choices=CODECS, default="auto")
     b.add_argument("--precision", type=float, default=0.01, help="largest error, clip units")
@@ -54,8 +56,32 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _is_url(path: str) -> bool:
+    return "://" in path
+
+
+def _check_arguments(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuses bad arguments (exit 2) before anything starts: no cluster, no output folder."""
+    import os
+
+    for inp in args.inputs:
+        if not _is_url(inp) and not os.path.exists(inp):
+            hint = (
+                " (--cache takes no value: give the cache's location with --cache-url URL)"
+                if args.cache
+                else ""
+            )
+            p.error(f"{inp}: no such file or directory{hint}")
+    if not _is_url(args.out) and os.path.exists(args.out) and not os.path.isdir(args.out):
+        p.error(f"-o {args.out}: is a file; give a folder (created if missing)")
+    if args.cache and args.cache_url:
+        p.error("--cache and --cache-url: give one (--cache-url names the cache's location)")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    args = _parser().parse_args(argv)
+    p = _parser()
+    args = p.parse_args(argv)
+    _check_arguments(p, args)
     from .batch import Settings, compress_library
 
     settings = Settings(
@@ -73,7 +99,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         settings=settings,
         scheduler=args.scheduler,
         workers=args.workers,
-        cache=args.cache,
+        cache=args.cache_url or (True if args.cache else None),
         progress=not args.no_progress,
     )
     print(result.summary())

@@ -272,7 +272,7 @@ fn clip_dict<'py>(
 type Takes = Vec<(RawClip, Vec<Curve>, String)>;
 
 fn load_takes(path: &Path, resample: Option<f32>) -> Result<Takes, String> {
-    use animcomp_import::curves::{is_curve_file, load_curves};
+    use animcomp_import::{curves::is_curve_file, load_curves};
     if !path.is_file() {
         return Err(format!("{}: no such file", path.display()));
     }

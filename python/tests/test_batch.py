@@ -131,6 +131,29 @@ def test_cli_exit_status_and_summary(library, tmp_path):
     assert p.returncode == 2
 
 
+def test_cli_checks_arguments_before_starting_anything(library, tmp_path):
+    def batch(*args):
+        return subprocess.run([sys.executable, "-m", "animcomp", "batch", *map(str, args)],
+                              capture_output=True, text=True, timeout=60)
+
+    out = tmp_path / "out"
+    # A missing input: refused (exit 2, its name) before a cluster or the output folder exists.
+    p = batch(library, tmp_path / "missing.bvh", "-o", out)
+    assert p.returncode == 2 and "missing.bvh: no such file or directory" in p.stderr, p.stderr
+    assert not out.exists()
+    # `--cache` takes no value: what follows it is an input, not the cache's location.
+    p = batch("--cache", tmp_path / "missing.bvh", "-o", out)
+    assert p.returncode == 2, p.stderr
+    assert "required: INPUTS" not in p.stderr and "--cache-url" in p.stderr
+    # `-o` naming an existing file: a message, not a FileExistsError traceback.
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    p = batch(library, "-o", f)
+    assert p.returncode == 2 and "is a file" in p.stderr and "Traceback" not in p.stderr
+    assert batch(library, "-o", out, "--cache", "--cache-url", tmp_path / "c").returncode == 2
+    assert not out.exists()
+
+
 # --- A real cluster on this machine -----------------------------------------------------------
 
 

@@ -161,7 +161,7 @@ pub unsafe extern "C" fn animcomp_regroup_blob(
     out_size: *mut usize,
 ) -> Status {
     compress_into(out, out_capacity, out_size, || {
-        crate::offline::regroup_blob(super::info::blob_slice(blob, size)?)
+        crate::offline::regroup_blob(super::handles::blob_slice(blob, size)?)
     })
 }
 

@@ -9,8 +9,9 @@
 
 use std::os::raw::c_void;
 
-use super::decompress::{decompressor, seek_policies};
+use super::decompress::seek_policies;
 use super::guard::{guard, out_ptr, out_slice, pose_buffer, write_if_some};
+use super::handles::decompressor;
 use super::types::AnimcompDecompressor;
 use crate::format::CodecId;
 use crate::math::FLOATS_PER_JOINT;

@@ -111,7 +111,7 @@ pub unsafe extern "C" fn animcomp_sample_curves(
     out_len: usize,
 ) -> Status {
     guard(|| {
-        let d = super::decompress::decompressor(ctx)?;
+        let d = super::handles::decompressor(ctx)?;
         let need = d.num_curves();
         if out_len < need {
             return Err(Error::BufferTooSmall { required: need * 4 });
@@ -134,7 +134,7 @@ pub unsafe extern "C" fn animcomp_sample_curve(
 ) -> Status {
     guard(|| {
         let out = out_ptr(out_value, "out_value")?;
-        let d = super::decompress::decompressor(ctx)?;
+        let d = super::handles::decompressor(ctx)?;
         out.write(d.sample_curve(index)?);
         Ok(())
     })
@@ -149,7 +149,7 @@ pub unsafe extern "C" fn animcomp_curve_id(
 ) -> Status {
     guard(|| {
         let out = out_ptr(out_id, "out_id")?;
-        let d = super::decompress::decompressor(ctx)?;
+        let d = super::handles::decompressor(ctx)?;
         out.write(d.curves().id(index)?);
         Ok(())
     })

@@ -1,93 +1,17 @@
 //! The caller-owned decompressor: init, seek, sample pose, sample joint.
 //!
-//! An `AnimcompDecompressor` holds a [`Decompressor`] written in place with `ptr::write`, after a
-//! magic word that marks it initialised. The decompressor borrows the caller's blob (and bind pose)
-//! for as long as the caller keeps them alive; Rust sees that borrow as `'static`.
+//! The contexts and blob handles themselves (what lives in their opaque words) are
+//! [`super::handles`]'s.
 
 use std::os::raw::c_void;
 
 use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice, pose_buffer};
+use super::handles::{blob_slice, blob_state, state, state_mut, BlobState, State};
 use super::types::{AnimcompBlob, AnimcompDecompressOptions, AnimcompDecompressor};
 use crate::format::{BlobFlags, Header};
 use crate::math::FLOATS_PER_JOINT;
 use crate::runtime::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
 use crate::{Error, Result, Status};
-
-/// Marks an initialised context ("ACD1").
-const MAGIC: u32 = u32::from_le_bytes(*b"ACD1");
-
-/// What lives inside `AnimcompDecompressor::opaque`.
-#[repr(C)]
-pub(super) struct State {
-    magic: u32,
-    /// Bytes of the attached cache a pose uses (`dec.playback_cache_size()`, found when it was
-    /// attached, so that a pose does not compute it again); 0 when none.
-    pub(super) cache_len: u32,
-    pub(super) dec: Decompressor<'static>,
-    /// The attached playback cache (`animcomp_decompressor_attach_cache`), of at least
-    /// `dec.playback_cache_size()` bytes, 16-byte aligned; null when none.
-    pub(super) cache: *mut u8,
-}
-
-const _: () = {
-    assert!(std::mem::size_of::<State>() <= std::mem::size_of::<AnimcompDecompressor>());
-    assert!(std::mem::align_of::<State>() <= std::mem::align_of::<AnimcompDecompressor>());
-};
-
-/// Marks an opened blob handle ("ACMPBLB1").
-const BLOB_MAGIC: u64 = u64::from_le_bytes(*b"ACMPBLB1");
-
-/// What lives inside `AnimcompBlob::opaque`.
-#[repr(C)]
-pub(super) struct BlobState {
-    magic: u64,
-    pub(super) open: OpenBlob<'static>,
-}
-
-const _: () = {
-    assert!(std::mem::size_of::<BlobState>() <= std::mem::size_of::<AnimcompBlob>());
-    assert!(std::mem::align_of::<BlobState>() <= std::mem::align_of::<AnimcompBlob>());
-};
-
-/// The state of an opened blob handle.
-///
-/// # Safety
-/// A non-null `handle` must point to a readable `AnimcompBlob` (opened or not).
-pub(super) unsafe fn blob_state<'a>(handle: *const AnimcompBlob) -> Result<&'a BlobState> {
-    let h = out_ptr(handle as *mut AnimcompBlob, "blob handle")? as *const BlobState;
-    // A volatile read: the memory may be uninitialised (best-effort detection).
-    if std::ptr::read_volatile(std::ptr::addr_of!((*h).magic)) != BLOB_MAGIC {
-        return Err(Error::NotInitialized);
-    }
-    Ok(&*h)
-}
-
-/// Checks the context pointer (null, 16-byte alignment) without reading it.
-fn ctx_ptr(ctx: *const AnimcompDecompressor) -> Result<*const AnimcompDecompressor> {
-    out_ptr(ctx as *mut AnimcompDecompressor, "decompressor").map(|p| p as *const _)
-}
-
-/// The state of an initialised context.
-///
-/// # Safety
-/// `ctx` must point to a readable `AnimcompDecompressor` (initialised or not).
-pub(super) unsafe fn state<'a>(ctx: *const AnimcompDecompressor) -> Result<&'a State> {
-    let p = ctx_ptr(ctx)? as *const State;
-    // A volatile read: the memory may be uninitialised (best-effort detection).
-    if std::ptr::read_volatile(std::ptr::addr_of!((*p).magic)) != MAGIC {
-        return Err(Error::NotInitialized);
-    }
-    Ok(&*p)
-}
-
-/// Mutable state of an initialised context.
-///
-/// # Safety
-/// As [`state`], and not aliased.
-pub(super) unsafe fn state_mut<'a>(ctx: *mut AnimcompDecompressor) -> Result<&'a mut State> {
-    state(ctx)?;
-    Ok(&mut *(ctx as *mut State))
-}
 
 /// The default options: verify the checksum, no bind pose.
 pub(crate) fn default_options() -> AnimcompDecompressOptions {
@@ -137,10 +61,10 @@ unsafe fn open_blob(
             "reserved fields of AnimcompDecompressOptions must be zero",
         ));
     }
-    let blob: &'static [u8] = super::info::blob_slice(blob, blob_size)?;
-    // The bind pose length comes from the joint count of a header that has passed its own
-    // checks, so no slice is formed from an unchecked count; the body is validated once, by
-    // `OpenBlob::open`.
+    let blob: &'static [u8] = blob_slice(blob, blob_size)?;
+    // The bind pose length comes from the caller and is checked against the joint count of a
+    // header that has passed its own checks, so no slice is formed from an unchecked count; the
+    // body is validated once, by `OpenBlob::open`.
     let bind_pose = if opts.bind_pose.is_null() {
         if opts.bind_pose_len != 0 {
             return Err(Error::InvalidArgument(
@@ -148,16 +72,19 @@ unsafe fn open_blob(
             ));
         }
         None
+    } else if opts.bind_pose_len == 0 {
+        return Err(Error::InvalidArgument(
+            "bind_pose needs bind_pose_len: its length in floats, 10 per joint x num_joints",
+        ));
     } else {
         let header = Header::parse(blob)?;
         let len = header.num_joints as usize * FLOATS_PER_JOINT;
         if !header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
             // Not used by this blob: ignored, never read (and no slice formed over it).
             None
-        } else if opts.bind_pose_len != 0 && opts.bind_pose_len < len as u64 {
-            // Checked before a slice is formed or a float read: the caller said how long the
-            // array is (nothing is written: the required length is 10 x the blob's joints,
-            // `AnimcompBlobInfo::num_joints`).
+        } else if opts.bind_pose_len < len as u64 {
+            // Checked before a slice is formed or a float read (nothing is written: the required
+            // length is 10 x the blob's joints, `AnimcompBlobInfo::num_joints`).
             return Err(Error::BufferTooSmall {
                 required: len * std::mem::size_of::<f32>(),
             });
@@ -176,9 +103,8 @@ unsafe fn open_blob(
 
 /// Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
 /// `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
-/// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). A bind pose
-/// shorter than the blob needs, by `options->bind_pose_len`, gives
-/// `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (nothing read or written; as for `animcomp_blob_open`).
+/// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). The bind pose
+/// is checked as for `animcomp_blob_open` (its length, `options->bind_pose_len`, is required).
 /// This is `animcomp_blob_open` followed by `animcomp_decompressor_bind`: to bind many contexts to
 /// one blob, open it once and bind each context (constant time).
 ///
@@ -197,12 +123,7 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
             opaque: [0; super::types::ANIMCOMP_DECOMPRESSOR_WORDS],
         });
         let dec = Decompressor::bind(&open_blob(blob, blob_size, options)?);
-        (ctx as *mut State).write(State {
-            magic: MAGIC,
-            cache_len: 0,
-            dec,
-            cache: std::ptr::null_mut(),
-        });
+        (ctx as *mut State).write(State::new(dec));
         Ok(())
     })
 }
@@ -211,10 +132,12 @@ pub unsafe extern "C" fn animcomp_decompressor_init(
 /// `options` turns it off, every offset, count and stored value, and the bind pose of `options`
 /// when the blob's defaults are the bind pose), in time linear in its size, and fills `*handle`.
 /// `options` may be NULL (defaults). Bind any number of contexts to the handle with
-/// `animcomp_decompressor_bind`. When the blob's defaults are the bind pose and
-/// `options->bind_pose_len` is not 0, a bind pose shorter than 10 floats per joint of the blob
-/// gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` before any of it is read (nothing is written; see
-/// `AnimcompDecompressOptions::bind_pose_len`). On failure `*handle` is left unopened (binding it then gives
+/// `animcomp_decompressor_bind`. A bind pose comes with its length in floats
+/// (`options->bind_pose_len`, 10 per joint x `AnimcompBlobInfo::num_joints`): a length of 0 with
+/// a bind pose gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`, and when the blob's defaults are the bind
+/// pose, one shorter than 10 floats per joint of the blob gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`
+/// before any of it is read (nothing is written). A NULL bind pose for a blob whose defaults are
+/// the bind pose gives `ANIMCOMP_STATUS_BIND_POSE_REQUIRED`. On failure `*handle` is left unopened (binding it then gives
 /// `ANIMCOMP_STATUS_NOT_INITIALIZED`). The blob and bind pose must outlive the handle and every
 /// context bound from it. No memory is allocated.
 #[no_mangle]
@@ -230,10 +153,7 @@ pub unsafe extern "C" fn animcomp_blob_open(
             opaque: [0; super::types::ANIMCOMP_BLOB_WORDS],
         });
         let open = open_blob(blob, blob_size, options)?;
-        (handle as *mut BlobState).write(BlobState {
-            magic: BLOB_MAGIC,
-            open,
-        });
+        (handle as *mut BlobState).write(BlobState::new(open));
         Ok(())
     })
 }
@@ -249,12 +169,7 @@ pub unsafe extern "C" fn animcomp_decompressor_bind(
     guard(|| {
         let ctx = out_ptr(ctx, "decompressor")?;
         let dec = Decompressor::bind(&blob_state(handle)?.open);
-        (ctx as *mut State).write(State {
-            magic: MAGIC,
-            cache_len: 0,
-            dec,
-            cache: std::ptr::null_mut(),
-        });
+        (ctx as *mut State).write(State::new(dec));
         Ok(())
     })
 }
@@ -376,14 +291,4 @@ pub unsafe extern "C" fn animcomp_sample_joints(
         let (out, stride) = pose_buffer(out, out_len_floats, stride_floats, 0)?;
         st.dec.sample_joints(joints, slots, channels, out, stride)
     })
-}
-
-/// The decompressor behind an initialised context (for [`super::info`]).
-///
-/// # Safety
-/// As [`state`].
-pub(crate) unsafe fn decompressor<'a>(
-    ctx: *const AnimcompDecompressor,
-) -> Result<&'a Decompressor<'static>> {
-    state(ctx).map(|s| &s.dec)
 }

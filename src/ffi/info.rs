@@ -2,19 +2,12 @@
 
 use std::os::raw::c_void;
 
-use super::guard::{guard, in_slice, out_ptr};
+use super::guard::{guard, out_ptr};
+use super::handles::blob_slice;
 use super::types::{AnimcompBlobInfo, AnimcompDecompressor};
 use crate::format::{validate_blob, Header};
 use crate::runtime::clip_duration;
-use crate::{Result, Status};
-
-/// A blob slice from a C pointer (null → NULL_POINTER). Alignment is checked by the validator.
-///
-/// # Safety
-/// A non-null `blob` must point to `size` readable bytes that outlive `'a`.
-pub(crate) unsafe fn blob_slice<'a>(blob: *const c_void, size: usize) -> Result<&'a [u8]> {
-    in_slice(blob as *const u8, size, "blob")
-}
+use crate::Status;
 
 /// The info of a validated header.
 pub(crate) fn info_of(h: &Header) -> AnimcompBlobInfo {
@@ -84,7 +77,7 @@ pub unsafe extern "C" fn animcomp_decompressor_info(
     guard(|| {
         let out = out_ptr(out, "out")?;
         out.write(AnimcompBlobInfo::default());
-        let d = super::decompress::decompressor(ctx)?;
+        let d = super::handles::decompressor(ctx)?;
         out.write(info_of(d.header()));
         Ok(())
     })

@@ -7,7 +7,8 @@
 //!
 //! Files: [`guard`] (panic boundary, pointer checks), [`status`] (messages, versions), [`types`]
 //! (`#[repr(C)]` structs and constants), [`clip`] (C clip → [`crate::RawClip`]), [`compress`],
-//! [`decompress`], [`cursor`] (the `keys` playback cursor), [`info`] (validation, blob info).
+//! [`handles`] (the opaque context and blob handle states), [`decompress`], [`playback`] (the
+//! playback cache), [`cursor`] (the `keys` playback cursor), [`info`] (validation, blob info).
 
 // Every entry point has the same safety contract, stated once in the header preamble and per
 // argument in its doc comment: non-null pointers are valid for the lengths given.
@@ -22,6 +23,7 @@ pub mod cursor;
 pub mod curves;
 pub mod decompress;
 pub mod guard;
+mod handles;
 pub mod info;
 pub mod playback;
 pub mod status;

@@ -5,8 +5,8 @@
 //! holds (`docs/runtime.md`, "Playback cache"). The cache is caller-owned memory: the library
 //! never allocates it, and the caller frees it after detaching it or dropping the context.
 
-use super::decompress::{blob_state, state, state_mut, State};
 use super::guard::{guard, out_ptr};
+use super::handles::{blob_state, state, state_mut, State};
 use super::types::{AnimcompBlob, AnimcompDecompressor};
 use crate::{Error, Result, Status};
 use std::os::raw::c_void;

@@ -22,7 +22,7 @@ pub const ANIMCOMP_MAX_SAMPLES: u32 = 16777216;
 /// Blob flag: the clip has non-unit scale (otherwise scale decodes as exactly 1).
 pub const ANIMCOMP_BLOB_FLAG_HAS_SCALE: u32 = 1;
 /// Blob flag: default sub-tracks are the bind pose, which `animcomp_decompressor_init` must be
-/// given (`AnimcompDecompressOptions::bind_pose`).
+/// given (`AnimcompDecompressOptions::bind_pose` and `bind_pose_len`).
 pub const ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE: u32 = 2;
 /// Blob flag: the clip was a loop whose repeated last sample was removed (`optimize_loops`).
 pub const ANIMCOMP_BLOB_FLAG_LOOPING: u32 = 4;
@@ -200,16 +200,15 @@ pub struct AnimcompDecompressOptions {
     /// Must be zero.
     pub reserved0: u32,
     /// Optional: bind pose, 10 floats per joint, tightly packed. Required for blobs with
-    /// `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE`; it is read during sampling, so it must
-    /// outlive the decompressor. Give its length in `bind_pose_len` too: without a length the
-    /// library trusts the array to hold 10 floats for every joint of the blob, which a blob of
-    /// more joints than the caller expects (a hostile one) would read past.
+    /// `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE` (NULL for one gives
+    /// `ANIMCOMP_STATUS_BIND_POSE_REQUIRED`); it is read during sampling, so it must outlive the
+    /// decompressor. Always give its length in `bind_pose_len`.
     pub bind_pose: *const f32,
-    /// Length of `bind_pose` in floats. 0 (the default, and what callers written before this
-    /// field get from zeroed reserved space): unknown, the library reads 10 floats per joint of
-    /// the blob, as before. Non-zero: the blob's joint count is checked against it before
-    /// anything is read: fewer than 10 floats per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
-    /// Non-zero with a NULL `bind_pose` gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+    /// Length of `bind_pose` in floats: 10 per joint x `AnimcompBlobInfo::num_joints`. Required
+    /// with a bind pose: 0 (the default) with a non-NULL `bind_pose` gives
+    /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`, as does a non-zero length with a NULL `bind_pose`. The
+    /// blob's joint count is checked against it before anything is read: fewer than 10 floats
+    /// per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
     pub bind_pose_len: u64,
     /// Must be zero.
     pub reserved: [u64; 1],

@@ -266,7 +266,10 @@ pub fn validate_section_counting(
         prev = start;
     }
     if num_stored == 0 {
-        // Nothing is stored: segments may be empty (or hold bytes nothing reads).
+        // Nothing is stored: every segment is empty, so the section ends with its offset table.
+        if section.len() as u64 != data_start {
+            return Err(corrupt("curves section longer than its contents"));
+        }
         return Ok(Geometry {
             segment_len,
             num_segments,
@@ -365,6 +368,19 @@ fn validate_segment(
                 }
             }
         }
+    }
+    check_segment_end(data, bit)
+}
+
+/// A segment is exactly the bytes its `bits` need, and the bits after the last field (to the
+/// byte boundary) are zero: no segment carries bytes nothing reads.
+fn check_segment_end(data: &[u8], bits: usize) -> Result<()> {
+    if data.len() != bits.div_ceil(8) {
+        return Err(corrupt("curve segment longer than its contents"));
+    }
+    let used = bits % 8;
+    if used != 0 && data[data.len() - 1] >> used != 0 {
+        return Err(corrupt("non-zero padding bits in a curve segment"));
     }
     Ok(())
 }

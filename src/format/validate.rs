@@ -74,12 +74,20 @@ pub fn validate_blob_counting<'a>(
 /// reads and the checksum does not vouch for meaningfully.
 fn check_padding(h: &Header, blob: &[u8], work: &mut usize) -> Result<()> {
     let body_end = h.body_range().end;
+    let aligned = |end: usize| end.div_ceil(BLOB_ALIGNMENT) * BLOB_ALIGNMENT;
     let (gap, tail) = if h.num_curves == 0 {
         (body_end..body_end, body_end..blob.len())
     } else {
         let c = h.curves_range();
         (body_end..c.start, c.end..blob.len())
     };
+    // Exactly the padding the alignment needs: the curves start at the first multiple of 16
+    // after the body, and the blob ends at the first one after its last section.
+    if (h.num_curves != 0 && gap.end != aligned(gap.start)) || blob.len() != aligned(tail.start) {
+        return Err(Error::CorruptBlob(
+            "padding after the body or the curves longer than the alignment needs",
+        ));
+    }
     for r in [gap, tail] {
         *work += r.len();
         if blob[r].iter().any(|&b| b != 0) {

@@ -18,24 +18,9 @@ use crate::offline::additive::{AdditiveBase, BasePoses};
 use crate::offline::blob_writer::{assemble_blob_with, BlobExtras, EncodedBody};
 use crate::offline::clip::RawClip;
 use crate::offline::curves::Curve;
+use crate::offline::encode_context::EncodeContext;
 use crate::offline::metric::{Metric, SCALE_TOLERANCE};
 use crate::Result;
-
-/// Everything an encoder needs, prepared once by [`compress`].
-pub struct EncodeContext<'a> {
-    /// The validated clip.
-    pub clip: &'a RawClip,
-    /// The settings.
-    pub settings: &'a CompressSettings,
-    /// The error metric bound to the clip (the only judge of error).
-    pub metric: &'a Metric<'a>,
-    /// Whether scale is stored (else decoded as one).
-    pub has_scale: bool,
-    /// Per-joint default values (identity or bind pose).
-    pub defaults: Vec<Transform>,
-    /// Header flags the codec must set (it may add its own).
-    pub flags: u32,
-}
 
 /// Compresses a clip into a blob (a byte vector whose length is a multiple of 16).
 pub fn compress(clip: &RawClip, settings: &CompressSettings) -> Result<Vec<u8>> {
@@ -56,13 +41,31 @@ pub fn compress_with_curves(
 }
 
 /// The one compression pipeline for joints only (see [`compress_pipeline`]). Codecs with extra
-/// entry points (e.g. `keys::compress_with`) call this with their own encoder.
+/// entry points (e.g. [`compress_keys_with`]) call this with their own encoder.
 pub(crate) fn compress_using(
     clip: &RawClip,
     settings: &CompressSettings,
     encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
 ) -> Result<Vec<u8>> {
     compress_pipeline(clip, &[], settings, None, encode)
+}
+
+/// Compresses a clip with the keys codec and explicit options (measurement and tuning; the
+/// normal entry point is [`crate::compress()`] with [`crate::CodecChoice::Keys`]). Runs the same
+/// pipeline as `compress` (so `settings.optimize_loops` applies too). Returns the blob and the
+/// encoder's statistics.
+pub fn compress_keys_with(
+    clip: &crate::RawClip,
+    settings: &crate::CompressSettings,
+    opts: &keys::KeysOptions,
+) -> Result<(Vec<u8>, keys::EncodeStats)> {
+    let mut stats = None;
+    let blob = compress_using(clip, settings, |ctx| {
+        let (body, s) = keys::encode_with(ctx, opts)?;
+        stats = Some(s);
+        Ok(body)
+    })?;
+    Ok((blob, stats.expect("the encoder ran")))
 }
 
 /// The one compression pipeline: validates the clip (borrowed unless it must change), optionally

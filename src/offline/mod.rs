@@ -13,6 +13,7 @@ pub mod clip;
 pub mod compress;
 pub mod curves;
 pub mod describe;
+mod encode_context;
 pub mod fixed;
 pub mod keys;
 pub mod metric;
@@ -21,8 +22,9 @@ pub mod rotation_error;
 pub mod settings;
 pub mod vbr;
 
-pub use compress::{compress, compress_with_curves, EncodeContext};
+pub use compress::{compress, compress_keys_with, compress_with_curves};
 pub use describe::{describe, BodyDescription, TrackDescription};
+pub use encode_context::EncodeContext;
 pub use relayout::regroup_blob;
 pub use rotation_error::RotationStats;
 pub use settings::{

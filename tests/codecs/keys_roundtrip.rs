@@ -85,7 +85,8 @@ fn encoding_is_deterministic() {
 
 #[test]
 fn every_encoder_variant_keeps_the_guarantee() {
-    use animcomp::offline::keys::{compress_with, InterpChoice, KeysOptions, Split, ToleranceMode};
+    use animcomp::offline::compress_keys_with as compress_with;
+    use animcomp::offline::keys::{InterpChoice, KeysOptions, Split, ToleranceMode};
     let clip = generate_clip(&GenerateOptions {
         joints: 40,
         samples: 150,

@@ -44,6 +44,7 @@ pub(crate) fn options(bind: Option<&[f32]>) -> AnimcompDecompressOptions {
     unsafe { animcomp_decompress_options_default(&mut o) };
     if let Some(b) = bind {
         o.bind_pose = b.as_ptr();
+        o.bind_pose_len = b.len() as u64;
     }
     o
 }

@@ -1,8 +1,8 @@
-//! Issue 24, item 3: the bind pose has a length. `AnimcompDecompressOptions::bind_pose_len` is
-//! checked against the blob's joint count before a float is read: a short array gives
-//! `BUFFER_TOO_SMALL`, also when it ends at a guard page (mmap + PROT_NONE), where reading one
-//! float too many would crash. The old field alone (length 0) keeps working for arrays of the
-//! right length, which the guard page shows are read up to their last float and no further.
+//! The bind pose has a length, always. `AnimcompDecompressOptions::bind_pose_len` is required
+//! with a bind pose (0 gives `INVALID_ARGUMENT`) and checked against the blob's joint count
+//! before a float is read: a short array gives `BUFFER_TOO_SMALL`, also when it ends at a guard
+//! page (mmap + PROT_NONE), where reading one float too many would crash. An array of the exact
+//! length is read up to its last float and no further.
 
 use std::ffi::c_void;
 use std::ptr::null;
@@ -138,8 +138,8 @@ fn short_bind_pose_with_a_length_is_refused_before_the_guard_page() {
         assert_eq!(open(&blob, exact.ptr, full.len() as u64), Status::Ok);
         // Longer than needed is fine.
         assert_eq!(open(&blob, exact.ptr, 1 << 40), Status::Ok);
-        // The old field alone (length 0) keeps working for an array of the right length.
-        assert_eq!(open(&blob, exact.ptr, 0), Status::Ok);
+        // A bind pose without its length is refused, even of the right length.
+        assert_eq!(open(&blob, exact.ptr, 0), Status::InvalidArgument);
         // A length without a pointer is a caller error.
         assert_eq!(open(&blob, null(), 10), Status::InvalidArgument);
         // No pointer at all: the blob needs a bind pose.
@@ -158,5 +158,6 @@ fn bind_pose_length_is_ignored_for_blobs_without_bind_pose_defaults() {
     // A one-joint array for a 50-joint blob that does not use it: never read.
     let one = Guarded::new(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
     assert_eq!(open(&blob, one.ptr, 10), Status::Ok);
-    assert_eq!(open(&blob, one.ptr, 0), Status::Ok);
+    // Without its length it is refused all the same: a bind pose always has one.
+    assert_eq!(open(&blob, one.ptr, 0), Status::InvalidArgument);
 }

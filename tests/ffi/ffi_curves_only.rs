@@ -164,7 +164,7 @@ fn every_entry_point_on_curves_only_blobs_of_every_codec() {
                     assert_eq!(c, Status::Unsupported);
                 }
             }
-            // A bind pose given for a blob that needs none is ignored (old field and new one).
+            // A bind pose given for a blob that needs none is ignored, once it has a length.
             let bind = [0f32; 10];
             let mut opts = AnimcompDecompressOptions {
                 verify_checksum: 1,
@@ -175,7 +175,10 @@ fn every_entry_point_on_curves_only_blobs_of_every_codec() {
             };
             animcomp_decompress_options_default(&mut opts);
             opts.bind_pose = bind.as_ptr();
-            assert_eq!(animcomp_blob_open(&mut handle, p, n, &opts), Status::Ok);
+            assert_eq!(
+                animcomp_blob_open(&mut handle, p, n, &opts),
+                Status::InvalidArgument
+            );
             opts.bind_pose_len = 10;
             assert_eq!(animcomp_blob_open(&mut handle, p, n, &opts), Status::Ok);
         }

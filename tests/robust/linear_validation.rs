@@ -88,7 +88,8 @@ fn fixed_body(joints: usize, animated: usize, samples: usize) -> Vec<u8> {
         frame_size: frame_bits / 8,
         frame_bits,
     };
-    let mut body = vec![0u8; constants_offset + samples * frame_bits / 8 + 8];
+    // The frames, their 8 bytes of read-ahead padding, then zero padding to 16 bytes.
+    let mut body = vec![0u8; (constants_offset + samples * frame_bits / 8 + 8).div_ceil(16) * 16];
     l.write(&mut body);
     for j in 0..joints {
         body[kinds_offset + j] = if j < animated {
@@ -148,8 +149,10 @@ fn keys_body(joints: usize, samples: usize, shared: bool) -> Vec<u8> {
         b.extend_from_slice(&(v as u32).to_le_bytes());
     }
     for j in 0..joints {
-        b.extend_from_slice(&[0u8; SLOT_SIZE]); // rotation: default
         let pool = if shared { 0 } else { j * need };
+        // Rotation: default (its pool offset is where the next slot's ranges start).
+        b.extend_from_slice(&((pool as u32) << 7).to_le_bytes());
+        b.extend_from_slice(&[0u8; SLOT_SIZE - 4]);
         let w0 = 2u32 | 2 << 4 | 64 | (pool as u32) << 7;
         for v in [w0, 4 * j as u32, 1] {
             b.extend_from_slice(&v.to_le_bytes());
@@ -166,6 +169,7 @@ fn keys_body(joints: usize, samples: usize, shared: bool) -> Vec<u8> {
         e[2..4].copy_from_slice(&((j | 1 << 14) as u16).to_le_bytes());
         b.extend_from_slice(&e);
     }
+    b.resize(b.len().div_ceil(4) * 4, 0);
     b
 }
 
@@ -195,7 +199,7 @@ fn keys_slots_sharing_pool_ranges_are_refused_in_linear_work() {
     assert_eq!(
         r,
         Err(Error::CorruptBlob(
-            "keys body: pool ranges out of slot order or overlapping"
+            "keys body: pool ranges not contiguous in slot order"
         ))
     );
 }
@@ -283,15 +287,16 @@ fn vbr_bodies_validate_in_linear_work() {
     // The forged shared-segment case is `vbr_hostile::shared_segment_records_are_refused_in_linear_work`.
 }
 
-/// Item 5: non-zero bytes after the body, inside the declared size, are refused; zero padding is
-/// accepted (every blob the writer makes has some).
+/// Non-zero bytes after the body, inside the declared size, are refused; zero padding (the
+/// alignment to 16 bytes every blob the writer makes with a body or curves section whose size is
+/// not a multiple of 16) is accepted.
 #[test]
 fn non_zero_padding_is_refused() {
     let reseal = |b: &mut AlignedBlob| crate::harness::reseal(b.as_bytes_mut());
-    // Joints only: tail after the body.
-    let body = fixed_body(5, 1, 3);
+    // Joints only: tail after a keys body (a multiple of 4 bytes, not of 16).
+    let body = keys_body(1, 8, false);
     let body_len = body.len();
-    let mut b = blob(CodecId::Fixed, 0, body, 5, 3, (0, vec![]));
+    let mut b = blob(CodecId::Keys, 0, body, 1, 8, (0, vec![]));
     let end = 64 + body_len;
     assert!(end < b.len(), "the writer pads to 16 bytes");
     assert!(run(&b).0.is_ok());
@@ -308,9 +313,9 @@ fn non_zero_padding_is_refused() {
         );
     }
     // Joints and curves: the gap between them, and the tail after the curves.
-    let section = curves_section(3, 3, &[1]);
+    let section = curves_section(3, 8, &[1]);
     let sec_len = section.len();
-    b = blob(CodecId::Fixed, 0, fixed_body(5, 1, 3), 5, 3, (3, section));
+    b = blob(CodecId::Keys, 0, keys_body(1, 8, false), 1, 8, (3, section));
     assert!(run(&b).0.is_ok());
     let h = animcomp::format::Header::parse(b.as_bytes()).unwrap();
     let gap = h.body_range().end..h.curves_offset as usize;

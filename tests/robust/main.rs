@@ -14,6 +14,8 @@ mod curves_hostile;
 #[cfg(feature = "compress")]
 mod fuzz_corpus_replay;
 #[cfg(feature = "compress")]
+mod grown_sections;
+#[cfg(feature = "compress")]
 mod linear_validation;
 #[cfg(feature = "compress")]
 mod robust_fixed;

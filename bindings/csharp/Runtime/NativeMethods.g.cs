@@ -564,18 +564,17 @@ namespace AnimComp.Native
         public uint reserved0;
         /// <summary>
         /// Optional: bind pose, 10 floats per joint, tightly packed. Required for blobs with
-        /// `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE`; it is read during sampling, so it must
-        /// outlive the decompressor. Give its length in `bind_pose_len` too: without a length the
-        /// library trusts the array to hold 10 floats for every joint of the blob, which a blob of
-        /// more joints than the caller expects (a hostile one) would read past.
+        /// `ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE` (NULL for one gives
+        /// `ANIMCOMP_STATUS_BIND_POSE_REQUIRED`); it is read during sampling, so it must outlive the
+        /// decompressor. Always give its length in `bind_pose_len`.
         /// </summary>
         public float* bind_pose;
         /// <summary>
-        /// Length of `bind_pose` in floats. 0 (the default, and what callers written before this
-        /// field get from zeroed reserved space): unknown, the library reads 10 floats per joint of
-        /// the blob, as before. Non-zero: the blob's joint count is checked against it before
-        /// anything is read: fewer than 10 floats per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
-        /// Non-zero with a NULL `bind_pose` gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+        /// Length of `bind_pose` in floats: 10 per joint x `AnimcompBlobInfo::num_joints`. Required
+        /// with a bind pose: 0 (the default) with a non-NULL `bind_pose` gives
+        /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`, as does a non-zero length with a NULL `bind_pose`. The
+        /// blob's joint count is checked against it before anything is read: fewer than 10 floats
+        /// per joint gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`.
         /// </summary>
         public ulong bind_pose_len;
         /// <summary>
@@ -746,7 +745,7 @@ namespace AnimComp.Native
         public const uint ANIMCOMP_BLOB_FLAG_HAS_SCALE = 1;
         /// <summary>
         /// Blob flag: default sub-tracks are the bind pose, which `animcomp_decompressor_init` must be
-        /// given (`AnimcompDecompressOptions::bind_pose`).
+        /// given (`AnimcompDecompressOptions::bind_pose` and `bind_pose_len`).
         /// </summary>
         public const uint ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE = 2;
         /// <summary>
@@ -966,9 +965,8 @@ namespace AnimComp.Native
         /// <summary>
         /// Validates the blob (`blob_size` bytes, 16-byte aligned) and initialises `*ctx` on it, at time 0.
         /// `options` may be NULL (defaults). No memory is allocated. On failure `*ctx` is left
-        /// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). A bind pose
-        /// shorter than the blob needs, by `options-&gt;bind_pose_len`, gives
-        /// `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` (nothing read or written; as for `animcomp_blob_open`).
+        /// uninitialised (other functions then return `ANIMCOMP_STATUS_NOT_INITIALIZED`). The bind pose
+        /// is checked as for `animcomp_blob_open` (its length, `options-&gt;bind_pose_len`, is required).
         /// This is `animcomp_blob_open` followed by `animcomp_decompressor_bind`: to bind many contexts to
         /// one blob, open it once and bind each context (constant time).
         ///
@@ -983,10 +981,12 @@ namespace AnimComp.Native
         /// `options` turns it off, every offset, count and stored value, and the bind pose of `options`
         /// when the blob's defaults are the bind pose), in time linear in its size, and fills `*handle`.
         /// `options` may be NULL (defaults). Bind any number of contexts to the handle with
-        /// `animcomp_decompressor_bind`. When the blob's defaults are the bind pose and
-        /// `options-&gt;bind_pose_len` is not 0, a bind pose shorter than 10 floats per joint of the blob
-        /// gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` before any of it is read (nothing is written; see
-        /// `AnimcompDecompressOptions::bind_pose_len`). On failure `*handle` is left unopened (binding it then gives
+        /// `animcomp_decompressor_bind`. A bind pose comes with its length in floats
+        /// (`options-&gt;bind_pose_len`, 10 per joint x `AnimcompBlobInfo::num_joints`): a length of 0 with
+        /// a bind pose gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`, and when the blob's defaults are the bind
+        /// pose, one shorter than 10 floats per joint of the blob gives `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`
+        /// before any of it is read (nothing is written). A NULL bind pose for a blob whose defaults are
+        /// the bind pose gives `ANIMCOMP_STATUS_BIND_POSE_REQUIRED`. On failure `*handle` is left unopened (binding it then gives
         /// `ANIMCOMP_STATUS_NOT_INITIALIZED`). The blob and bind pose must outlive the handle and every
         /// context bound from it. No memory is allocated.
         /// </summary>

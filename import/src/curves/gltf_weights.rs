@@ -34,6 +34,24 @@ fn magnitudes(mesh: &gltf::Mesh, buffers: &[Vec<u8>]) -> Vec<f32> {
     out
 }
 
+/// The morph target names of `mesh` from its `extras.targetNames` (the common convention, which
+/// `animcomp export` and Blender write), when they are all non-empty strings; empty otherwise.
+/// Used when there is one per target (else targets are named `<mesh>.target<t>`).
+fn target_names(mesh: &gltf::Mesh) -> Vec<String> {
+    let Some(raw) = mesh.extras() else {
+        return Vec::new();
+    };
+    let names: Vec<String> = serde_json::from_str::<serde_json::Value>(raw.get())
+        .ok()
+        .and_then(|v| v.get("targetNames").cloned())
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    if names.iter().any(String::is_empty) {
+        return Vec::new();
+    }
+    names
+}
+
 /// Loads the weights channels of every animation of a glTF / GLB file held in `bytes`.
 pub fn load_bytes(
     bytes: &[u8],
@@ -106,6 +124,9 @@ fn load_inner(
             let mesh_name = mesh
                 .name()
                 .map_or_else(|| format!("mesh{}", mesh.index()), str::to_string);
+            let names = Some(target_names(&mesh))
+                .filter(|n| n.len() == targets)
+                .unwrap_or_default();
             for (t, &magnitude) in mags.iter().enumerate() {
                 // Key k holds `per_key` blocks of `targets` floats (in-tangent, value, out-tangent).
                 let values = (0..times.len() * per_key)
@@ -121,7 +142,10 @@ fn load_inner(
                     default_value: Some(defaults.get(t).copied().unwrap_or(0.0)),
                     magnitude: Some(magnitude),
                     ..Curve::new(
-                        format!("{mesh_name}.target{t}"),
+                        names
+                            .get(t)
+                            .cloned()
+                            .unwrap_or_else(|| format!("{mesh_name}.target{t}")),
                         channels.len() as u32,
                         vec![],
                     )

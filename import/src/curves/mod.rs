@@ -71,10 +71,10 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ImportError + '_ {
     }
 }
 
-/// Loads the curve sets of a file: `.csv` (Live Link Face), `.npy` (frames × curves; names from a
-/// `bsname.txt` beside it when its count matches; `rate` Hz, 30 when `None`), `.gltf`/`.glb`
-/// (one set per animation with a `weights` channel; none when there is none), `.fbx` (one set per
-/// animation stack of a file with blend-shape channels, sampled like its joints).
+/// Loads the curve sets of a curve file: `.csv` (Live Link Face), `.npy` (frames × curves; names
+/// from a `bsname.txt` beside it when its count matches; `rate` Hz, 30 when `None`), `.gltf`/`.glb`
+/// (one set per animation with a `weights` channel; none when there is none). FBX blend shapes:
+/// [`crate::load_curves`], which reads every kind.
 pub fn load_curves(path: &Path, rate: Option<f32>) -> Result<Vec<CurveSet>, ImportError> {
     let lower = path.to_string_lossy().to_ascii_lowercase();
     let name = file_stem(path);
@@ -96,14 +96,6 @@ pub fn load_curves(path: &Path, rate: Option<f32>) -> Result<Vec<CurveSet>, Impo
     } else if lower.ends_with(".gltf") || lower.ends_with(".glb") {
         let bytes = std::fs::read(path).map_err(io(path))?;
         gltf_weights::load_bytes(&bytes, path.parent(), &name, rate).map_err(wrap)?
-    } else if lower.ends_with(".fbx") {
-        let bytes = std::fs::read(path).map_err(io(path))?;
-        let opts = crate::fbx::FbxOptions {
-            sample_rate: rate,
-            ..Default::default()
-        };
-        let file = crate::fbx::load_bytes(&bytes, &opts).map_err(wrap)?;
-        crate::fbx::curve_sets(&file, &name)
     } else {
         return Err(ImportError::Unsupported {
             path: path.to_path_buf(),

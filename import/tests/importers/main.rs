@@ -8,6 +8,7 @@ mod acl_additive;
 mod acl_golden;
 mod additive_roundtrip;
 mod additive_shared_data;
+mod asset;
 mod bvh_golden;
 mod error_bound_f64;
 mod fbx_fuzz_replay;

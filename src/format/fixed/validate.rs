@@ -2,7 +2,7 @@
 //! index only inside the body.
 
 use super::layout::{
-    kinds_of, Cursor, Kind, Layout, CODEC_HEADER_SIZE, FRAME_PADDING, LAYOUT_VERSION,
+    kinds_of, Cursor, Kind, Layout, CODEC_HEADER_SIZE, FRAME_PADDING, LAYOUT_VERSION, SECTION_ALIGN,
 };
 use crate::format::bytes::ByteReader;
 use crate::format::quantize::{RotationFormat, VectorFormat};
@@ -62,6 +62,75 @@ fn check_range(r: &mut ByteReader, limit: f32) -> Result<()> {
     )
 }
 
+/// The offsets of the sections and the body's size are exactly what the writer lays out
+/// (`docs/formats.md`): each section starts at the first multiple of [`SECTION_ALIGN`] after the
+/// previous one, the frames are followed by [`FRAME_PADDING`] bytes, then padding to
+/// [`SECTION_ALIGN`] ends the body, and every byte between sections is zero. So the body holds no
+/// byte that nothing reads. Costs one step per padding byte (fewer than 16 per gap, plus the
+/// frame padding).
+fn check_section_offsets(l: &Layout, body: &[u8], work: &mut usize) -> Result<()> {
+    let len = body.len() as u64;
+    let align = |end: u64| end.div_ceil(SECTION_ALIGN as u64) * SECTION_ALIGN as u64;
+    check(
+        l.kinds_offset == CODEC_HEADER_SIZE,
+        "kinds do not follow the codec header",
+    )?;
+    let kinds_end = (l.kinds_offset + l.num_joints) as u64;
+    check(
+        l.constants_offset as u64 == align(kinds_end),
+        "constants do not follow the kinds",
+    )?;
+    let const_end = l.constants_offset as u64 + 4 * l.num_constant_floats as u64;
+    check(
+        l.ranges_offset as u64 == align(const_end),
+        "ranges do not follow the constants",
+    )?;
+    let range_end = l.ranges_offset as u64 + 4 * l.num_range_floats as u64;
+    check(
+        l.frames_offset as u64 == align(range_end),
+        "frames do not follow the ranges",
+    )?;
+    let frames_end = l.frames_offset as u64 + l.num_samples as u64 * l.frame_size as u64;
+    check(
+        frames_end + FRAME_PADDING as u64 <= len,
+        "frames past the end of the body",
+    )?;
+    check(
+        len == align(frames_end + FRAME_PADDING as u64),
+        "body size is not what its sections need",
+    )?;
+    // Every offset is now within the body.
+    let gaps = [
+        (kinds_end, l.constants_offset as u64),
+        (const_end, l.ranges_offset as u64),
+        (range_end, l.frames_offset as u64),
+        (frames_end, len),
+    ];
+    for (start, end) in gaps {
+        *work += (end - start) as usize;
+        check(
+            body[start as usize..end as usize].iter().all(|&b| b == 0),
+            "non-zero padding in the body",
+        )?;
+    }
+    Ok(())
+}
+
+/// The bits of each frame past its used bits (up to the byte boundary) are zero. One step per
+/// sample, paid by the frame's last byte, and none when frames end on a byte boundary.
+fn check_frame_pad_bits(l: &Layout, body: &[u8], work: &mut usize) -> Result<()> {
+    let used = l.frame_bits % 8;
+    if used == 0 {
+        return Ok(());
+    }
+    for i in 0..l.num_samples {
+        *work += 1;
+        let last = body[l.frames_offset + (i + 1) * l.frame_size - 1];
+        check(last >> used == 0, "non-zero padding bits in a frame")?;
+    }
+    Ok(())
+}
+
 /// Checks every count, offset, size, format id, kind and stored float of a `fixed` body.
 pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     validate_counting(h, body, &mut 0)
@@ -102,29 +171,7 @@ pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()
         l.num_samples == h.num_samples as usize,
         "fixed sample count differs from the header",
     )?;
-    let len = body.len() as u64;
-    let end = |off: usize, size: u64| off as u64 + size;
-    check(
-        l.kinds_offset >= CODEC_HEADER_SIZE,
-        "kinds overlap the codec header",
-    )?;
-    check(
-        end(l.kinds_offset, l.num_joints as u64) <= len,
-        "kinds past the end of the body",
-    )?;
-    check(
-        l.constants_offset as u64 >= end(l.kinds_offset, l.num_joints as u64),
-        "sections overlap",
-    )?;
-    let const_end = end(l.constants_offset, 4 * l.num_constant_floats as u64);
-    check(l.ranges_offset as u64 >= const_end, "sections overlap")?;
-    let range_end = end(l.ranges_offset, 4 * l.num_range_floats as u64);
-    check(l.frames_offset as u64 >= range_end, "sections overlap")?;
-    let frames_end = end(
-        l.frames_offset,
-        l.num_samples as u64 * l.frame_size as u64 + FRAME_PADDING as u64,
-    );
-    check(frames_end <= len, "frames past the end of the body")?;
+    check_section_offsets(&l, body, work)?;
 
     // Kinds, and the sizes they imply.
     let has_scale = h.has(BlobFlags::HAS_SCALE);
@@ -158,6 +205,7 @@ pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()
         l.frame_size == l.frame_bits.div_ceil(8),
         "frame size differs from the frame bits",
     )?;
+    check_frame_pad_bits(&l, body, work)?;
 
     // Constants and ranges: finite and in range.
     let mut cr = ByteReader::at(body, l.constants_offset)?;

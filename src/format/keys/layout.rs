@@ -317,6 +317,7 @@ pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()
             "keys body: sections extend past the body",
         ));
     }
+    check_tail(&lay, body, work)?;
     if h.num_samples > 65_536 {
         return Err(Error::CorruptBlob("keys body: more than 65536 samples"));
     }
@@ -327,9 +328,11 @@ pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()
         }
     }
     let mut total = 0usize;
-    // End of the pool floats the slots before used: the next slot's pool range starts here or
-    // later (slots that use no pool floats are not placed).
+    // End of the pool floats and of the key index bytes the slots before used: each slot's pool
+    // range and key index start exactly there (the writer's order, with no gap), so every pool
+    // float and index byte belongs to one slot.
     let mut pool_free = 0usize;
+    let mut index_free = 0usize;
     for s in 0..slots {
         *work += 1;
         let o = BODY_HEADER + s * SLOT_SIZE;
@@ -346,18 +349,16 @@ pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()
         if slot.pool.checked_add(need).is_none_or(|e| e > pool_len) {
             return Err(Error::CorruptBlob("keys body: pool offset out of range"));
         }
-        if need > 0 {
-            if slot.pool < pool_free {
-                return Err(Error::CorruptBlob(
-                    "keys body: pool ranges out of slot order or overlapping",
-                ));
-            }
-            pool_free = slot.pool + need;
-            *work += need;
+        if slot.pool != pool_free {
+            return Err(Error::CorruptBlob(
+                "keys body: pool ranges not contiguous in slot order",
+            ));
         }
+        pool_free += need;
+        *work += need;
         check_pool_values(&lay, body, &slot, channel, need)?;
         if slot.kind != Kind::Animated {
-            if slot.count != 0 {
+            if slot.count != 0 || slot.index != 0 {
                 return Err(Error::CorruptBlob(
                     "keys body: keys on a slot that is not animated",
                 ));
@@ -378,6 +379,13 @@ pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()
                 "keys body: key index range out of bounds",
             ));
         }
+        if slot.index != index_free {
+            return Err(Error::CorruptBlob(
+                "keys body: key indices not contiguous in slot order",
+            ));
+        }
+        index_free += index_bytes(slot.count, slot.wide);
+        check_index_padding(&lay, body, &slot)?;
         total += slot.count;
         if total > keys {
             return Err(Error::CorruptBlob(
@@ -410,6 +418,11 @@ pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()
             prev_time = Some(t);
         }
     }
+    if pool_free != pool_len || index_free != index_len {
+        return Err(Error::CorruptBlob(
+            "keys body: pool or key index longer than its slots use",
+        ));
+    }
     // Every slot's keys map to distinct entries carrying that slot's joint and channel; with the
     // counts summing to K, the index is a bijection onto the stream.
     if total != keys {
@@ -419,6 +432,33 @@ pub fn validate_counting(h: &Header, body: &[u8], work: &mut usize) -> Result<()
     }
     *work += keys;
     check_playback_order(&lay, body, nch)
+}
+
+/// The body ends at the key stream's end padded to 4 bytes, with zero padding: its size is
+/// exactly what its sections need.
+fn check_tail(lay: &Layout, body: &[u8], work: &mut usize) -> Result<()> {
+    if body.len() != lay.end.div_ceil(4) * 4 {
+        return Err(Error::CorruptBlob(
+            "keys body: size is not what its sections need",
+        ));
+    }
+    *work += body.len() - lay.end;
+    if body[lay.end..].iter().any(|&b| b != 0) {
+        return Err(Error::CorruptBlob("keys body: non-zero padding"));
+    }
+    Ok(())
+}
+
+/// A paged key index of an odd key count ends with 2 bytes of padding (to 4 bytes): zero.
+fn check_index_padding(lay: &Layout, body: &[u8], slot: &Slot) -> Result<()> {
+    if slot.wide || slot.count.is_multiple_of(2) {
+        return Ok(());
+    }
+    let pad = lay.index + slot.index + 4 * slot.count.div_ceil(INDEX_PAGE) + 2 * slot.count;
+    if read_u16(body, pad) != 0 {
+        return Err(Error::CorruptBlob("keys body: non-zero key index padding"));
+    }
+    Ok(())
 }
 
 /// Largest magnitude of a stored rotation range bound (components of unit quaternions are

@@ -526,21 +526,3 @@ fn encode_mode(ctx: &EncodeContext, opts: &KeysOptions) -> Result<(EncodedBody, 
         "keys codec: the clip's precision cannot be met even with every sample kept as a key (16-bit quantisation is too coarse for it)",
     ))
 }
-
-/// Compresses a clip with the keys codec and explicit options (measurement and tuning; the
-/// normal entry point is [`crate::compress()`] with [`crate::CodecChoice::Keys`]). Runs the same
-/// pipeline as `compress` (so `settings.optimize_loops` applies too). Returns the blob and the
-/// encoder's statistics.
-pub fn compress_with(
-    clip: &crate::RawClip,
-    settings: &crate::CompressSettings,
-    opts: &KeysOptions,
-) -> Result<(Vec<u8>, EncodeStats)> {
-    let mut stats = None;
-    let blob = crate::offline::compress::compress_using(clip, settings, |ctx| {
-        let (body, s) = encode_with(ctx, opts)?;
-        stats = Some(s);
-        Ok(body)
-    })?;
-    Ok((blob, stats.expect("the encoder ran")))
-}

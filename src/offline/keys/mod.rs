@@ -20,7 +20,7 @@ pub mod stream;
 pub mod tolerance;
 
 pub use catmull::Split;
-pub use encode::{compress_with, encode_with, EncodeStats, InterpChoice, KeysOptions};
+pub use encode::{encode_with, EncodeStats, InterpChoice, KeysOptions};
 pub use tolerance::ToleranceMode;
 
 use crate::format::Header;
