@@ -143,6 +143,7 @@ mod tests {
     use super::*;
 
     /// Awkward floats: unit-ish values, tiny, huge, zeros of both signs, NaN, infinities.
+    #[cfg(target_arch = "x86_64")]
     fn floats(x: &mut u64) -> f32 {
         *x ^= *x << 13;
         *x ^= *x >> 7;
@@ -159,10 +160,12 @@ mod tests {
         }
     }
 
+    #[cfg(target_arch = "x86_64")]
     fn quat(x: &mut u64) -> Quat {
         Quat::from_xyzw(floats(x), floats(x), floats(x), floats(x))
     }
 
+    #[cfg(target_arch = "x86_64")]
     fn same(a: &[f32], b: &[f32]) -> bool {
         a.iter()
             .zip(b)
