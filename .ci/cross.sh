@@ -42,7 +42,21 @@ export CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $PWD/.ci/wasi-run.m
 # for the host build (.ci/test.sh) must not be used for aarch64 objects.
 export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 
-step "aarch64 cargo test (qemu)" cargo test -p animcomp --target "$A64" --no-fail-fast
+# Under qemu, floating-point code runs 20-40 times slower than natively (qemu emulates it in
+# software). Five tests are left out here: sweeps over forged, mutated and oversized inputs whose
+# assertions are about refusals and bounds (integer validation, the same on every 64-bit CPU),
+# together 80 % of the root crate's test time; x86-64 runs them (docs/ci.md).
+a64_skip=(
+  runtime::vbr::grouped::tests::forged_bodies_are_refused_or_decode_in_bounds
+  robust_mutation::mutated_blobs_never_crash
+  robust_mutation::every_header_bit_flip
+  robust_inputs::very_long_clip
+  linear_validation::vbr_bodies_validate_in_linear_work
+)
+skip_args=()
+for t in "${a64_skip[@]}"; do skip_args+=(--skip "$t"); done
+step "aarch64 cargo test (qemu)" \
+  cargo test -p animcomp --target "$A64" --no-fail-fast -- --exact "${skip_args[@]}"
 step "wasm32 cargo test runtime-only (node WASI)" \
   cargo test -p animcomp --no-default-features --target "$WASM" --no-fail-fast
 step "wasm32 cargo test determinism (node WASI)" \
