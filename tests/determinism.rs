@@ -245,12 +245,20 @@ fn additive() -> (Vec<u8>, Vec<f32>) {
         seed: 7,
         ..Default::default()
     };
-    let base = generate_clip(&GenerateOptions { seed: 8, ..opts.clone() });
+    let base = generate_clip(&GenerateOptions {
+        seed: 8,
+        ..opts.clone()
+    });
     let target = generate_clip(&opts);
     let format = AdditiveFormat::Relative;
     let additive = make_additive_clip(&target, &AdditiveBase::Clip(&base), format).unwrap();
-    let blob = compress_additive(&additive, &AdditiveBase::Clip(&base), format, &settings(CodecChoice::Vbr))
-        .expect("compresses");
+    let blob = compress_additive(
+        &additive,
+        &AdditiveBase::Clip(&base),
+        format,
+        &settings(CodecChoice::Vbr),
+    )
+    .expect("compresses");
     let poses = decode(&blob, None);
     // Each decoded additive pose applied to the base's first sample (entries hold a pose of
     // 9 joints each; the blob has no curves).
@@ -277,7 +285,10 @@ fn hashes() -> Vec<String> {
     let clips = clips();
     let mut lines = Vec::new();
     for (name, clip) in &clips {
-        lines.push(format!("clip {name} {:016x}", hash_floats(&clip_floats(clip))));
+        lines.push(format!(
+            "clip {name} {:016x}",
+            hash_floats(&clip_floats(clip))
+        ));
     }
     let mut cases: Vec<Case> = blobs(&clips)
         .into_iter()
@@ -330,7 +341,11 @@ fn clips_blobs_and_poses_hash_to_the_pinned_values() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .collect();
-    let key = |l: &str| l.rsplit_once(' ').map(|(k, _)| k.to_string()).unwrap_or_default();
+    let key = |l: &str| {
+        l.rsplit_once(' ')
+            .map(|(k, _)| k.to_string())
+            .unwrap_or_default()
+    };
     let mut wrong = Vec::new();
     for g in &got {
         match pinned.iter().find(|p| key(p) == key(g)) {
@@ -369,7 +384,11 @@ fn blobs_do_not_depend_on_threads() {
     for p in parallel {
         assert_eq!(p.len(), one.len());
         for (a, b) in p.iter().zip(&one) {
-            assert!(a.1 == b.1, "{}: blob differs when compressed on threads", a.0);
+            assert!(
+                a.1 == b.1,
+                "{}: blob differs when compressed on threads",
+                a.0
+            );
         }
     }
 }

@@ -107,12 +107,25 @@ mod tests {
         for i in -20_000..20_000 {
             let x = i as f32 * 0.013_7;
             let (s, c) = sin_cos(x);
-            assert!(ulps(s, x.sin()) <= 2 || (s - x.sin()).abs() < 1e-7, "sin {x}: {s} {}", x.sin());
-            assert!(ulps(c, x.cos()) <= 2 || (c - x.cos()).abs() < 1e-7, "cos {x}: {c} {}", x.cos());
+            assert!(
+                ulps(s, x.sin()) <= 2 || (s - x.sin()).abs() < 1e-7,
+                "sin {x}: {s} {}",
+                x.sin()
+            );
+            assert!(
+                ulps(c, x.cos()) <= 2 || (c - x.cos()).abs() < 1e-7,
+                "cos {x}: {c} {}",
+                x.cos()
+            );
         }
         for i in -1000..=1000 {
             let x = i as f32 / 1000.0;
-            assert!(ulps(asin(x), x.asin()) <= 2, "asin {x}: {} {}", asin(x), x.asin());
+            assert!(
+                ulps(asin(x), x.asin()) <= 2,
+                "asin {x}: {} {}",
+                asin(x),
+                x.asin()
+            );
         }
         assert!(asin(1.5).is_nan() && sin(f32::INFINITY).is_nan() && asin(f32::NAN).is_nan());
         assert_eq!(asin(1.0), core::f32::consts::FRAC_PI_2);
@@ -131,10 +144,9 @@ mod tests {
             })
             .fold(0xCBF2_9CE4_8422_2325u64, |h, v| {
                 v.iter().fold(h, |h, f| {
-                    f.to_bits()
-                        .to_le_bytes()
-                        .iter()
-                        .fold(h, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3))
+                    f.to_bits().to_le_bytes().iter().fold(h, |h, &b| {
+                        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
+                    })
                 })
             });
         assert_eq!(h, 0x3fa6_1ceb_8722_7171, "pinned hash {h:#018x}");

@@ -44,7 +44,9 @@ fn staticlib() -> PathBuf {
 fn runner_for(exe: &Path) -> Command {
     let var = format!(
         "CARGO_TARGET_{}_RUNNER",
-        env!("ANIMCOMP_BUILD_TARGET").to_uppercase().replace(['-', '.'], "_")
+        env!("ANIMCOMP_BUILD_TARGET")
+            .to_uppercase()
+            .replace(['-', '.'], "_")
     );
     let runner = std::env::var(var).unwrap_or_default();
     let mut words = runner.split_whitespace();

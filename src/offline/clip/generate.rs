@@ -161,9 +161,7 @@ pub fn generate_clip(opts: &GenerateOptions) -> RawClip {
                 Vec3::ZERO
             };
             track.translations.push(
-                offset
-                    + root_drift
-                    + Vec3::new(sin(w + phase), cos(w2), sin(w + 1.0)) * t_amp,
+                offset + root_drift + Vec3::new(sin(w + phase), cos(w2), sin(w + 1.0)) * t_amp,
             );
             track.scales.push(if s_amp > 0.0 {
                 Vec3::new(1.0 + s_amp * sin(w), 1.0 + 0.5 * s_amp * cos(w2), 1.0)
