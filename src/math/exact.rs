@@ -4,8 +4,8 @@
 //! `glam` picks its implementation per target: SSE2 on x86-64, NEON on aarch64, plain scalar code
 //! on wasm32 without `simd128`. Element-wise operations round the same everywhere, but a
 //! four-lane reduction (`dot`, `length`, `normalize`) sums its products in a different order on
-//! each (`(x + z) + (y + w)` with SSE2, `(x + y) + (z + w)` with NEON's `vaddvq`, `((x + y) + z)
-//! + w` in scalar code), and quaternion products group their terms differently. These functions
+//! each (`(x + z) + (y + w)` with SSE2, `(x + y) + (z + w)` with NEON's `vaddvq`, left to right
+//! in scalar code), and quaternion products group their terms differently. These functions
 //! spell out the x86-64 SSE2 order in scalar `f32` operations (no fused multiply-add: Rust never
 //! contracts), so every other target gets x86-64's bits. On x86-64 they call glam's SSE2 code
 //! itself (as fast as before, and bit for bit the spelled-out order: a test checks it there).

@@ -28,11 +28,11 @@ pub fn asin(x: f32) -> f32 {
     asin_f64(x as f64) as f32
 }
 
-/// pi / 2 in three parts: the first two have trailing zero bits, so `k * part` is exact for the
-/// quadrant counts `k` below 2^20.
-const PIO2_1: f64 = 1.570_796_326_734_125_614_17;
-const PIO2_2: f64 = 6.077_100_506_506_192_249_32e-11;
-const PIO2_3: f64 = 2.022_266_248_795_950_631_54e-21;
+/// pi / 2 in three parts (fdlibm's `pio2_1`, `pio2_2`, `pio2_2t`): the first two end in zero
+/// bits, so `k * part` is exact for the quadrant counts `k` below 2^20.
+const PIO2_1: f64 = 1.570_796_326_734_125_6; // 0x3FF921FB_54400000
+const PIO2_2: f64 = 6.077_100_506_303_966e-11; // 0x3DD0B461_1A600000
+const PIO2_3: f64 = 2.022_266_248_795_950_6e-21; // 0x3BA3198A_2E037073
 
 fn sin_cos_f64(x: f64) -> (f64, f64) {
     if !x.is_finite() {
@@ -130,6 +130,10 @@ mod tests {
         assert!(asin(1.5).is_nan() && sin(f32::INFINITY).is_nan() && asin(f32::NAN).is_nan());
         assert_eq!(asin(1.0), core::f32::consts::FRAC_PI_2);
         assert_eq!(sin_cos(0.0), (0.0, 1.0));
+        // The three parts of pi / 2 are the bits their comments say.
+        assert_eq!(PIO2_1.to_bits(), 0x3FF9_21FB_5440_0000);
+        assert_eq!(PIO2_2.to_bits(), 0x3DD0_B461_1A60_0000);
+        assert_eq!(PIO2_3.to_bits(), 0x3BA3_198A_2E03_7073);
     }
 
     /// Pinned bits: the same on every target (this test runs on x86-64, aarch64 and wasm32 in CI).
