@@ -140,7 +140,7 @@ fn decode(blob: &[u8], bind: Option<&[f32]>) -> Vec<f32> {
         ..Default::default()
     };
     let mut d = Decompressor::new(blob.as_bytes(), &opts).expect("the blob opens");
-    let h = d.header().clone();
+    let h = *d.header();
     let nj = d.num_joints();
     let duration = if h.num_samples > 1 {
         (h.num_samples - 1) as f32 / h.sample_rate
@@ -190,8 +190,11 @@ fn settings(codec: CodecChoice) -> CompressSettings {
     }
 }
 
+/// A case's name, its blob, and the bind pose it decodes with (if its defaults are the bind pose).
+type NamedBlob = (String, Vec<u8>, Option<Vec<f32>>);
+
 /// Every codec and layout on both clips; curves; an additive clip applied to its base.
-fn blobs(clips: &[(&'static str, RawClip)]) -> Vec<(String, Vec<u8>, Option<Vec<f32>>)> {
+fn blobs(clips: &[(&'static str, RawClip)]) -> Vec<NamedBlob> {
     let mut v = Vec::new();
     let fixed32 = CompressSettings {
         codec: CodecChoice::Fixed,
@@ -377,7 +380,7 @@ fn clips_blobs_and_poses_hash_to_the_pinned_values() {
 fn blobs_do_not_depend_on_threads() {
     let clips = clips();
     let one = blobs(&clips);
-    let parallel: Vec<Vec<(String, Vec<u8>, Option<Vec<f32>>)>> = std::thread::scope(|s| {
+    let parallel: Vec<Vec<NamedBlob>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..4).map(|_| s.spawn(|| blobs(&clips))).collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
