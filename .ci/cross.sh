@@ -14,13 +14,9 @@ cd "$(dirname "$0")/.."
 A64=aarch64-unknown-linux-gnu
 WASM=wasm32-wasip1
 
-step() {
-  local label="$1" start=$SECONDS status=0
-  shift
-  "$@" || status=$?
-  echo ".ci/cross.sh: ${label}: $((SECONDS - start)) s" >&2
-  return "$status"
-}
+STEP_PREFIX=.ci/cross.sh
+# shellcheck source=.ci/step.sh
+source .ci/step.sh
 
 sysroot="$(rustc --print sysroot)"
 missing=()

@@ -48,14 +48,9 @@ fi
 if [ -z "${CC:-}" ] && command -v cc >/dev/null 2>&1; then export CC="$(command -v cc)"; fi
 if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
 
-# Prints each step's wall time, so a CI log says where the time went.
-step() {
-  local label="$1" start=$SECONDS status=0
-  shift
-  "$@" || status=$?
-  echo ".ci/test.sh: ${label}: $((SECONDS - start)) s" >&2
-  return "$status"
-}
+STEP_PREFIX=.ci/test.sh
+# shellcheck source=.ci/step.sh
+source .ci/step.sh
 
 step "cargo test --workspace" cargo test --workspace
 # The CMake build links the library `cargo test` just built (profile `test`, opt-level 2, same
