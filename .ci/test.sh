@@ -20,11 +20,23 @@ done
 if ! { [ -f /usr/include/gtest/gtest.h ] || [ -f /usr/local/include/gtest/gtest.h ]; }; then
   missing+=("GoogleTest (apt package libgtest-dev)")
 fi
+# The aarch64 and wasm32 step (.ci/cross.sh, last): cross linker, qemu, Node, the Rust targets.
+for t in aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user node:nodejs; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || missing+=("${t%%:*} (apt package ${t#*:})")
+done
+if command -v rustc >/dev/null 2>&1; then
+  for t in aarch64-unknown-linux-gnu wasm32-wasip1; do
+    [ -d "$(rustc --print sysroot)/lib/rustlib/$t/lib" ] ||
+      missing+=("the Rust target $t (rustup target add $t)")
+  done
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo ".ci/test.sh: missing tools, nothing was run:" >&2
   printf '  - %s\n' "${missing[@]}" >&2
   echo "Install them with: bash .ci/run  (it apt-get installs the Debian packages, then runs this)," >&2
-  echo "or: sudo apt-get install cmake g++ make pkg-config libgtest-dev mono-mcs mono-runtime binutils" >&2
+  echo "or: sudo apt-get install cmake g++ make pkg-config libgtest-dev mono-mcs mono-runtime binutils \\" >&2
+  echo "      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user nodejs" >&2
+  echo "    rustup target add aarch64-unknown-linux-gnu wasm32-wasip1" >&2
   exit 1
 fi
 
@@ -36,14 +48,9 @@ fi
 if [ -z "${CC:-}" ] && command -v cc >/dev/null 2>&1; then export CC="$(command -v cc)"; fi
 if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
 
-# Prints each step's wall time, so a CI log says where the time went.
-step() {
-  local label="$1" start=$SECONDS status=0
-  shift
-  "$@" || status=$?
-  echo ".ci/test.sh: ${label}: $((SECONDS - start)) s" >&2
-  return "$status"
-}
+STEP_PREFIX=.ci/test.sh
+# shellcheck source=.ci/step.sh
+source .ci/step.sh
 
 step "cargo test --workspace" cargo test --workspace
 # The CMake build links the library `cargo test` just built (profile `test`, opt-level 2, same
@@ -83,4 +90,8 @@ fi
 # staticlib without a hash): run before the CMake builds above, it made them compile the full
 # library and everything above it again.
 step "cargo test runtime-only" cargo test -p animcomp --no-default-features
+# The root crate on aarch64 (cross-compiled, under qemu) and wasm32 (under Node's WASI), the
+# determinism test's pinned hashes on each (docs/determinism.md). Their own target directories
+# (target/<triple>/): nothing above is rebuilt or overwritten.
+step "cross (aarch64, wasm32)" bash .ci/cross.sh
 echo ".ci/test.sh: every test passed in $((SECONDS / 60)) min $((SECONDS % 60)) s" >&2

@@ -5,6 +5,14 @@
 
 pub use glam::{Quat, Vec3, Vec3A, Vec4};
 
+mod exact;
+pub mod trig;
+
+pub use exact::{
+    dot4, quat_dot, quat_length, quat_length_squared, quat_mul, quat_normalize, quat_rotate,
+    quat_rotate_a, vec4_try_normalize,
+};
+
 /// Floats per joint in a sampled pose: `qx qy qz qw tx ty tz sx sy sz`.
 pub const FLOATS_PER_JOINT: usize = 10;
 
@@ -37,8 +45,9 @@ impl Transform {
     #[inline]
     pub fn mul(parent: &Transform, child: &Transform) -> Transform {
         Transform {
-            rotation: (parent.rotation * child.rotation).normalize(),
-            translation: parent.rotation * (parent.scale * child.translation) + parent.translation,
+            rotation: quat_normalize(quat_mul(parent.rotation, child.rotation)),
+            translation: quat_rotate(parent.rotation, parent.scale * child.translation)
+                + parent.translation,
             scale: parent.scale * child.scale,
         }
     }
@@ -46,7 +55,7 @@ impl Transform {
     /// Transforms a point: scale, then rotate, then translate.
     #[inline]
     pub fn transform_point(&self, p: Vec3) -> Vec3 {
-        self.rotation * (self.scale * p) + self.translation
+        quat_rotate(self.rotation, self.scale * p) + self.translation
     }
 
     /// Writes the transform as 10 floats (`qx qy qz qw tx ty tz sx sy sz`).
@@ -74,9 +83,9 @@ pub fn nlerp_shortest(a: Quat, b: Quat, t: f32) -> Quat {
     // Component-wise lerp then one normalisation (glam's `Quat::lerp` normalises too, which
     // would make this normalise twice on the hot path).
     let (va, vb) = (Vec4::from(a), Vec4::from(b));
-    let vb = if va.dot(vb) < 0.0 { -vb } else { vb };
+    let vb = if dot4(va, vb) < 0.0 { -vb } else { vb };
     let v = va + (vb - va) * t;
-    let len2 = v.length_squared();
+    let len2 = dot4(v, v);
     if len2 > 0.0 {
         Quat::from_vec4(v * len2.sqrt().recip())
     } else {
@@ -87,7 +96,7 @@ pub fn nlerp_shortest(a: Quat, b: Quat, t: f32) -> Quat {
 /// Flips quaternions so each is on the same hemisphere as its predecessor (sign continuity).
 pub fn make_continuous(qs: &mut [Quat]) {
     for i in 1..qs.len() {
-        if qs[i - 1].dot(qs[i]) < 0.0 {
+        if quat_dot(qs[i - 1], qs[i]) < 0.0 {
             qs[i] = -qs[i];
         }
     }
@@ -106,7 +115,7 @@ pub fn positive_w(q: Quat) -> Quat {
 /// Angle in radians of the rotation taking `a` to `b` (0..=pi).
 #[inline]
 pub fn angle_between(a: Quat, b: Quat) -> f32 {
-    let d = a.dot(b).abs().min(1.0);
+    let d = quat_dot(a, b).abs().min(1.0);
     2.0 * d.acos()
 }
 

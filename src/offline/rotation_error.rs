@@ -70,7 +70,7 @@ fn rebuilt_error(w_min: f32, d: f32) -> f32 {
 }
 
 fn angle_from_chord(c: f32) -> f32 {
-    2.0 * c.min(1.0).asin()
+    2.0 * crate::math::trig::asin(c.min(1.0))
 }
 
 impl RotationFormat {

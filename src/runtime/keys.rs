@@ -201,7 +201,7 @@ pub(crate) fn finish(mut t: Transform) -> Transform {
     let lim = Vec3::splat(MAX_ABS_VALUE);
     t.translation = t.translation.clamp(-lim, lim);
     t.scale = t.scale.clamp(-lim, lim);
-    let l2 = t.rotation.length_squared();
+    let l2 = crate::math::quat_length_squared(t.rotation);
     // Interpolated rotations leave `eval` normalised: keep those as they are (a second
     // normalisation per joint is measurable in playback), fix anything else.
     t.rotation = if (l2 - 1.0).abs() <= 1e-6 {

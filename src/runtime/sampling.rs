@@ -164,7 +164,8 @@ mod tests {
 
     #[test]
     fn check_len_rejects_overflowing_strides_as_arguments() {
-        for stride in [usize::MAX, 1 << 63, 1 << 62, usize::MAX / 4 + 1] {
+        let (top, next) = (1usize << (usize::BITS - 1), 1usize << (usize::BITS - 2));
+        for stride in [usize::MAX, top, next, usize::MAX / 4 + 1] {
             assert!(matches!(
                 PoseOut::check_len(usize::MAX, 2, stride),
                 Err(Error::InvalidArgument(_))

@@ -38,6 +38,28 @@ fn staticlib() -> PathBuf {
     .expect("libanimcomp.a next to the test binary (crate-type staticlib)")
 }
 
+/// A command that runs the program `exe` built for this test's target: directly, or through
+/// the runner cargo runs this test with (`CARGO_TARGET_<TRIPLE>_RUNNER`, e.g. qemu for a
+/// cross-compiled target, .ci/cross.sh).
+fn runner_for(exe: &Path) -> Command {
+    let var = format!(
+        "CARGO_TARGET_{}_RUNNER",
+        env!("ANIMCOMP_BUILD_TARGET")
+            .to_uppercase()
+            .replace(['-', '.'], "_")
+    );
+    let runner = std::env::var(var).unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut c = Command::new(program);
+            c.args(words).arg(exe);
+            c
+        }
+        None => Command::new(exe),
+    }
+}
+
 // The C program runs a compress/decompress round trip: it links only against the full library.
 #[cfg(feature = "compress")]
 #[test]
@@ -67,7 +89,7 @@ fn header_compiles_as_strict_c99_and_links() {
         String::from_utf8_lossy(&res.stdout),
         String::from_utf8_lossy(&res.stderr)
     );
-    let run = Command::new(&out).output().expect("run the C test");
+    let run = runner_for(&out).output().expect("run the C test");
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     println!("{stdout}{stderr}");

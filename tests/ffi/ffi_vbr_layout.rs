@@ -197,8 +197,14 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
             }
         }
         // The poses above went through the cache (the context passed its whole length): it
-        // holds the grouped cache's tag.
-        assert_eq!(&mem[0].to_le_bytes()[..4], b"ACP3", "seed {seed}");
+        // holds the grouped cache's tag. The cache is the AVX2 decoder's: without AVX2 (other
+        // CPUs) it is left as it was.
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        let tag = if avx2 { *b"ACP3" } else { [0; 4] };
+        assert_eq!(&mem[0].to_le_bytes()[..4], &tag, "seed {seed}");
         let _ = hg;
     }
 }

@@ -2,6 +2,8 @@
 //! point called from Rust (arguments, statuses, bounds, the key cursor, corrupted blobs). One
 //! binary instead of one per file: CI links far fewer executables.
 
+// A C compiler and a process to run: neither exists under WASI (docs/ci.md).
+#[cfg(not(target_os = "wasi"))]
 mod c99_header;
 #[cfg(feature = "compress")]
 mod ffi_additive_base;
@@ -28,7 +30,8 @@ mod ffi_playback;
 mod ffi_readme;
 #[cfg(feature = "compress")]
 mod ffi_vbr_layout;
-#[cfg(feature = "header")]
+// Runs git: no processes under WASI.
+#[cfg(all(feature = "header", not(target_os = "wasi")))]
 mod header_fresh;
 #[cfg(feature = "compress")]
 #[path = "../support/reseal.rs"]

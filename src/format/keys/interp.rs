@@ -6,6 +6,7 @@
 //! (exact for quadratics; one-sided at the clip ends); rotations are interpolated as 4D vectors
 //! after putting every neighbour on the same hemisphere, then normalised.
 
+use crate::math::dot4;
 use glam::Vec4;
 
 /// How a track interpolates between its keys.
@@ -38,7 +39,7 @@ impl Interp {
 /// Puts `q` on the same hemisphere as `reference`.
 #[inline]
 fn align(q: Vec4, reference: Vec4) -> Vec4 {
-    if q.dot(reference) < 0.0 {
+    if dot4(q, reference) < 0.0 {
         -q
     } else {
         q
@@ -47,7 +48,7 @@ fn align(q: Vec4, reference: Vec4) -> Vec4 {
 
 #[inline]
 fn normalize_or(q: Vec4, fallback: Vec4) -> Vec4 {
-    let l2 = q.length_squared();
+    let l2 = dot4(q, q);
     if l2 > 0.0 && l2.is_finite() {
         q * l2.sqrt().recip()
     } else {

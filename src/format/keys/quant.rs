@@ -60,7 +60,7 @@ pub(crate) fn unpack_rotation(bits: u64) -> Vec4 {
         2 => Vec4::new(a, b, w, c),
         _ => Vec4::new(a, b, c, w),
     };
-    v * v.length_squared().sqrt().recip()
+    v * crate::math::dot4(v, v).sqrt().recip()
 }
 
 /// Packs a vector into three 16-bit fractions of the track range.
@@ -124,7 +124,7 @@ pub(crate) fn unpack_rotation_rr(bits: u64, range: &[f32]) -> Vec4 {
         2 => Vec4::new(v.x, v.y, d, v.z),
         _ => Vec4::new(v.x, v.y, v.z, d),
     };
-    let l2 = q.length_squared();
+    let l2 = crate::math::dot4(q, q);
     if l2 > 0.0 && l2.is_finite() {
         q * l2.sqrt().recip()
     } else {

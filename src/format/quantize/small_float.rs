@@ -36,7 +36,9 @@ pub fn encode(v: f32, m: u32) -> u32 {
         }
     } else {
         // a in [2^k, 2^(k+1)), k in -6..=-1: E = k + 7.
-        let k = a.log2().floor() as i32;
+        // floor(log2 a) from the exponent bits (a is normal here): exact on every target, where
+        // `log2` is the platform's and may round up just below a power of two.
+        let k = ((a.to_bits() >> 23) & 0xFF) as i32 - 127;
         let k = k.clamp(-6, -1);
         let p = 2f32.powi(k);
         let (k, p) = if a < p {

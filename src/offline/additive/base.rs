@@ -39,7 +39,7 @@ fn check_transform(t: &Transform, joint: usize, sample: usize) -> Result<Transfo
         sample,
         channel,
     };
-    let len = t.rotation.length();
+    let len = crate::math::quat_length(t.rotation);
     if !len.is_finite() || !t.rotation.is_finite() {
         return Err(bad("base rotation"));
     }
@@ -60,7 +60,7 @@ fn check_transform(t: &Transform, joint: usize, sample: usize) -> Result<Transfo
         return Err(bad("base scale"));
     }
     Ok(Transform {
-        rotation: t.rotation.normalize(),
+        rotation: crate::math::quat_normalize(t.rotation),
         ..*t
     })
 }

@@ -2,7 +2,8 @@
 //! built-in sample set. Joint lengths and angular speeds resemble a human rig in centimetres.
 
 use super::{Joint, RawClip, Skeleton, Track};
-use crate::math::{Quat, Transform, Vec3};
+use crate::math::trig::{cos, sin, sin_cos};
+use crate::math::{quat_mul, quat_normalize, Quat, Transform, Vec3};
 
 /// What [`generate_clip`] builds.
 #[derive(Debug, Clone)]
@@ -41,6 +42,14 @@ impl Default for GenerateOptions {
             looping: false,
         }
     }
+}
+
+/// The rotation by `angle` about the unit `axis` (glam's `from_axis_angle`, with the same bits on
+/// every target: `crate::math::trig`).
+fn axis_angle(axis: Vec3, angle: f32) -> Quat {
+    let (s, c) = sin_cos(angle * 0.5);
+    let v = axis * s;
+    Quat::from_xyzw(v.x, v.y, v.z, c)
 }
 
 struct Rng(u64);
@@ -102,7 +111,7 @@ pub fn generate_clip(opts: &GenerateOptions) -> RawClip {
             Vec3::new(rng.range(-0.3, 0.3), 1.0, rng.range(-0.3, 0.3)).normalize()
                 * opts.bone_length
         };
-        let rest = Quat::from_axis_angle(axis, rng.range(-0.5, 0.5));
+        let rest = axis_angle(axis, rng.range(-0.5, 0.5));
         bind.push(Transform {
             rotation: rest,
             translation: offset,
@@ -141,23 +150,21 @@ pub fn generate_clip(opts: &GenerateOptions) -> RawClip {
                     std::f32::consts::TAU * freq2 * t,
                 )
             };
-            let angle = amp * (w + phase).sin() + 0.1 * amp * (w2 + phase).sin();
-            let axis2 = Quat::from_rotation_y(0.3 * amp * (w + 2.0 * phase).cos());
-            track
-                .rotations
-                .push((rest * Quat::from_axis_angle(axis, angle) * axis2).normalize());
+            let angle = amp * sin(w + phase) + 0.1 * amp * sin(w2 + phase);
+            let (s2, c2) = sin_cos(0.3 * amp * cos(w + 2.0 * phase) * 0.5);
+            let axis2 = Quat::from_xyzw(0.0, s2, 0.0, c2);
+            let q = quat_mul(quat_mul(rest, axis_angle(axis, angle)), axis2);
+            track.rotations.push(quat_normalize(q));
             let root_drift = if j == 0 && !opts.looping {
                 Vec3::new(20.0 * t, 0.0, 5.0 * t)
             } else {
                 Vec3::ZERO
             };
             track.translations.push(
-                offset
-                    + root_drift
-                    + Vec3::new((w + phase).sin(), (w2).cos(), (w + 1.0).sin()) * t_amp,
+                offset + root_drift + Vec3::new(sin(w + phase), cos(w2), sin(w + 1.0)) * t_amp,
             );
             track.scales.push(if s_amp > 0.0 {
-                Vec3::new(1.0 + s_amp * (w).sin(), 1.0 + 0.5 * s_amp * (w2).cos(), 1.0)
+                Vec3::new(1.0 + s_amp * sin(w), 1.0 + 0.5 * s_amp * cos(w2), 1.0)
             } else {
                 Vec3::ONE
             });

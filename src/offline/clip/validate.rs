@@ -2,7 +2,7 @@
 
 use super::QUAT_LENGTH_TOLERANCE;
 use super::{RawClip, MAX_ABS_VALUE, MAX_JOINTS, MAX_SAMPLES, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE};
-use crate::math::Vec3;
+use crate::math::{quat_length, Vec3};
 use crate::{Error, Result};
 
 fn vec_ok(v: Vec3) -> bool {
@@ -19,12 +19,12 @@ pub(crate) fn validate(clip: &mut RawClip) -> Result<()> {
     check(clip)?;
     if let Some(bind) = &mut clip.skeleton.bind_pose {
         for b in bind {
-            b.rotation /= b.rotation.length();
+            b.rotation /= quat_length(b.rotation);
         }
     }
     for t in &mut clip.tracks {
         for q in &mut t.rotations {
-            *q /= q.length();
+            *q /= quat_length(*q);
         }
     }
     Ok(())
@@ -97,7 +97,7 @@ pub(crate) fn check_with(clip: &RawClip, allow_no_joints: bool) -> Result<bool> 
                     channel: "bind scale",
                 });
             }
-            let len = b.rotation.length();
+            let len = quat_length(b.rotation);
             if !len.is_finite() {
                 return Err(Error::NonFiniteValue {
                     joint: j,
@@ -123,7 +123,7 @@ pub(crate) fn check_with(clip: &RawClip, allow_no_joints: bool) -> Result<bool> 
             ));
         }
         for (i, q) in t.rotations.iter().enumerate() {
-            let len = q.length();
+            let len = quat_length(*q);
             if !len.is_finite() || !q.is_finite() {
                 return Err(Error::NonFiniteValue {
                     joint: j,

@@ -11,7 +11,10 @@
 //! - scale: [`vertex_error`] with three vertices, which is exactly `shell * max |delta s_i|`.
 
 use crate::format::fixed::layout::Kind;
-use crate::math::{make_continuous, Quat, Transform, Vec3};
+use crate::math::{
+    make_continuous, quat_dot, quat_length, quat_length_squared, quat_normalize, Quat, Transform,
+    Vec3,
+};
 use crate::offline::clip::Track;
 use crate::offline::metric::{vertex_error, DominantShell};
 
@@ -41,10 +44,10 @@ pub(crate) struct JointPlan {
 /// Largest displacement of a point at distance `shell` rotated by `b` instead of `a`.
 #[inline]
 pub fn rotation_displacement(a: Quat, b: Quat, shell: f32) -> f32 {
-    let b = if a.dot(b) < 0.0 { -b } else { b };
+    let b = if quat_dot(a, b) < 0.0 { -b } else { b };
     // Chord between the unit 4-vectors: c = 2 sin(phi / 2); the rotation angle is 2 phi and
     // sin(angle / 2) = sin(phi) = c * sqrt(1 - c^2 / 4). Precise for tiny angles, unlike acos.
-    let c = (a.normalize() - b.normalize()).length().min(2.0);
+    let c = quat_length(quat_normalize(a) - quat_normalize(b)).min(2.0);
     2.0 * shell * c * (1.0 - c * c * 0.25).max(0.0).sqrt()
 }
 
@@ -105,8 +108,8 @@ pub(crate) fn plan_joint(
         let sum = rotations
             .iter()
             .fold(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), |acc, &q| acc + q);
-        let mean = if sum.length_squared() > 1e-12 {
-            sum.normalize()
+        let mean = if quat_length_squared(sum) > 1e-12 {
+            quat_normalize(sum)
         } else {
             rotations[0]
         };

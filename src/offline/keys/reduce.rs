@@ -1,6 +1,7 @@
 //! Key selection by removal: trivial (constant / default) tracks, every-Nth keys, and Unreal-style
 //! linear key removal.
 
+use crate::math::dot4;
 use glam::Vec4;
 
 use super::tolerance::local_error;
@@ -75,9 +76,9 @@ pub fn constant_fit(inp: &FitInput) -> Option<Vec4> {
     let v = if inp.rotation() {
         let first = inp.raw[0];
         let sum = inp.raw.iter().fold(Vec4::ZERO, |acc, q| {
-            acc + if q.dot(first) < 0.0 { -*q } else { *q }
+            acc + if dot4(*q, first) < 0.0 { -*q } else { *q }
         });
-        let l = sum.length();
+        let l = dot4(sum, sum).sqrt();
         if l <= 0.0 {
             return None;
         }

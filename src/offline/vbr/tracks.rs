@@ -96,7 +96,9 @@ fn constant_candidate(ctx: &EncodeContext, j: usize, ch: u32) -> Transform {
             let sum = qs
                 .iter()
                 .fold(glam::Vec4::ZERO, |a, q| a + glam::Vec4::from(*q));
-            o.rotation = sum.try_normalize().map(Quat::from_vec4).unwrap_or(qs[0]);
+            o.rotation = crate::math::vec4_try_normalize(sum)
+                .map(Quat::from_vec4)
+                .unwrap_or(qs[0]);
         }
         1 => o.translation = mid(&t.translations),
         _ => o.scale = mid(&t.scales),

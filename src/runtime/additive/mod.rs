@@ -22,7 +22,7 @@ mod pose;
 pub use crate::format::AdditiveFormat;
 pub use pose::{apply_floats, apply_pose};
 
-use crate::math::{nlerp_shortest, Quat, Transform, Vec3};
+use crate::math::{nlerp_shortest, quat_mul, quat_normalize, Quat, Transform, Vec3};
 use crate::{Error, Result};
 
 impl AdditiveFormat {
@@ -82,12 +82,12 @@ pub fn apply(format: AdditiveFormat, base: &Transform, additive: &Transform) -> 
         AdditiveFormat::None => *additive,
         AdditiveFormat::Relative => Transform::mul(base, additive),
         AdditiveFormat::Additive0 => Transform {
-            rotation: (base.rotation * additive.rotation).normalize(),
+            rotation: quat_normalize(quat_mul(base.rotation, additive.rotation)),
             translation: base.translation + additive.translation,
             scale: base.scale * additive.scale,
         },
         AdditiveFormat::Additive1 => Transform {
-            rotation: (base.rotation * additive.rotation).normalize(),
+            rotation: quat_normalize(quat_mul(base.rotation, additive.rotation)),
             translation: base.translation + additive.translation,
             scale: base.scale * (Vec3::ONE + additive.scale),
         },

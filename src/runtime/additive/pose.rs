@@ -1,11 +1,14 @@
 //! Applying additive poses stored as floats (10 per joint), the runtime's hot path.
 //!
-//! Rotations use glam's `Quat` (SSE2 on x86-64, NEON on aarch64) and translations and scales use
-//! the 16-byte `Vec3A`, so a joint is a handful of 4-wide operations; see
+//! Rotations use glam's `Quat` through `crate::math`'s fixed-order products (SSE2 on x86-64, the
+//! same operations in scalar code elsewhere: the same bits on every CPU) and translations and
+//! scales use the 16-byte `Vec3A`, so a joint is a handful of 4-wide operations; see
 //! `benches/benches/additive.rs` for the measurement against the scalar `Transform` path.
 
 use super::{check_weight, AdditiveFormat};
-use crate::math::{nlerp_shortest, Quat, Vec3A, FLOATS_PER_JOINT};
+use crate::math::{
+    nlerp_shortest, quat_mul, quat_normalize, quat_rotate_a, Quat, Vec3A, FLOATS_PER_JOINT,
+};
 use crate::{Error, Result};
 
 /// Applies one joint: `additive` (weighted towards the identity by `weight`, which the caller
@@ -33,11 +36,12 @@ pub fn apply_floats(
         at *= weight;
         a_s = id + (a_s - id) * weight;
     }
+    let rotation = || quat_normalize(quat_mul(br, ar));
     let (r, t, s) = match format {
         AdditiveFormat::None => (ar, at, a_s),
-        AdditiveFormat::Relative => ((br * ar).normalize(), br * (bs * at) + bt, bs * a_s),
-        AdditiveFormat::Additive0 => ((br * ar).normalize(), bt + at, bs * a_s),
-        AdditiveFormat::Additive1 => ((br * ar).normalize(), bt + at, bs * (Vec3A::ONE + a_s)),
+        AdditiveFormat::Relative => (rotation(), quat_rotate_a(br, bs * at) + bt, bs * a_s),
+        AdditiveFormat::Additive0 => (rotation(), bt + at, bs * a_s),
+        AdditiveFormat::Additive1 => (rotation(), bt + at, bs * (Vec3A::ONE + a_s)),
     };
     let mut out = [0.0f32; FLOATS_PER_JOINT];
     r.write_to_slice(&mut out[0..4]);

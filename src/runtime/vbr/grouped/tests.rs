@@ -843,6 +843,11 @@ fn a_random_jump_writes_only_the_cache_heads_last_key() {
             "jump to {t}"
         );
         let changed: Vec<usize> = (0..mem.len()).filter(|&i| mem[i] != before[i]).collect();
+        // The cache is the AVX2 decoder's; without AVX2 (other CPUs) it is left untouched.
+        if !matches!(Isa::best(), Isa::Avx2 | Isa::Avx512) {
+            assert!(changed.is_empty(), "a jump to {t} wrote bytes {changed:?}");
+            continue;
+        }
         assert!(
             changed.iter().all(|i| last.contains(i)) && !changed.is_empty(),
             "a jump to {t} wrote bytes {changed:?}"
