@@ -1,4 +1,5 @@
-//! Every byte of a `fixed` or `keys` body and of a curves section is accounted for: each section's
+//! Every byte of a body (every codec, both `vbr` layouts) and of a curves section is accounted
+//! for: each section's
 //! size is exactly what its contents need, and any alignment padding is zero. Forged blobs grow
 //! one section by 16 bytes (moving what follows, fixing the header's sizes and offsets, re-sealing
 //! the checksum), with non-zero bytes and with zeros, and must be refused with `CORRUPT_BLOB`.
@@ -6,10 +7,17 @@
 
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::format::{validate_blob, Header, HEADER_SIZE};
-use animcomp::{compress_with_curves, AlignedBlob, CodecChoice, CompressSettings, Curve, Error};
+use animcomp::{
+    compress_with_curves, AlignedBlob, CodecChoice, CompressSettings, Curve, Error, VbrLayout,
+};
 
 /// A blob of `codec` with a few joints and `curves` curves.
 fn blob(codec: CodecChoice, curves: bool) -> Vec<u8> {
+    blob_in(codec, curves, VbrLayout::Segments)
+}
+
+/// [`blob`] with the `vbr` body in `layout`.
+fn blob_in(codec: CodecChoice, curves: bool, layout: VbrLayout) -> Vec<u8> {
     let clip = generate_clip(&GenerateOptions {
         joints: 6,
         samples: 40,
@@ -27,6 +35,7 @@ fn blob(codec: CodecChoice, curves: bool) -> Vec<u8> {
     };
     let settings = CompressSettings {
         codec,
+        vbr_layout: layout,
         ..Default::default()
     };
     compress_with_curves(&clip, &curves, &settings).unwrap()
@@ -121,4 +130,22 @@ fn padding_longer_than_the_alignment_needs_is_refused() {
     let mut g = AlignedBlob::from_bytes(&g);
     crate::harness::reseal(g.as_bytes_mut());
     assert_refused(&g, "gap");
+}
+
+/// The same for both `vbr` layouts: 16 bytes after a segments body (whose read-ahead padding is
+/// exactly 8 bytes) or a grouped one (whose padding is the decoders' 32 bytes and the fewest that
+/// end it on 16), with or without a curves section after it. (A gap between two grouped
+/// segments and a non-zero padding byte: `bodies_are_canonical` in the library's tests.)
+#[test]
+fn grown_vbr_bodies_are_refused() {
+    for layout in [VbrLayout::Segments, VbrLayout::Grouped] {
+        for with_curves in [false, true] {
+            let b = blob_in(CodecChoice::Vbr, with_curves, layout);
+            assert!(validate_blob(AlignedBlob::from_bytes(&b).as_bytes(), true).is_ok());
+            for fill in [0x5a, 0] {
+                let what = format!("vbr {layout:?} body, curves {with_curves}, fill {fill:#x}");
+                assert_refused(&grow(&b, false, fill), &what);
+            }
+        }
+    }
 }

@@ -3,9 +3,7 @@
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
-use super::common::{
-    positions, prefetch, split, write_statics, Pos, Split, ONE, PAIR, TWO,
-};
+use super::common::{positions, prefetch, split, write_statics, Pos, Split, ONE, PAIR, TWO};
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;

@@ -473,7 +473,10 @@ impl<'a> View<'a> {
                 joint_map_wide: if c.has(FLAG_SMALL_MAP) {
                     &[]
                 } else {
-                    std::slice::from_raw_parts(body.as_ptr().add(map) as *const u16, columns * joints)
+                    std::slice::from_raw_parts(
+                        body.as_ptr().add(map) as *const u16,
+                        columns * joints,
+                    )
                 },
                 small_map: c.has(FLAG_SMALL_MAP),
                 groups: c.groups,
