@@ -265,7 +265,7 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
         }
         let rates = sr.take(rate_bytes)?;
         let used = 3 * num_animated * RATE_FIELD_BITS as usize + 2 * num_per_segment;
-        if used % 8 != 0 && rates[rate_bytes - 1] >> (used % 8) != 0 {
+        if !used.is_multiple_of(8) && rates[rate_bytes - 1] >> (used % 8) != 0 {
             return Err(bad("vbr: unused rate bits not zero"));
         }
         let mut bits = 0u64;
@@ -282,7 +282,7 @@ pub fn validate_counting(h: &Header, body: &[u8], examined: &mut usize) -> Resul
         sr.take(num_animated * 6)?;
         let data_bits = frame_bits * mask.count_ones() as u64;
         let frames = sr.take(data_bits.div_ceil(8) as usize)?;
-        if data_bits % 8 != 0 && frames[frames.len() - 1] >> (data_bits % 8) != 0 {
+        if !data_bits.is_multiple_of(8) && frames[frames.len() - 1] >> (data_bits % 8) != 0 {
             return Err(bad("vbr: unused frame bits not zero"));
         }
         let end = sr.pos();

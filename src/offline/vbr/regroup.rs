@@ -275,8 +275,9 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     // Group records.
     let mut data = Vec::new();
     for g in &groups {
-        let flags = g.per_segment as u8 * body::RECORD_PER_SEGMENT
-            | (!narrow) as u8 * body::RECORD_WIDE_JOINTS;
+        let flag = |on: bool, f: u8| if on { f } else { 0 };
+        let flags =
+            flag(g.per_segment, body::RECORD_PER_SEGMENT) | flag(!narrow, body::RECORD_WIDE_JOINTS);
         data.extend_from_slice(&[g.class, g.n, flags, g.meta_bytes() as u8]);
         // Per-track dropped components: a rotation group's lanes (the segments hold a group's
         // with per-segment drops); zero elsewhere.
@@ -418,11 +419,12 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         .iter()
         .position(|g| g.class == 0 && g.per_segment)
         .unwrap_or(num_groups[0] as usize) as u16;
-    let flags = implied as u8 * body::FLAG_IMPLIED_BITS
-        | wide_starts as u8 * body::FLAG_WIDE
-        | masks as u8 * body::FLAG_MASKS
-        | narrow as u8 * body::FLAG_NARROW
-        | small_map as u8 * body::FLAG_SMALL_MAP;
+    let flag = |on: bool, f: u8| if on { f } else { 0 };
+    let flags = flag(implied, body::FLAG_IMPLIED_BITS)
+        | flag(wide_starts, body::FLAG_WIDE)
+        | flag(masks, body::FLAG_MASKS)
+        | flag(narrow, body::FLAG_NARROW)
+        | flag(small_map, body::FLAG_SMALL_MAP);
     let counts = Counts {
         seg_len: v.seg_len,
         flags,

@@ -263,12 +263,13 @@ impl Dir {
         jb: 1,
     };
 
-    /// The directory of a body with counts `c` whose data is `data` (validated).
+    /// The directory of a body with `groups` per channel, its first rotation group with
+    /// per-segment drops `first_per_segment` and joints of `jb` bytes, whose data is `data`
+    /// (validated).
     #[inline(always)]
-    pub fn new(c: &Counts, data: &[u8]) -> Dir {
-        let jb = c.joint_bytes();
-        let g = c.groups.map(|x| x as u32);
-        let fps = (c.first_per_segment as u32).min(g[0]);
+    pub fn new(groups: [u16; 3], first_per_segment: u16, jb: usize, data: &[u8]) -> Dir {
+        let g = groups.map(|x| x as u32);
+        let fps = (first_per_segment as u32).min(g[0]);
         let first = [0, g[0], g[0] + g[1]];
         let mut d = Dir {
             first,
@@ -279,6 +280,7 @@ impl Dir {
         };
         // Each channel starts after the last group of the one before: its offsets from the
         // full groups before it, plus its own record's sizes.
+        #[allow(clippy::needless_range_loop)] // `ch` names a channel in four arrays
         for ch in 1..3 {
             let prev = ch - 1;
             let (rec, meta) = if g[prev] == 0 {
@@ -331,31 +333,11 @@ impl Dir {
     }
 }
 
-/// Joint indices of a body: u8 or u16 each.
+/// The static and default channels' joints of a body: u8 or u16 indices each.
 #[derive(Clone, Copy)]
 pub enum Joints<'a> {
-    Narrow(&'a [u8]),
-    Wide(&'a [u16]),
-}
-
-impl Joints<'_> {
-    /// The address of the list's first byte.
-    #[inline(always)]
-    pub fn as_ptr(&self) -> *const u8 {
-        match self {
-            Joints::Narrow(j) => j.as_ptr(),
-            Joints::Wide(j) => j.as_ptr() as *const u8,
-        }
-    }
-
-    /// Bytes of the list.
-    #[inline(always)]
-    pub fn bytes(&self) -> usize {
-        match self {
-            Joints::Narrow(j) => j.len(),
-            Joints::Wide(j) => 2 * j.len(),
-        }
-    }
+    Narrow(&'a [u8], &'a [u8]),
+    Wide(&'a [u16], &'a [u16]),
 }
 
 /// A validated grouped body, as the decoders read it.
@@ -366,15 +348,17 @@ pub struct View<'a> {
     pub num_samples: u32,
     /// Static channels per channel (rotations, translations, scales).
     pub statics: [usize; 3],
-    /// Their joints, in that order.
-    pub static_joints: Joints<'a>,
+    /// Their joints, in that order: u8 each (`narrow`), else u16 (as bytes; [`View::joints`]).
+    pub static_joints: &'a [u8],
     /// Their values: rotations 4 floats each, then vectors 3 floats each (the slice ends with
     /// the last vector; the bytes after it are the body's).
     pub static_values: &'a [f32],
     /// Default channels per channel.
     pub defaults: [usize; 3],
-    /// Their joints, in that order.
-    pub default_joints: Joints<'a>,
+    /// Their joints, in that order, like `static_joints`.
+    pub default_joints: &'a [u8],
+    /// Joint indices are u8.
+    pub narrow: bool,
     /// The default scale: 2 (unit) or 1 (zero, an `additive1` clip), in `DEFAULT_VALUES`.
     pub default_scale: usize,
     /// Joints.
@@ -385,11 +369,9 @@ pub struct View<'a> {
     /// defaults are the bind pose.
     pub bind: Option<&'a [f32]>,
     pub num_groups: usize,
-    /// Per joint and channel, its source (see the layout): u8 entries (`small_map`; else
-    /// empty) ...
+    /// Per joint and channel, its source (see the layout): u8 entries (`small_map`) or u16
+    /// ones, as bytes.
     pub joint_map: &'a [u8],
-    /// ... or u16 entries (else empty).
-    pub joint_map_wide: &'a [u16],
     /// Whether the joint map's entries are u8.
     pub small_map: bool,
     /// Groups per channel.
@@ -408,8 +390,8 @@ pub struct View<'a> {
     /// 3 >> bits_shift`).
     pub implied_bits: bool,
     pub bits_shift: u32,
-    /// The counts the body header holds.
-    pub counts: Counts,
+    /// The first rotation group with per-segment drops.
+    pub first_per_segment: u16,
     pub data: &'a [u8],
     /// Set by a whole pose's entry when it hinted the body before the segment table and the
     /// lines of the segments below this one: the pose's prefetch then skips both (0: skips
@@ -433,51 +415,31 @@ impl<'a> View<'a> {
             Counts::total(c.defaults),
             Counts::total(c.groups),
         );
-        let narrow = c.has(FLAG_NARROW);
+        let jb = c.joint_bytes();
         // SAFETY: the sections lie in `body` (asserted above) and are 4-byte aligned (the body
-        // is, and every section's offset is a multiple of 4); any bytes are valid u8, u16 and
-        // f32 values.
+        // is, and every section's offset is a multiple of 4); any bytes are valid u8 and f32
+        // values.
         unsafe {
-            let list = |at: usize, n: usize| {
-                if narrow {
-                    Joints::Narrow(std::slice::from_raw_parts(body.as_ptr().add(at), n))
-                } else {
-                    Joints::Wide(std::slice::from_raw_parts(
-                        body.as_ptr().add(at) as *const u16,
-                        n,
-                    ))
-                }
-            };
+            let bytes = |at: usize, n: usize| std::slice::from_raw_parts(body.as_ptr().add(at), n);
             View {
                 seg_len: c.seg_len,
                 num_segments: c.num_segments,
                 num_samples: h.num_samples,
                 statics: c.statics.map(|x| x as usize),
-                static_joints: list(st, s),
+                static_joints: bytes(st, jb * s),
                 static_values: std::slice::from_raw_parts(
                     body.as_ptr().add(va) as *const f32,
                     (de - va) / 4,
                 ),
                 defaults: c.defaults.map(|x| x as usize),
-                default_joints: list(de, d),
+                default_joints: bytes(de, jb * d),
+                narrow: jb == 1,
                 default_scale: if zero_scale { 1 } else { 2 },
                 num_joints: joints,
                 all_scales: !h.has(BlobFlags::HAS_SCALE),
                 bind: None,
                 num_groups: g,
-                joint_map: if c.has(FLAG_SMALL_MAP) {
-                    &body[map..map + columns * joints]
-                } else {
-                    &[]
-                },
-                joint_map_wide: if c.has(FLAG_SMALL_MAP) {
-                    &[]
-                } else {
-                    std::slice::from_raw_parts(
-                        body.as_ptr().add(map) as *const u16,
-                        columns * joints,
-                    )
-                },
+                joint_map: bytes(map, c.map_bytes() * columns * joints),
                 small_map: c.has(FLAG_SMALL_MAP),
                 groups: c.groups,
                 seg_table: c.seg_table as usize,
@@ -488,7 +450,7 @@ impl<'a> View<'a> {
                 masks: c.has(FLAG_MASKS),
                 implied_bits: c.has(FLAG_IMPLIED_BITS),
                 bits_shift: c.seg_len.trailing_zeros(),
-                counts: c,
+                first_per_segment: c.first_per_segment,
                 data: &body[data..],
                 hinted: 0,
             }
@@ -524,13 +486,34 @@ impl<'a> View<'a> {
     /// The groups' record and metadata offsets ([`Dir`]).
     #[inline(always)]
     pub fn dir(&self) -> Dir {
-        Dir::new(&self.counts, self.data)
+        Dir::new(
+            self.groups,
+            self.first_per_segment,
+            2 - self.narrow as usize,
+            self.data,
+        )
+    }
+
+    /// The static and default channels' joint lists, typed: u8 or u16 indices.
+    #[inline(always)]
+    pub fn joints(&self) -> Joints<'a> {
+        // SAFETY: the lists are 4-byte aligned (see `read`) and hold whole indices; any bytes
+        // are valid u16 values.
+        unsafe {
+            let typed =
+                |b: &'a [u8]| std::slice::from_raw_parts(b.as_ptr() as *const u16, b.len() / 2);
+            if self.narrow {
+                Joints::Narrow(self.static_joints, self.default_joints)
+            } else {
+                Joints::Wide(typed(self.static_joints), typed(self.default_joints))
+            }
+        }
     }
 
     /// What [`Sources::get`] needs beside the joint map, for a selection to compute once; `M`
     /// the joint map's entry width (`small_map`: [`SmallMap`], else [`WideMap`]).
     #[inline(always)]
-    pub fn sources<M: MapEntry>(&self) -> Sources<M> {
+    pub fn sources<M: MapEntry>(&self) -> Sources<'a, M> {
         Sources {
             bases: bases(
                 self.groups,
@@ -538,56 +521,69 @@ impl<'a> View<'a> {
                 self.defaults.map(|x| x as u16),
             ),
             columns: self.columns(),
-            width: std::marker::PhantomData,
+            map: M::typed(self.joint_map),
         }
     }
 }
 
 /// A joint map entry's width: the selections are compiled for each, so that the lookup in
 /// their loops is one load.
-pub trait MapEntry {
-    /// Entry `i` of the joint map of `v` as a u16 entry (source in bits 14-15, index in 0-13).
-    fn read(v: &View, i: usize) -> u16;
+pub trait MapEntry: Copy {
+    /// The joint map of `map`'s bytes, typed.
+    fn typed(map: &[u8]) -> &[Self];
+    /// Entry `i` of the typed joint map `map` as a u16 entry (source in bits 14-15, index in
+    /// 0-13).
+    fn read(map: &[Self], i: usize) -> u16;
 }
 
 /// u8 joint map entries ([`FLAG_SMALL_MAP`]).
-pub struct SmallMap;
+pub type SmallMap = u8;
 /// u16 joint map entries.
-pub struct WideMap;
+pub type WideMap = u16;
 
-impl MapEntry for SmallMap {
+impl MapEntry for u8 {
     #[inline(always)]
-    fn read(v: &View, i: usize) -> u16 {
-        let m = v.joint_map[i] as u16;
+    fn typed(map: &[u8]) -> &[u8] {
+        map
+    }
+    #[inline(always)]
+    fn read(map: &[u8], i: usize) -> u16 {
+        let m = map[i] as u16;
         (m >> 6) << 14 | (m & SMALL_MAP_INDEX)
     }
 }
 
-impl MapEntry for WideMap {
+impl MapEntry for u16 {
     #[inline(always)]
-    fn read(v: &View, i: usize) -> u16 {
-        u16::from_le(v.joint_map_wide[i])
+    fn typed(map: &[u8]) -> &[u16] {
+        // SAFETY: the joint map is 4-byte aligned in the body (see `View::read`) and holds
+        // whole u16 entries; any bytes are valid u16 values.
+        unsafe { std::slice::from_raw_parts(map.as_ptr() as *const u16, map.len() / 2) }
+    }
+    #[inline(always)]
+    fn read(map: &[u16], i: usize) -> u16 {
+        u16::from_le(map[i])
     }
 }
 
 /// Per channel its first group, static and default, and the joint map's columns (see
 /// [`View::sources`]).
-pub struct Sources<M> {
+pub struct Sources<'a, M> {
     bases: [[u32; 3]; 3],
     columns: usize,
-    width: std::marker::PhantomData<M>,
+    map: &'a [M],
 }
 
-impl<M: MapEntry> Sources<M> {
-    /// The source of channel `ch` of joint `j` of `v`: [`super::SRC_ANIMATED`] | group << 3 |
+impl<M: MapEntry> Sources<'_, M> {
+    /// The source of channel `ch` of joint `j`: [`super::SRC_ANIMATED`] | group << 3 |
     /// lane, [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`] | index in
     /// `defaults`.
     #[inline(always)]
-    pub fn get(&self, v: &View, j: usize, ch: usize) -> u32 {
+    pub fn get(&self, j: usize, ch: usize) -> u32 {
         if ch >= self.columns {
             return super::SRC_DEFAULT;
         }
-        let m = M::read(v, j * self.columns + ch);
+        let m = M::read(self.map, j * self.columns + ch);
         let i = (m & MAP_INDEX) as u32;
         match m & !MAP_INDEX {
             MAP_ANIMATED => {

@@ -303,7 +303,7 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
     // The constants' joints and values, and the defaults' joints: consecutive sections of the
     // body, hinted as one run.
     let from = p.static_joints.as_ptr();
-    let to = p.default_joints.as_ptr().add(p.default_joints.bytes());
+    let to = p.default_joints.as_ptr_range().end;
     fetch(from, (to as usize).saturating_sub(from as usize));
 }
 
@@ -322,15 +322,9 @@ pub(super) unsafe fn write_statics(
     put4: impl Fn(*mut f32, *const f32),
     put3: impl Fn(*mut f32, *const f32),
 ) {
-    match (p.static_joints, p.default_joints) {
-        (Joints::Narrow(s), Joints::Narrow(d)) => {
-            write_lists(p, s, d, out, stride, channels, put4, put3)
-        }
-        (Joints::Wide(s), Joints::Wide(d)) => {
-            write_lists(p, s, d, out, stride, channels, put4, put3)
-        }
-        // One body has one joint width (validated).
-        _ => {}
+    match p.joints() {
+        Joints::Narrow(s, d) => write_lists(p, s, d, out, stride, channels, put4, put3),
+        Joints::Wide(s, d) => write_lists(p, s, d, out, stride, channels, put4, put3),
     }
 }
 

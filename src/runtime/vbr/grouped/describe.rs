@@ -55,9 +55,9 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
             .take(channels)
         {
             let src = if v.small_map {
-                small.get(&v, j, ch)
+                small.get(j, ch)
             } else {
-                wide.get(&v, j, ch)
+                wide.get(j, ch)
             };
             let (storage, bps) = match src & (3 << 30) {
                 SRC_STATIC => ("constant".to_string(), 0.0),

@@ -326,7 +326,7 @@ impl View<'_> {
                     if channels & (1 << ch) == 0 {
                         continue;
                     }
-                    let src = sources.get(self, j, ch);
+                    let src = sources.get(j, ch);
                     let value = match src & (3 << 30) {
                         SRC_ANIMATED => {
                             let b = &mut batches[(ch != 0) as usize];
@@ -361,7 +361,7 @@ impl View<'_> {
                     if channels & (1 << ch) == 0 {
                         continue;
                     }
-                    let src = sources.get(self, j, ch);
+                    let src = sources.get(j, ch);
                     let value = match src & (3 << 30) {
                         SRC_ANIMATED => {
                             let g = (src >> 3) as usize;
@@ -393,7 +393,7 @@ impl View<'_> {
                 if channels & (1 << ch) == 0 {
                     continue;
                 }
-                let src = sources.get(self, j as usize, ch);
+                let src = sources.get(j as usize, ch);
                 let at = [0, 4, 7][ch];
                 let value = match src & (3 << 30) {
                     SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),

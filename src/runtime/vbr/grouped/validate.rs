@@ -190,7 +190,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         return Err(bad("grouped: segment metadata size invalid"));
     }
     // The decoders place records without a directory: it must agree with the records.
-    let dir = Dir::new(&c, data);
+    let dir = Dir::new(c.groups, c.first_per_segment, jb, data);
     let (mut rec, mut meta) = (0usize, 0usize);
     for g in 0..groups {
         if dir.at(g) != [rec as u32, meta as u32] {
@@ -341,7 +341,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             .ok_or(bad("grouped: segment frames out of bounds"))?;
         // The last frame's unused bits are zero.
         let used = fb * mask.count_ones() as u64;
-        if used % 8 != 0 && data[end - 1] >> (used % 8) != 0 {
+        if !used.is_multiple_of(8) && data[end - 1] >> (used % 8) != 0 {
             return Err(bad("grouped: unused frame bits not zero"));
         }
         next = end;
