@@ -52,6 +52,7 @@ const _: () = {
 ///
 /// # Safety
 /// A non-null `handle` must point to a readable `AnimcompBlob` (opened or not).
+#[inline]
 pub(super) unsafe fn blob_state<'a>(handle: *const AnimcompBlob) -> Result<&'a BlobState> {
     let h = out_ptr(handle as *mut AnimcompBlob, "blob handle")? as *const BlobState;
     // A volatile read: the memory may be uninitialised (best-effort detection).
@@ -62,6 +63,7 @@ pub(super) unsafe fn blob_state<'a>(handle: *const AnimcompBlob) -> Result<&'a B
 }
 
 /// Checks the context pointer (null, 16-byte alignment) without reading it.
+#[inline]
 fn ctx_ptr(ctx: *const AnimcompDecompressor) -> Result<*const AnimcompDecompressor> {
     out_ptr(ctx as *mut AnimcompDecompressor, "decompressor").map(|p| p as *const _)
 }
@@ -70,6 +72,7 @@ fn ctx_ptr(ctx: *const AnimcompDecompressor) -> Result<*const AnimcompDecompress
 ///
 /// # Safety
 /// `ctx` must point to a readable `AnimcompDecompressor` (initialised or not).
+#[inline]
 pub(super) unsafe fn state<'a>(ctx: *const AnimcompDecompressor) -> Result<&'a State> {
     let p = ctx_ptr(ctx)? as *const State;
     // A volatile read: the memory may be uninitialised (best-effort detection).
@@ -83,6 +86,7 @@ pub(super) unsafe fn state<'a>(ctx: *const AnimcompDecompressor) -> Result<&'a S
 ///
 /// # Safety
 /// As [`state`], and not aliased.
+#[inline]
 pub(super) unsafe fn state_mut<'a>(ctx: *mut AnimcompDecompressor) -> Result<&'a mut State> {
     state(ctx)?;
     Ok(&mut *(ctx as *mut State))
@@ -114,6 +118,7 @@ impl BlobState {
 ///
 /// # Safety
 /// A non-null `blob` must point to `size` readable bytes that outlive `'a`.
+#[inline]
 pub(crate) unsafe fn blob_slice<'a>(blob: *const c_void, size: usize) -> Result<&'a [u8]> {
     in_slice(blob as *const u8, size, "blob")
 }
@@ -122,6 +127,7 @@ pub(crate) unsafe fn blob_slice<'a>(blob: *const c_void, size: usize) -> Result<
 ///
 /// # Safety
 /// As [`state`].
+#[inline]
 pub(crate) unsafe fn decompressor<'a>(
     ctx: *const AnimcompDecompressor,
 ) -> Result<&'a Decompressor<'static>> {

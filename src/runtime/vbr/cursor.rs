@@ -475,3 +475,50 @@ mod tests {
         }
     }
 }
+
+#[cfg(all(test, feature = "compress"))]
+mod prefetch_tests {
+    //! The prefetch estimates against the cursor's reads (here, so that imports flow one way:
+    //! the cursor uses the prefetches).
+    use super::*;
+    use crate::runtime::vbr::prefetch::*;
+    use crate::format::Header;
+    #[test]
+    #[cfg(feature = "compress")]
+    pub(super) fn frames_are_estimated_within_a_byte_from_segment_sizes() {
+        use crate::offline::clip::{generate_clip, GenerateOptions};
+        // 150 samples: the last segment is shorter than the others.
+        let clip = generate_clip(&GenerateOptions {
+            joints: 12,
+            samples: 150,
+            scale: true,
+            animated_translation: true,
+            seed: 5,
+            ..Default::default()
+        });
+        let settings = crate::CompressSettings {
+            codec: crate::CodecChoice::Vbr,
+            ..Default::default()
+        };
+        let blob = crate::compress(&clip, &settings).unwrap();
+        let h = Header::parse(&blob).unwrap();
+        let bytes = &blob[h.body_range()];
+        let body = Body::new(bytes).unwrap();
+        let v = View::read(bytes);
+        assert!(v.num_segments > 2 && !h.num_samples.is_multiple_of(v.seg_len));
+        for s in 0..h.num_samples {
+            let c = Cursor::new(body, &v, s, None, None);
+            let seg = s / v.seg_len;
+            let off = v.segment_offset(bytes, seg);
+            // The premise: this level stores every sample.
+            assert_eq!(c.t, 0.0, "sample {s} was dropped");
+            let data = v.frames_offset(off);
+            let est = estimated_frame(body, &v, seg, data, s - seg * v.seg_len, h.num_samples);
+            let exact = c.a_bit / 8;
+            assert!(
+                est == exact || est == exact + 1,
+                "sample {s}: {est} vs {exact}"
+            );
+        }
+    }
+}
