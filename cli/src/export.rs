@@ -69,6 +69,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let default_name = format!("{}.preview.glb", measure::file_stem(&a.input));
     let out = crate::output::check(&a.output, &default_name, &[&a.input], "glTF")?;
     let mut asset = input::read(&a.input, &a.opts.settings)?;
+    // The source document is written back from the bytes read once here.
+    let source_bytes = std::mem::take(&mut asset.bytes);
     let (clip, curve_set) = if asset.is_curve_only() {
         input::refuse_on_curves(&a.input, &input::curve_only_refusals())?;
         // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
@@ -137,7 +139,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         )
     };
     let glb = !matches!(out.extension(), Some(e) if e.eq_ignore_ascii_case("gltf"));
-    let mut source = gltf_source(&a.input, &clip)?;
+    let mut source = gltf_source(&a.input, &source_bytes, &clip)?;
     if let Some(src) = &mut source {
         // The source's morph weights go out again (decoded) on the nodes that had them, when
         // its weight channels are the curves that were compressed, one per target in order.
@@ -160,9 +162,7 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
             .to_ascii_lowercase()
             .ends_with(".fbx")
     {
-        let bytes = std::fs::read(&a.input)
-            .map_err(|e| CliError(format!("{}: cannot read file: {e}", a.input.display())))?;
-        animcomp_import::fbx::morph_meshes(&bytes, a.opts.settings.units)
+        animcomp_import::fbx::morph_meshes(&source_bytes, a.opts.settings.units)
             .map_err(|e| e.in_file(&a.input))?
     } else {
         Vec::new()
@@ -355,22 +355,25 @@ fn source_weight_nodes(root: &json::Root, clip_name: &str) -> WeightNodes {
     out
 }
 
-/// The source document when `path` is a glTF/GLB whose skeleton matches `clip` (the mesh, skin,
-/// materials and scene are kept; its animations are replaced by the decoded one).
-pub fn gltf_source(path: &std::path::Path, clip: &RawClip) -> Result<Option<Source>, CliError> {
+/// The source document when `path` (whose bytes are `bytes`) is a glTF/GLB whose skeleton
+/// matches `clip` (the mesh, skin, materials and scene are kept; its animations are replaced by
+/// the decoded one).
+pub fn gltf_source(
+    path: &std::path::Path,
+    bytes: &[u8],
+    clip: &RawClip,
+) -> Result<Option<Source>, CliError> {
     let lower = path.to_string_lossy().to_ascii_lowercase();
     if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
         return Ok(None);
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError(format!("{}: cannot read file: {e}", path.display())))?;
     let (nodes, buffers) =
-        animcomp_import::gltf_import::joint_nodes_and_buffers(&bytes, path.parent())
+        animcomp_import::gltf_import::joint_nodes_and_buffers(bytes, path.parent())
             .map_err(|e| e.in_file(path))?;
     if nodes.len() != clip.num_joints() {
         return Ok(None);
     }
-    let text = crate::gltf_doc::json_text(&bytes);
+    let text = crate::gltf_doc::json_text(bytes);
     let mut root =
         json::Root::from_slice(text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
     let mut bin = Vec::new();

@@ -21,6 +21,10 @@ pub struct Asset {
     /// several, with `source` set): one for a `.csv` or `.npy` file, one per glTF animation with
     /// `weights` channels, one per FBX stack with blend-shape channels.
     pub curve_sets: Vec<CurveSet>,
+    /// The file's bytes as read (empty for `.csv` and `.npy` curve files), for a tool that
+    /// writes the source document back (export keeps a glTF's meshes, an FBX's blend shapes)
+    /// without reading the file again.
+    pub bytes: Vec<u8>,
 }
 
 impl Asset {
@@ -40,6 +44,7 @@ pub fn load_asset(path: &Path, opts: &ImportOptions) -> Result<Asset, ImportErro
             clips: Vec::new(),
             clip_error: None,
             curve_sets: curves::load_curves(path, opts.sample_rate)?,
+            bytes: Vec::new(),
         });
     }
     let kind = kind_of(path).ok_or_else(|| ImportError::Unsupported {
@@ -69,12 +74,14 @@ pub fn load_asset(path: &Path, opts: &ImportOptions) -> Result<Asset, ImportErro
             clips,
             clip_error: None,
             curve_sets,
+            bytes,
         }),
         Err(e) if !curve_sets.is_empty() => Ok(Asset {
             path: path.to_path_buf(),
             clips: Vec::new(),
             clip_error: Some(e),
             curve_sets,
+            bytes,
         }),
         Err(e) => Err(e),
     }

@@ -481,8 +481,8 @@ mod prefetch_tests {
     //! The prefetch estimates against the cursor's reads (here, so that imports flow one way:
     //! the cursor uses the prefetches).
     use super::*;
-    use crate::runtime::vbr::prefetch::*;
     use crate::format::Header;
+    use crate::runtime::vbr::prefetch::*;
     #[test]
     #[cfg(feature = "compress")]
     pub(super) fn frames_are_estimated_within_a_byte_from_segment_sizes() {
