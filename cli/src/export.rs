@@ -69,8 +69,6 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let default_name = format!("{}.preview.glb", measure::file_stem(&a.input));
     let out = crate::output::check(&a.output, &default_name, &[&a.input], "glTF")?;
     let mut asset = input::read(&a.input, &a.opts.settings)?;
-    // The source document is written back from the bytes read once here.
-    let source_bytes = std::mem::take(&mut asset.bytes);
     let (clip, curve_set) = if asset.is_curve_only() {
         input::refuse_on_curves(&a.input, &input::curve_only_refusals())?;
         // Curves and no skeleton (a face take, blend shapes without bones): a clip of no joints.
@@ -81,6 +79,8 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         let set = input::take_clip_curves(&mut asset, &clip, &a.opts.curves);
         (clip, set)
     };
+    // The source document is written back from the bytes read once above.
+    let source_bytes = std::mem::take(&mut asset.bytes);
     crate::output::refuse_existing(&out, a.opts.force)?;
     let curves: Vec<Curve> = curve_set.map(|s| s.curves).unwrap_or_default();
     let (poses, weights, what) = if a.raw {

@@ -12,10 +12,10 @@ pub fn same_animation(name: &str, anim: &str) -> bool {
 }
 
 /// The first key time of the joint channels and of the weight channels of the animation of a
-/// glTF that clip `clip_name` came from (the input accessors' `min`, which glTF requires).
-pub fn start_times(input: &std::path::Path, clip_name: &str) -> Option<(Option<f64>, Option<f64>)> {
-    let bytes = std::fs::read(input).ok()?;
-    let root = json::Root::from_slice(json_text(&bytes)).ok()?;
+/// glTF (its file's `bytes`) that clip `clip_name` came from (the input accessors' `min`, which
+/// glTF requires).
+pub fn start_times(bytes: &[u8], clip_name: &str) -> Option<(Option<f64>, Option<f64>)> {
+    let root = json::Root::from_slice(json_text(bytes)).ok()?;
     let anim = clip_animation(&root, clip_name)?;
     let (mut joints, mut weights) = (None::<f64>, None::<f64>);
     for ch in &anim.channels {

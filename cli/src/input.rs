@@ -138,7 +138,7 @@ fn gltf_curves(asset: &mut Asset, clip: &RawClip) -> Option<CurveSet> {
         .iter()
         .position(|s| same_animation(&s.name, &clip.name))?;
     let set = asset.curve_sets.swap_remove(k);
-    let starts = start_times(input, &clip.name);
+    let starts = start_times(&asset.bytes, &clip.name);
     let aligned = match starts {
         Some((Some(j), Some(w))) => (j - w).abs() <= 1e-6,
         _ => true,
