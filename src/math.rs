@@ -15,6 +15,9 @@ pub use exact::{
 
 /// Floats per joint in a sampled pose: `qx qy qz qw tx ty tz sx sy sz`.
 pub const FLOATS_PER_JOINT: usize = 10;
+/// Where each channel starts in a joint's ten floats: rotation (4 floats), translation (3),
+/// scale (3).
+pub const CHANNEL_OFFSETS: [usize; 3] = [0, 4, 7];
 
 /// A local or object-space joint transform (rotation, translation, scale).
 #[derive(Debug, Clone, Copy, PartialEq)]

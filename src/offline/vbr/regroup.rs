@@ -101,7 +101,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     for (j, &byte) in table.iter().enumerate() {
         for ch in 0..3u32 {
             let k = kind(byte, ch);
-            let at = [0, 4, 7][ch as usize];
+            let at = crate::math::CHANNEL_OFFSETS[ch as usize];
             if ch == 2 && !has_scale {
                 // Every joint's scale is the default: not listed (see `body`).
                 continue;

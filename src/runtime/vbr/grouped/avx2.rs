@@ -7,6 +7,7 @@ use super::common::{positions, prefetch, split, write_statics, Pos, Split, ONE, 
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
+use crate::math::CHANNEL_OFFSETS;
 use crate::runtime::SampleKey;
 use core::arch::x86_64::*;
 
@@ -81,7 +82,7 @@ unsafe fn frame_raw(data: &[u8], bit: usize, c: &Coef, limit: f32) -> [__m256; 3
         let mut r = [0f32; LANES];
         for l in 0..LANES {
             let at = bit.wrapping_add(c.start[k]).wrapping_add(off[l] as usize);
-            r[l] = if rate[l] == 23 {
+            r[l] = if rate[l] == crate::format::vbr::bitrate::RATE_RAW as i32 {
                 super::common::raw_value(read_bits(data, at, 32), limit)
             } else {
                 let w = crate::format::vbr::bitrate::rate_bits(rate[l] as u8);
@@ -404,7 +405,7 @@ macro_rules! whole_pose {
                     )
                 } else {
                     let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
-                    let at = [0, 4, 7][g.class as usize % 3];
+                    let at = CHANNEL_OFFSETS[g.class as usize % 3];
                     store!(q, g, out, stride, at, g.class != 0, $put3);
                     (ta, tb)
                 };

@@ -5,6 +5,7 @@ use super::body::Joints;
 use super::body::{record_bytes, record_head, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
 use super::{View, DEFAULT_VALUES};
 use crate::format::bytes::read_u32;
+use crate::math::CHANNEL_OFFSETS;
 use crate::runtime::vbr::keyframe_position;
 use crate::runtime::SampleKey;
 
@@ -448,7 +449,7 @@ pub(super) fn static_value(p: &View, k: usize, ch: usize) -> [f32; 4] {
 pub(super) fn default_value(p: &View, j: usize, ch: usize) -> [f32; 4] {
     match p.bind {
         Some(b) => {
-            let o = 10 * j + [0, 4, 7][ch];
+            let o = 10 * j + CHANNEL_OFFSETS[ch];
             [
                 b[o],
                 b[o + 1],

@@ -7,10 +7,11 @@ use super::{View, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
+use crate::format::vbr::bitrate::RATE_RAW;
 use crate::runtime::SampleKey;
 
 /// The raw `f32` rate index.
-const RAW: u32 = 23;
+const RAW: u32 = RATE_RAW as u32;
 
 /// One group's decode in one segment, per component and lane.
 #[derive(Clone, Copy)]

@@ -26,6 +26,7 @@ use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::rate_bits;
+use crate::math::CHANNEL_OFFSETS;
 use crate::runtime::SampleKey;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
@@ -313,7 +314,7 @@ unsafe fn walk<const M: u8>(p: &View, key: &SampleKey, sp: &Split, out: *mut f32
             // A group of one lane, decoded alone (as the AVX2 walk does).
             let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
             let v = super::subset::lone_group(p, key, (a, b), M, at, (ga, gb), g.class == 0);
-            let at = [0, 4, 7][g.class as usize % 3];
+            let at = CHANNEL_OFFSETS[g.class as usize % 3];
             let dst = out.add(read_joint(d, g.joints, g.joint_shift, 0) * stride + at);
             std::ptr::copy_nonoverlapping(v.as_ptr(), dst, if g.class == 0 { 4 } else { 3 });
             if gi + 1 < p.num_groups {

@@ -10,6 +10,7 @@ use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
 use crate::math::nlerp_shortest;
+use crate::math::CHANNEL_OFFSETS;
 use crate::runtime::vbr::cursor::PAIR_BITS;
 use crate::runtime::vbr::lanes;
 use crate::runtime::vbr::walk::clamp_value;
@@ -330,7 +331,7 @@ impl View<'_> {
                     let value = match src & (3 << 30) {
                         SRC_ANIMATED => {
                             let b = &mut batches[(ch != 0) as usize];
-                            b.push(src, o + [0, 4, 7][ch]);
+                            b.push(src, o + CHANNEL_OFFSETS[ch]);
                             if b.n == 8 {
                                 b.flush(&lone, out);
                             }
@@ -394,7 +395,7 @@ impl View<'_> {
                     continue;
                 }
                 let src = sources.get(j as usize, ch);
-                let at = [0, 4, 7][ch];
+                let at = CHANNEL_OFFSETS[ch];
                 let value = match src & (3 << 30) {
                     SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
                     SRC_DEFAULT => default_value(self, j as usize, ch),

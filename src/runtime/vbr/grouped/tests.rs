@@ -161,7 +161,7 @@ fn coverage(p: &Proto) -> [bool; 5] {
                 let w = (0..rb).fold(0u64, |w, i| w | (d[m + rb * k + i] as u64) << (8 * i));
                 for (l, b) in bits.iter_mut().enumerate().take(g.n) {
                     let r = (w >> (5 * l)) as u32 & 31;
-                    c[0] |= r == 23;
+                    c[0] |= r == crate::format::vbr::bitrate::RATE_RAW as u32;
                     *b |= r;
                 }
             }

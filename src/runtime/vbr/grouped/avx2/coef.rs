@@ -108,7 +108,10 @@ macro_rules! widths {
     ($r:expr) => {{
         let r: __m256i = $r;
         let zero = _mm256_cmpeq_epi32(r, _mm256_setzero_si256());
-        let is_raw = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(23));
+        let is_raw = _mm256_cmpeq_epi32(
+            r,
+            _mm256_set1_epi32(crate::format::vbr::bitrate::RATE_RAW as i32),
+        );
         let bits = _mm256_andnot_si256(zero, _mm256_add_epi32(r, _mm256_set1_epi32(2)));
         let bits = _mm256_or_si256(
             _mm256_andnot_si256(is_raw, bits),

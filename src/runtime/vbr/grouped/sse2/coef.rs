@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 /// The raw `f32` rate index.
-pub(super) const RAW: i32 = 23;
+pub(super) const RAW: i32 = crate::format::vbr::bitrate::RATE_RAW as i32;
 
 /// Four lanes of one group's decode in one segment.
 #[derive(Clone, Copy)]
