@@ -364,7 +364,7 @@ def test_grouped_layout_is_version_3_with_the_same_poses(bvh):
 
 
 def test_auto_layout_groups_rigs_from_sixteen_joints(tmp_path):
-    for joints, version in [(12, 2), (16, 3)]:
+    for joints, version in [(12, 2), (16, 4)]:
         clip = animcomp.load(write_bvh(tmp_path / f"j{joints}.bvh", joints=joints))
         auto = animcomp.compress(clip, codec="vbr", layout="auto")
         assert auto.info["format_version"] == version, joints
