@@ -1,38 +1,43 @@
-//! The grouped layout of a `vbr` body (format version 4, `VbrLayout::Grouped`; issue 25).
+//! The grouped layout of a `vbr` body (blob format version 4, body layout 3,
+//! `VbrLayout::Grouped`).
 //!
-//! A `vbr` body rewritten (`offline::vbr::regroup`) into a layout that a decoder can feed to eight SIMD
-//! lanes at once. A grouped clip decodes to the same poses, bit for bit, as the `vbr` decoder of
-//! the body it came from (tests). [`Proto`] holds a converted clip for the benchmarks, which
-//! compare both layouts on the same blob.
+//! A `vbr` body rewritten (`offline::vbr::regroup`) into a layout that a decoder can feed to eight
+//! SIMD lanes at once. A grouped clip decodes to the same poses, bit for bit, as the `vbr` decoder
+//! of the body it came from (tests). [`Proto`] holds a clip for the benchmarks and the tests,
+//! which compare both layouts on the same blob.
 //!
-//! The data section of the body (`body.rs` gives the body header, the constants, the defaults,
-//! the joint map and the group directory before it):
+//! The data section of the body (`body.rs` gives the body header, the constants, the defaults and
+//! the joint map before it):
 //!
 //! ```text
 //! group records, back to back: up to 8 animated sub-tracks of one class (rotations, translations,
-//!   scales), in class order (rotations with per-track drops before those with per-segment ones)
-//!   u8 class, u8 lanes n, u8 per-segment drops, u8 bytes of the group's segment metadata
-//!   u16 joint per lane, u32 per-track dropped components (2 bits per lane)
+//!   scales), in class order (rotations with per-track drops before those with per-segment ones;
+//!   every group of a class but its last full, so that `body::Dir` places each)
+//!   u8 class, u8 lanes n, u8 flags (bit 0 per-segment drops, bit 1 u16 joints), u8 bytes of
+//!     the group's segment metadata
+//!   u32 per-track dropped components (2 bits per lane; 0 for other groups)
+//!   the lanes' joints: 8 x u8, or 8 x u16 in a clip of more than 256 joints (unused lanes 0)
 //!   clip ranges, structure of arrays over the n lanes: rotations u32 (u16 min | u16 extent <<
 //!     16) per lane, per stored slot (per-segment groups: per quaternion component, four);
 //!     vectors f32 min per lane per component, then f32 extent
 //! segment table: u32 offset per segment
-//! segment
-//!   u32 keyframe mask, u32 frame bits
+//! segment (back to back)
+//!   u32 keyframe mask (only when a segment of the clip drops a sample), frame bits (u16, or u32
+//!     for a frame wider than 65535 bits; only in the last segment when the others imply them)
 //!   per group: per component ceil(5n / 8) bytes of rate indices (lane l at bits 5l), per
 //!              component n u16 range fields, and for a group with per-segment drops a u16 of
 //!              2-bit dropped components (lane l at bits 2l)
 //!   per group but the first: u16 (u32 for a frame wider than 65535 bits), its first bit in a
 //!              frame (subsets decode a group alone)
 //!   stored frames, sample-major: per group, component x of lanes 0..n, then y, then z
-//! 32 bytes of padding (the decoders' 32-byte windows, and the 8-lane loads of the last group
-//!   record when the segments are shorter)
+//! zeros: the decoders' 32 bytes (their 32-byte windows, and the 8-lane loads of the last group
+//!   record when the segments are shorter), then to the body's 16-byte end
 //! ```
 //!
-//! The frame bits, rate and range fields are those of the `vbr` segment, moved: a segment's size
-//! only changes by the byte alignment of a partly filled group's rate fields, a `u16` of drops
-//! per group with per-segment drops (instead of 2 bits per such rotation) and the groups' first
-//! bits.
+//! The rate and range fields and the frames are those of the `vbr` segment, moved: a segment's
+//! size changes by its header, the byte alignment of a partly filled group's rate fields, a
+//! `u16` of drops per group with per-segment drops (instead of 2 bits per such rotation) and the
+//! groups' first bits.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
