@@ -375,15 +375,15 @@ enum AnimcompVbrLayout
   /**
    * Tracks in groups of eight that SIMD lanes decode together, with a playback cache
    * (format version 4, which libraries from this version on read): faster whole poses and
-   * playback on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on
-   * the shared mocap sets, 7 % on short clips of a few KB, up to 42 % (and slower) on clips
-   * of a few hundred bytes (docs/runtime.md).
+   * playback on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on
+   * the shared mocap sets, 3.3 % on short clips of a few KB, 6.9 % (and slower) on the glTF
+   * samples' small rigs (docs/grouped.md).
    */
   ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
   /**
    * Chosen per clip: grouped for a rig of 16 joints or more (`AUTO_GROUPED_JOINTS`),
    * segments below, where the grouped layout measured slower whole poses and larger blobs
-   * (the crossover lies between 9 and 19 joints: docs/runtime.md, "Tenth session"). Later
+   * (the crossover lies between 9 and 19 joints: docs/grouped.md, "Speed"). Later
    * versions may refine the rule.
    */
   ANIMCOMP_VBR_LAYOUT_AUTO = 2,
@@ -770,9 +770,9 @@ typedef struct AnimcompCompressSettings {
    * `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
    * the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
    * `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 4: faster whole poses and playback
-   * on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on the shared
-   * mocap sets, 7 % on short clips of a few KB, up to 42 % and slower on clips of a few
-   * hundred bytes; docs/runtime.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
+   * on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on the shared
+   * mocap sets, 3.3 % on short clips of a few KB, 6.9 % and slower on the glTF samples'
+   * small rigs; docs/grouped.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
    * joints or more, segments below).
    */
   uint32_t vbr_layout;

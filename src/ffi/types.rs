@@ -181,9 +181,9 @@ pub struct AnimcompCompressSettings {
     /// `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
     /// the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
     /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 4: faster whole poses and playback
-    /// on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on the shared
-    /// mocap sets, 7 % on short clips of a few KB, up to 42 % and slower on clips of a few
-    /// hundred bytes; docs/runtime.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
+    /// on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on the shared
+    /// mocap sets, 3.3 % on short clips of a few KB, 6.9 % and slower on the glTF samples'
+    /// small rigs; docs/grouped.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
     /// joints or more, segments below).
     pub vbr_layout: u32,
     /// Must be zero.

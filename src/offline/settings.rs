@@ -106,13 +106,13 @@ pub enum VbrLayout {
     Segments = 0,
     /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
     /// (format version 4, which libraries from this version on read): faster whole poses and
-    /// playback on rigs of about 20 joints or more, slower joint subsets; 1.2-2.7 % larger on
-    /// the shared mocap sets, 7 % on short clips of a few KB, up to 42 % (and slower) on clips
-    /// of a few hundred bytes (docs/runtime.md).
+    /// playback on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on
+    /// the shared mocap sets, 3.3 % on short clips of a few KB, 6.9 % (and slower) on the glTF
+    /// samples' small rigs (docs/grouped.md).
     Grouped = 1,
     /// Chosen per clip: grouped for a rig of 16 joints or more (`AUTO_GROUPED_JOINTS`),
     /// segments below, where the grouped layout measured slower whole poses and larger blobs
-    /// (the crossover lies between 9 and 19 joints: docs/runtime.md, "Tenth session"). Later
+    /// (the crossover lies between 9 and 19 joints: docs/grouped.md, "Speed"). Later
     /// versions may refine the rule.
     Auto = 2,
 }
@@ -122,7 +122,7 @@ pub enum VbrLayout {
 /// rig of 19 joints or more (19 to 100 joints, 1.17-2.58x per clip) and slower on every rig of
 /// 9 or fewer (2 to 9, 0.56-0.82x; 0.75-1.05x since one-lane groups are decoded alone), where
 /// it also stores 30-42 % more; on generated rigs whose every joint rotates, 1.05-1.08x at 8
-/// and 12 joints and 1.27x at 16 (tenth session, docs/runtime.md).
+/// and 12 joints and 1.27x at 16 (measured 2026-11-27 at 66063a8, docs/grouped.md).
 pub const AUTO_GROUPED_JOINTS: usize = 16;
 
 impl VbrLayout {
