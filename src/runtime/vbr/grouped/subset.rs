@@ -390,12 +390,11 @@ impl View<'_> {
         for (i, &j) in joints.iter().enumerate() {
             let o = slot(i, j) * stride;
             let dst = &mut out[o..o + 10];
-            for ch in 0..3 {
+            for (ch, &at) in CHANNEL_OFFSETS.iter().enumerate() {
                 if channels & (1 << ch) == 0 {
                     continue;
                 }
                 let src = sources.get(j as usize, ch);
-                let at = CHANNEL_OFFSETS[ch];
                 let value = match src & (3 << 30) {
                     SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
                     SRC_DEFAULT => default_value(self, j as usize, ch),
