@@ -101,7 +101,7 @@
  * The blob format version of a `vbr` blob written with `ANIMCOMP_VBR_LAYOUT_GROUPED`, the newest
  * this library reads.
  */
-#define ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED 4
+#define ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED 5
 
 /**
  * Most joints a clip may have.
@@ -1218,9 +1218,9 @@ const char *animcomp_version_string(void);
 
 /**
  * The blob format version this library writes by default (equals `ANIMCOMP_BLOB_FORMAT_VERSION`).
- * It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (4: `vbr` blobs written with
- * `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 among them: the grouped layout's
- * first form) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
+ * It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (5: `vbr` blobs written with
+ * `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 and 4 among them: the grouped
+ * layout's earlier forms) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
  */
 uint32_t animcomp_blob_format_version(void);
 

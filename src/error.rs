@@ -93,8 +93,8 @@ pub enum Error {
     BadMagic,
     /// The blob's format version is not one this library reads.
     #[error(
-        "unsupported blob format version {0} (this library reads 2 and 4; a vbr blob of version 3 \
-         is converted by compressing its clip again, or by regrouping its version 2 blob: \
+        "unsupported blob format version {0} (this library reads 2 and 5; a vbr blob of version 3 \
+         or 4 is converted by compressing its clip again, or by regrouping its version 2 blob: \
          `animcomp regroup`, animcomp_regroup_blob)"
     )]
     UnsupportedVersion(u32),
@@ -250,7 +250,7 @@ impl Status {
             Status::Unsupported => "the codec cannot encode this clip\0",
             Status::BadMagic => "not an animcomp blob (bad magic tag)\0",
             Status::UnsupportedVersion => {
-                "unsupported blob format version (this library reads 2 and 4; convert a vbr blob \
+                "unsupported blob format version (this library reads 2 and 5; convert a vbr blob \
                  offline: compress its clip again, or regroup its version 2 blob with `animcomp \
                  regroup` or animcomp_regroup_blob)\0"
             }

@@ -70,9 +70,9 @@ pub unsafe extern "C" fn animcomp_version_string() -> *const c_char {
 }
 
 /// The blob format version this library writes by default (equals `ANIMCOMP_BLOB_FORMAT_VERSION`).
-/// It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (4: `vbr` blobs written with
-/// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 among them: the grouped layout's
-/// first form) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
+/// It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (5: `vbr` blobs written with
+/// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 and 4 among them: the grouped
+/// layout's earlier forms) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_blob_format_version() -> u32 {
     crate::format::FORMAT_VERSION as u32

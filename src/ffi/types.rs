@@ -14,7 +14,7 @@ pub const ANIMCOMP_ALIGNMENT: u32 = 16;
 pub const ANIMCOMP_BLOB_FORMAT_VERSION: u32 = 2;
 /// The blob format version of a `vbr` blob written with `ANIMCOMP_VBR_LAYOUT_GROUPED`, the newest
 /// this library reads.
-pub const ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED: u32 = 4;
+pub const ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED: u32 = 5;
 /// Most joints a clip may have.
 pub const ANIMCOMP_MAX_JOINTS: u32 = 16383;
 /// Most samples a clip may have (2^24).

@@ -30,12 +30,12 @@ pub const MAGIC: [u8; 4] = *b"ACMP";
 /// other codec). Bumped deliberately, never by accident.
 pub const FORMAT_VERSION: u16 = 2;
 /// Blob format version of a `vbr` blob written with the grouped layout
-/// (`VbrLayout::Grouped`, body layout 3): the newest version this library reads.
-pub const GROUPED_FORMAT_VERSION: u16 = 4;
-/// The grouped layout's first format version (body layout 2), which this library no longer
-/// reads: such a blob is refused with [`Error::UnsupportedVersion`]; compress the clip again
-/// (or regroup its format version 2 blob).
-pub const RETIRED_GROUPED_FORMAT_VERSION: u16 = 3;
+/// (`VbrLayout::Grouped`, body layout 4): the newest version this library reads.
+pub const GROUPED_FORMAT_VERSION: u16 = 5;
+/// The grouped layout's earlier format versions (body layouts 2 and 3), which this library no
+/// longer reads: such a blob is refused with [`Error::UnsupportedVersion`]; compress the clip
+/// again (or regroup its format version 2 blob).
+pub const RETIRED_GROUPED_FORMAT_VERSIONS: [u16; 2] = [3, 4];
 /// Oldest blob format version this library reads.
 pub const MIN_FORMAT_VERSION: u16 = 2;
 /// Largest curve count a blob may hold.
@@ -162,7 +162,7 @@ impl Header {
         self.curves_offset as usize..self.curves_offset as usize + self.curves_size as usize
     }
 
-    /// Whether the body is a grouped `vbr` body (format version 4).
+    /// Whether the body is a grouped `vbr` body (format version 5).
     #[inline(always)]
     pub fn grouped(&self) -> bool {
         self.codec == CodecId::Vbr && self.version >= GROUPED_FORMAT_VERSION
@@ -182,14 +182,14 @@ impl Header {
         }
         let version = u16::from_le_bytes([blob[4], blob[5]]);
         if !(MIN_FORMAT_VERSION..=GROUPED_FORMAT_VERSION).contains(&version)
-            || version == RETIRED_GROUPED_FORMAT_VERSION
+            || RETIRED_GROUPED_FORMAT_VERSIONS.contains(&version)
         {
             return Err(Error::UnsupportedVersion(version as u32));
         }
         let codec = CodecId::from_u8(blob[6]).ok_or(Error::CorruptBlob("unknown codec id"))?;
         if version == GROUPED_FORMAT_VERSION && codec != CodecId::Vbr {
             // The grouped version changed the `vbr` body only: no other codec writes it.
-            return Err(Error::CorruptBlob("format version 4 is for vbr blobs only"));
+            return Err(Error::CorruptBlob("format version 5 is for vbr blobs only"));
         }
         let additive = blob[7];
         if AdditiveFormat::from_u8(additive).is_none() {
@@ -254,7 +254,7 @@ impl Header {
             return Err(Error::CorruptBlob("joint count out of range"));
         }
         if h.grouped() && h.num_joints == 0 {
-            return Err(Error::CorruptBlob("format version 4 without joints"));
+            return Err(Error::CorruptBlob("format version 5 without joints"));
         }
         if h.num_samples == 0 || h.num_samples as usize > crate::format::limits::MAX_SAMPLES {
             return Err(Error::CorruptBlob("sample count out of range"));

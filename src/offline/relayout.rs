@@ -75,10 +75,14 @@ mod tests {
         let (seg, grp) = (blob(VbrLayout::Segments), blob(VbrLayout::Grouped));
         let aligned = crate::AlignedBlob::from_bytes(&seg);
         let regrouped = regroup_blob(aligned.as_bytes()).unwrap();
-        assert_eq!(regrouped, grp);
+        // The compressor keeps the smallest grouped body of the segment lengths it tries, the
+        // segments blob's among them.
+        assert!(grp.len() <= regrouped.len());
         // Grouped already: the same bytes.
-        let again = crate::AlignedBlob::from_bytes(&regrouped);
-        assert_eq!(regroup_blob(again.as_bytes()).unwrap(), grp);
+        for b in [&regrouped, &grp] {
+            let again = crate::AlignedBlob::from_bytes(b);
+            assert_eq!(&regroup_blob(again.as_bytes()).unwrap(), b);
+        }
         // Another codec is refused.
         let fixed = crate::compress(
             &clip,

@@ -15,7 +15,7 @@
 //! `f32 time, u32 looping, u32 rounding` followed by `joints * 10` f32 (qx qy qz qw tx ty tz sx sy sz).
 
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
-use animcomp::format::header::{GROUPED_FORMAT_VERSION, RETIRED_GROUPED_FORMAT_VERSION};
+use animcomp::format::header::{GROUPED_FORMAT_VERSION, RETIRED_GROUPED_FORMAT_VERSIONS};
 use animcomp::format::{Header, FORMAT_VERSION};
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{AlignedBlob, Error};
@@ -152,7 +152,7 @@ fn golden_blobs_decode_to_their_poses() {
     for file in &files {
         let version = parse_name(file).map(|(_, _, v)| v);
         if version.is_some_and(|v| {
-            v < FORMAT_VERSION as u32 || v == RETIRED_GROUPED_FORMAT_VERSION as u32
+            v < FORMAT_VERSION as u32 || RETIRED_GROUPED_FORMAT_VERSIONS.contains(&(v as u16))
         }) {
             // Older format versions (and the grouped layout's first one) are refused with a
             // clear status (docs/format.md).

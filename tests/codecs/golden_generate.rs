@@ -34,7 +34,7 @@ fn golden_clip_looping(looping: bool) -> RawClip {
 
 /// The variants written per codec: (variant name, settings). The `bind-loop` variants are made
 /// from the looping twin of the clip, so the loop optimisation really drops the last sample.
-/// `vbr` has both again in the grouped layout (format version 4).
+/// `vbr` has both again in the grouped layout (format version 5).
 fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
     let base = CompressSettings {
         codec,
@@ -194,7 +194,7 @@ fn regenerate() {
                 }
                 Err(e) => panic!("{e}"),
             };
-            // The blob's own version: the grouped `vbr` variants are version 4.
+            // The blob's own version: the grouped `vbr` variants are version 5.
             let version = u16::from_le_bytes([bytes[4], bytes[5]]);
             let name = format!("{}_{variant}_v{version}", codec.name());
             let blob_path = dir.join(format!("{name}.blob"));

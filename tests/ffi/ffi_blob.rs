@@ -89,11 +89,12 @@ fn header_corruption(blob: AlignedBlob) {
     };
     assert_eq!(flip(0, &|b| b[0] ^= 1), Status::BadMagic);
     assert_eq!(flip(4, &|b| b[0] = 1), Status::UnsupportedVersion);
-    assert_eq!(flip(4, &|b| b[0] = 5), Status::UnsupportedVersion);
-    // Version 3 (the grouped layout's first form) is no longer read.
+    assert_eq!(flip(4, &|b| b[0] = 6), Status::UnsupportedVersion);
+    // Versions 3 and 4 (the grouped layout's earlier forms) are no longer read.
     assert_eq!(flip(4, &|b| b[0] = 3), Status::UnsupportedVersion);
-    // Version 4 exists for `vbr` blobs only.
-    assert_eq!(flip(4, &|b| b[0] = 4), Status::CorruptBlob);
+    assert_eq!(flip(4, &|b| b[0] = 4), Status::UnsupportedVersion);
+    // Version 5 exists for `vbr` blobs only.
+    assert_eq!(flip(4, &|b| b[0] = 5), Status::CorruptBlob);
     let grow = (n as u32 + 16).to_le_bytes();
     assert_eq!(flip(8, &|b| b[..4].copy_from_slice(&grow)), Status::BadSize); // claims more than given
     let odd = (n as u32 - 8).to_le_bytes();

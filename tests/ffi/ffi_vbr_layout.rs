@@ -150,15 +150,17 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
         let nj = c.num_joints();
         let bind = bind_floats(&c);
         let bp = (mode == DefaultMode::BindPose).then_some(&bind[..]);
-        let [seg, grp] = [VbrLayout::Segments, VbrLayout::Grouped].map(|vbr_layout| {
-            let s = CompressSettings {
-                codec: CodecChoice::Vbr,
-                default_mode: mode,
-                vbr_layout,
-                ..Default::default()
-            };
-            AlignedBlob::from_bytes(&animcomp::compress(&c, &s).unwrap())
-        });
+        let s = CompressSettings {
+            codec: CodecChoice::Vbr,
+            default_mode: mode,
+            vbr_layout: VbrLayout::Segments,
+            ..Default::default()
+        };
+        let seg = AlignedBlob::from_bytes(&animcomp::compress(&c, &s).unwrap());
+        // The segments blob regrouped: the same samples (a blob compressed grouped may keep
+        // another segment length).
+        let grp =
+            AlignedBlob::from_bytes(&animcomp::offline::regroup_blob(seg.as_bytes()).unwrap());
         assert_eq!(format_version(&grp), ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED);
         let (_hs, mut a) = open(&seg, bp);
         let (hg, mut b) = open(&grp, bp);
@@ -223,8 +225,8 @@ fn validate(blob: &AlignedBlob) -> Status {
 }
 
 /// A header whose version names the other layout is refused by that layout's validator (a
-/// grouped body read as segments, and the reverse), as are version 4 with another codec, the
-/// retired version 3 and versions past 4.
+/// grouped body read as segments, and the reverse), as are version 5 with another codec, the
+/// retired versions 3 and 4 and versions past 5.
 #[test]
 fn a_version_that_names_the_other_layout_is_refused() {
     let c = clip(5);
@@ -244,17 +246,15 @@ fn a_version_that_names_the_other_layout_is_refused() {
         Status::CorruptBlob
     );
     assert_eq!(
-        validate(&forged(seg.as_bytes(), version(4))),
+        validate(&forged(seg.as_bytes(), version(5))),
         Status::CorruptBlob
     );
-    assert_eq!(
-        validate(&forged(grp.as_bytes(), version(3))),
-        Status::UnsupportedVersion
-    );
-    assert_eq!(
-        validate(&forged(grp.as_bytes(), version(5))),
-        Status::UnsupportedVersion
-    );
+    for retired in [3, 4, 6] {
+        assert_eq!(
+            validate(&forged(grp.as_bytes(), version(retired))),
+            Status::UnsupportedVersion
+        );
+    }
     let fixed = |b: &mut [u8]| b[6] = animcomp::format::CodecId::Fixed as u8;
     assert_eq!(
         validate(&forged(grp.as_bytes(), fixed)),
@@ -262,13 +262,14 @@ fn a_version_that_names_the_other_layout_is_refused() {
     );
 }
 
-/// `animcomp_regroup_blob`: the default blob rewritten is the grouped blob `animcomp_compress`
-/// writes, through the size query; another codec, NULL and misaligned pointers get statuses.
+/// `animcomp_regroup_blob`: the default blob rewritten is the Rust API's regrouped blob, through
+/// the size query; a grouped blob is copied; another codec, NULL and misaligned pointers get
+/// statuses.
 #[test]
 fn regroup_blob_gives_the_grouped_blob() {
     let c = CClip::new(&clip(6));
     let seg = compress(&c.c(), &settings(0));
-    let grp = compress(&c.c(), &settings(VbrLayout::Grouped as u32));
+    let grp = AlignedBlob::from_bytes(&animcomp::offline::regroup_blob(seg.as_bytes()).unwrap());
     let regroup = |blob: &AlignedBlob, out: &mut AlignedBlob, cap: usize| {
         let mut size = usize::MAX;
         let b = blob.as_bytes();

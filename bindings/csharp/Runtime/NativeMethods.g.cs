@@ -730,7 +730,7 @@ namespace AnimComp.Native
         /// The blob format version of a `vbr` blob written with `ANIMCOMP_VBR_LAYOUT_GROUPED`, the newest
         /// this library reads.
         /// </summary>
-        public const uint ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED = 4;
+        public const uint ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED = 5;
         /// <summary>
         /// Most joints a clip may have.
         /// </summary>
@@ -1131,9 +1131,9 @@ namespace AnimComp.Native
 
         /// <summary>
         /// The blob format version this library writes by default (equals `ANIMCOMP_BLOB_FORMAT_VERSION`).
-        /// It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (4: `vbr` blobs written with
-        /// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 among them: the grouped layout's
-        /// first form) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
+        /// It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (5: `vbr` blobs written with
+        /// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 and 4 among them: the grouped
+        /// layout's earlier forms) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_blob_format_version", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint animcomp_blob_format_version();

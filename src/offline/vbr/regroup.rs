@@ -27,16 +27,6 @@ struct Static {
     value: [f32; 4],
 }
 
-/// A channel the pose takes from the defaults: joint, and the float offset in the joint's
-/// transform (0, 4 or 7) with the default's index in [`DEFAULT_VALUES`] in its high byte.
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
-struct DefaultChannel {
-    joint: u16,
-    at: u8,
-    value: u8,
-}
-
 /// Up to [`LANES`] animated sub-tracks of one class (built by the converter, then written as a
 /// group record).
 #[derive(Clone, Debug)]
@@ -90,12 +80,11 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     validate(h, body)?;
     let v = V2::read(body);
     let has_scale = h.has(BlobFlags::HAS_SCALE);
-    let zero_scale = h.additive == crate::format::AdditiveFormat::Additive1 as u8;
     let table = &body[v.tracks..v.tracks + h.num_joints as usize];
 
     // Static channels and the animated sub-tracks in body order.
     let mut statics = Vec::new();
-    let mut defaults = Vec::new();
+    let mut num_defaults = [0u16; 3];
     let mut subs = Vec::new();
     let (mut constants, mut ranges, mut per_seg) = (v.constants, v.ranges, 0usize);
     for (j, &byte) in table.iter().enumerate() {
@@ -135,19 +124,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
                     });
                     ranges += range_bytes_of(ch, k);
                 }
-                _ => {
-                    let value = match ch {
-                        0 => 0,
-                        1 => 1,
-                        _ if zero_scale => 1,
-                        _ => 2,
-                    };
-                    defaults.push(DefaultChannel {
-                        joint: j as u16,
-                        at: at as u8,
-                        value,
-                    });
-                }
+                _ => num_defaults[ch as usize] += 1,
             }
         }
     }
@@ -155,7 +132,6 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     // Per channel in joint order (rotations first: one loop each, without a branch on the
     // channel).
     statics.sort_by_key(|s| s.at);
-    defaults.sort_by_key(|d| d.at);
 
     // Groups: rotations with per-track drops, then per-segment ones, translations, scales.
     let mut order: Vec<usize> = (0..subs.len()).collect();
@@ -240,37 +216,35 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         let len = (samples - s * seg_len).min(seg_len);
         read_u32(body, v.segment_offset(body, s as u32)) != (((1u64 << len) - 1) as u32)
     });
-    let meta_bytes = starts_at + start_bytes * groups.len().saturating_sub(1);
-    // Joint map: each channel's index among its channel's sources of its kind.
-    let mut joint_map = vec![[u16::MAX, u16::MAX, body::MAP_DEFAULT]; h.num_joints as usize];
-    let num_statics = number(
-        &mut joint_map,
-        statics.iter().map(|s| (s.joint, s.at)),
-        body::MAP_STATIC,
-    );
-    let num_defaults = number(
-        &mut joint_map,
-        defaults.iter().map(|d| (d.joint, d.at as u16)),
-        body::MAP_DEFAULT,
-    );
-    let mut num_groups = [0u16; 3];
-    for (g, m) in groups.iter().zip(&members) {
-        let first = num_groups[g.class as usize] * LANES as u16;
-        num_groups[g.class as usize] += 1;
-        for (l, &i) in m.iter().enumerate() {
-            joint_map[subs[i].joint as usize][subs[i].channel as usize] =
-                body::MAP_ANIMATED | (first + l as u16);
-        }
+    let meta_bytes = starts_at + start_bytes * body::stored_starts(groups.len());
+    // Kinds: a bit per joint in its channel's mask of its kind.
+    let joints = h.num_joints as usize;
+    let words = body::mask_words(joints);
+    let mut kinds = vec![0u32; words * body::num_masks(body::map_columns(h))];
+    let mut set = |m: usize, j: usize| kinds[m * words + j / 32] |= 1 << (j % 32);
+    let channel = |at: usize| (at + 2) / 4;
+    let mut num_statics = [0u16; 3];
+    for st in &statics {
+        let ch = channel(st.at as usize);
+        set(body::MASK_STATIC[ch], st.joint as usize);
+        num_statics[ch] += 1;
     }
-    if h.num_joints as usize > body::MAP_INDEX as usize {
+    for sub in &subs {
+        let m = match sub.per_segment {
+            Some(_) => body::MASK_PER_SEGMENT,
+            None => body::MASK_ANIMATED[sub.channel as usize],
+        };
+        set(m, sub.joint as usize);
+    }
+    let mut num_groups = [0u16; 3];
+    for g in &groups {
+        num_groups[g.class as usize] += 1;
+    }
+    if joints > u16::MAX as usize {
         return Err(Error::InvalidArgument("grouped layout: too many joints"));
     }
     let narrow = h.num_joints <= 256;
     let implied = body::implies_bits(v.seg_len, masks);
-    let small_map = joint_map.iter().all(|m| {
-        m.iter()
-            .all(|&x| x & body::MAP_INDEX <= body::SMALL_MAP_INDEX)
-    });
 
     // Group records.
     let mut data = Vec::new();
@@ -312,12 +286,14 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
             }
         }
     }
-    // The last record's 8-lane loads read up to 28 bytes past it: into the segments, or
-    // the padding after them.
+    // The last record's 8-lane loads read up to 28 bytes past it: into the segment table and
+    // the segments, or the padding after them.
     let seg_table = data.len();
-    data.resize(seg_table + 4 * v.num_segments as usize, 0);
+    let records = data;
 
-    // Segments.
+    // Segments, at offsets from the first; `seg_starts` each one's.
+    let mut data = Vec::new();
+    let mut seg_starts = Vec::with_capacity(v.num_segments as usize);
     let a = v.num_animated as usize;
     for s in 0..v.num_segments {
         let off = v.segment_offset(body, s);
@@ -347,7 +323,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
             }
         }
         let seg_start = data.len();
-        data[seg_table + 4 * s as usize..][..4].copy_from_slice(&(seg_start as u32).to_le_bytes());
+        seg_starts.push(seg_start);
         let head = !implied || s + 1 == v.num_segments;
         if masks {
             data.extend_from_slice(&mask.to_le_bytes());
@@ -382,11 +358,11 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
                 data.extend_from_slice(&d.to_le_bytes());
             }
         }
-        // Each group's first bit in a frame but the first group's (0), for subsets, which
-        // decode a group alone.
+        // Every `STARTS_EVERY`th group's first bit in a frame (the first group's is 0), for
+        // subsets, which decode a group alone.
         let mut bit = 0usize;
         for (g, m) in members.iter().enumerate() {
-            if g > 0 {
+            if g > 0 && g % body::STARTS_EVERY == 0 {
                 data.extend_from_slice(&(bit as u32).to_le_bytes()[..start_bytes]);
             }
             bit += m
@@ -415,6 +391,17 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         }
         data.extend_from_slice(&bw.finish());
     }
+    // The segment table: u16 entries when every segment starts below byte 65536.
+    let last = seg_starts.last().copied().unwrap_or(0);
+    let small_table = seg_table + 2 * seg_starts.len() + last <= u16::MAX as usize;
+    let tb = if small_table { 2 } else { 4 };
+    let mut all = records;
+    let first = seg_table + tb * seg_starts.len();
+    for &o in &seg_starts {
+        all.extend_from_slice(&((first + o) as u32).to_le_bytes()[..tb]);
+    }
+    all.extend_from_slice(&data);
+    let data = all;
     let first_per_segment = groups
         .iter()
         .position(|g| g.class == 0 && g.per_segment)
@@ -424,7 +411,7 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         | flag(wide_starts, body::FLAG_WIDE)
         | flag(masks, body::FLAG_MASKS)
         | flag(narrow, body::FLAG_NARROW)
-        | flag(small_map, body::FLAG_SMALL_MAP);
+        | flag(small_table, body::FLAG_SMALL_TABLE);
     let counts = Counts {
         seg_len: v.seg_len,
         flags,
@@ -436,23 +423,14 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
         seg_table: seg_table as u32,
         meta_bytes: meta_bytes as u32,
     };
-    let columns = body::map_columns(h);
-    Ok(write(
-        &counts, &statics, &defaults, &joint_map, columns, &data,
-    ))
+    Ok(write(&counts, &statics, &kinds, &data))
 }
 
-/// Writes a grouped body: `counts` (its data fields), the channels' sources in the header's
-/// order, the joint map and the data (without its padding).
-fn write(
-    counts: &Counts,
-    statics: &[Static],
-    defaults: &[DefaultChannel],
-    map: &[[u16; 3]],
-    columns: usize,
-    data: &[u8],
-) -> Vec<u8> {
-    let mut b = Vec::with_capacity(body::HEADER + data.len() + 64 * map.len());
+/// Writes a grouped body: `counts` (its data fields), the kinds' masks, the constants in the
+/// header's order and the data (without its padding).
+fn write(counts: &Counts, statics: &[Static], kinds: &[u32], data: &[u8]) -> Vec<u8> {
+    let mut b =
+        Vec::with_capacity(body::HEADER + 4 * kinds.len() + 16 * statics.len() + data.len() + 48);
     b.extend_from_slice(&[body::VERSION, counts.seg_len as u8, counts.flags, 0]);
     b.extend_from_slice(&counts.num_segments.to_le_bytes());
     for c in [counts.groups, counts.statics, counts.defaults] {
@@ -464,38 +442,14 @@ fn write(
     b.extend_from_slice(&counts.seg_table.to_le_bytes());
     b.extend_from_slice(&counts.meta_bytes.to_le_bytes());
     debug_assert_eq!(b.len(), body::HEADER);
-    let narrow = counts.has(body::FLAG_NARROW);
-    let joint = |b: &mut Vec<u8>, j: u16| {
-        if narrow {
-            b.push(j as u8);
-        } else {
-            b.extend_from_slice(&j.to_le_bytes());
-        }
-    };
-    for s in statics {
-        joint(&mut b, s.joint);
+    for w in kinds {
+        b.extend_from_slice(&w.to_le_bytes());
     }
-    b.resize(b.len().next_multiple_of(4), 0);
     for s in statics {
         for x in &s.value[..if s.at == 0 { 4 } else { 3 }] {
             b.extend_from_slice(&x.to_le_bytes());
         }
     }
-    for d in defaults {
-        joint(&mut b, d.joint);
-    }
-    b.resize(b.len().next_multiple_of(4), 0);
-    let small = counts.has(body::FLAG_SMALL_MAP);
-    for m in map {
-        for &x in &m[..columns] {
-            if small {
-                b.push(((x >> 14) << 6) as u8 | (x & body::SMALL_MAP_INDEX) as u8);
-            } else {
-                b.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-    }
-    b.resize(b.len().next_multiple_of(4), 0);
     b.extend_from_slice(data);
     // The decoders' padding, then to a multiple of 16.
     b.resize(
@@ -503,18 +457,6 @@ fn write(
         0,
     );
     b
-}
-
-/// Enters each (joint, float offset) of `entries` in the joint map as a source of `kind`,
-/// numbered per channel in order; returns the count per channel.
-fn number(map: &mut [[u16; 3]], entries: impl Iterator<Item = (u16, u16)>, kind: u16) -> [u16; 3] {
-    let mut per_channel = [0u16; 3];
-    for (j, at) in entries {
-        let ch = (at as usize + 2) / 4;
-        map[j as usize][ch] = kind | per_channel[ch];
-        per_channel[ch] += 1;
-    }
-    per_channel
 }
 
 /// Little-endian bit packing.

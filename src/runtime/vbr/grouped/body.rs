@@ -1,18 +1,19 @@
-//! The grouped body as bytes (body layout version 3): what a `vbr` blob of format version 4
+//! The grouped body as bytes (body layout version 4): what a `vbr` blob of format version 5
 //! holds, written by `offline::vbr::regroup`, checked by [`super::validate::validate`] and read by
 //! [`View::read`], which the decoders sample from.
 //!
 //! ```text
 //! body header (36 bytes, little-endian)
-//!   0  u8   layout version (3)
+//!   0  u8   layout version (4)
 //!   1  u8   samples per segment L (1..=32)
 //!   2  u8   flags: bit 0 WIDE (a segment's frame bits and groups' first bits are u32, else
 //!           u16), bit 1 MASKS (each segment stores its keyframe mask, else every sample is
-//!           stored), bit 2 NARROW (joint indices are u8: the clip has at most 256 joints),
-//!           bit 3 SMALL_MAP (joint map entries are u8: every index is below 64), bit 4
-//!           IMPLIED_BITS (set exactly when MASKS is not and L is 8, 16 or 32: a segment's frame
-//!           bits follow from its size, `8 (next segment's offset - frames' offset) / L`, and
-//!           only the last segment stores them); others 0
+//!           stored), bit 2 NARROW (lanes' joints are u8: the clip has at most 256 joints),
+//!           bit 3 SMALL_TABLE (the segment table's entries are u16: every segment starts
+//!           below byte 65536 of the data), bit 4 IMPLIED_BITS (set exactly when MASKS is not
+//!           and L is 8, 16 or 32: a segment's frame bits follow from its size, `8 (next
+//!           segment's offset - frames' offset) / L`, and only the last segment stores them);
+//!           others 0
 //!   3  u8   reserved (0)
 //!   4  u32  segment count (= ceil(samples / L))
 //!   8  u16 x 3  groups of rotations, translations, scales
@@ -22,46 +23,46 @@
 //!           none has)
 //!  28  u32  segment table offset in the data (the group records' bytes)
 //!  32  u32  bytes of one segment's group metadata (with the groups' first bits)
-//! static channels' joints, rotations then translations then scales, each in joint order: a u8
-//!   (NARROW) or u16 each, zero-padded to 4 bytes
-//! static channels' values, the same order: rotations 4 x f32, translations and scales 3 x f32
-//! default channels' joints, the same order, like the static ones (the values: the identity
-//!   rotation, a zero translation, a unit scale, or a zero scale in an `additive1` clip; in a
-//!   blob without scale every joint's scale is the default, and none is listed)
-//! joint map, per joint and channel its source: a u8 (SMALL_MAP: bits 6-7 the source, 0 animated,
-//!   1 static, 2 default; bits 0-5 its index among the channel's sources of that kind) or a u16
-//!   (bits 14-15 and 0-13); animated: lane index / 8 is the group among the channel's groups,
-//!   lane index % 8 the lane; in a blob without scale only rotations and translations;
-//!   zero-padded to 4 bytes
+//! kinds: per channel, bit masks over the joints (bit j of word j / 32 is joint j), ceil(joints
+//!   / 32) u32 words each: rotations animated with per-track drops, rotations animated with
+//!   per-segment drops, static rotations, animated translations, static translations, and in a
+//!   blob with scale animated scales and static scales; a channel in no mask is a default (the
+//!   identity rotation, a zero translation, a unit scale, or a zero scale in an `additive1`
+//!   clip; in a blob without scale every joint's scale); bits past the last joint 0
+//! static channels' values, per channel in joint order: rotations 4 x f32, translations and
+//!   scales 3 x f32
 //! data (see the module `grouped`): group records, segment table, segments, then zeros to the
 //!   body's end: at least 32 bytes (the decoders' windows), and the fewest that make the body a
 //!   multiple of 16 bytes
 //! ```
 //!
-//! The group records follow one another without a directory: every group of a channel but its
-//! last has eight lanes, and the rotation groups with per-segment drops follow those without,
-//! so a group's record and metadata offsets are a few multiplications ([`Dir`]).
+//! A channel's lanes are its animated joints in joint order (rotations: those with per-track
+//! drops, then those with per-segment drops), eight to a group; a joint's kind and its index
+//! among its channel's sources of that kind are a bit and a count of bits below it
+//! ([`Sources`]). The group records follow one another without a directory: every group of a
+//! channel but its last has eight lanes, and the rotation groups with per-segment drops follow
+//! those without, so a group's record and metadata offsets are a few multiplications ([`Dir`]).
 
 use super::LANES;
 
 use crate::format::{AdditiveFormat, BlobFlags, Header};
 
 /// Layout version of a grouped body.
-pub const VERSION: u8 = 3;
+pub const VERSION: u8 = 4;
 /// Body header bytes.
 pub const HEADER: usize = 36;
 /// Header flag: a segment's frame bits and the groups' first bits are u32 (else u16).
 pub const FLAG_WIDE: u8 = 1;
 /// Header flag: each segment stores its keyframe mask (else every sample is stored).
 pub const FLAG_MASKS: u8 = 2;
-/// Header flag: joint indices are u8 (at most 256 joints).
+/// Header flag: lanes' joint indices are u8 (at most 256 joints).
 pub const FLAG_NARROW: u8 = 4;
-/// Header flag: joint map entries are u8.
-pub const FLAG_SMALL_MAP: u8 = 8;
+/// Header flag: the segment table's entries are u16.
+pub const FLAG_SMALL_TABLE: u8 = 8;
 /// Header flag: only the last segment stores its frame bits (see the layout).
 pub const FLAG_IMPLIED_BITS: u8 = 16;
 /// Every flag this layout defines.
-pub const FLAGS: u8 = FLAG_WIDE | FLAG_MASKS | FLAG_NARROW | FLAG_SMALL_MAP | FLAG_IMPLIED_BITS;
+pub const FLAGS: u8 = FLAG_WIDE | FLAG_MASKS | FLAG_NARROW | FLAG_SMALL_TABLE | FLAG_IMPLIED_BITS;
 
 /// Whether a body of segments of `seg_len` samples, `masks` or not, implies its segments'
 /// frame bits ([`FLAG_IMPLIED_BITS`]).
@@ -69,26 +70,45 @@ pub const FLAGS: u8 = FLAG_WIDE | FLAG_MASKS | FLAG_NARROW | FLAG_SMALL_MAP | FL
 pub const fn implies_bits(seg_len: u32, masks: bool) -> bool {
     !masks && matches!(seg_len, 8 | 16 | 32)
 }
-/// Joint map source: animated.
-pub const MAP_ANIMATED: u16 = 0;
-/// Joint map source: static.
-pub const MAP_STATIC: u16 = 1 << 14;
-/// Joint map source: default.
-pub const MAP_DEFAULT: u16 = 2 << 14;
-/// Joint map index bits (a u16 entry; a u8 entry's source is shifted into the same place).
-pub const MAP_INDEX: u16 = (1 << 14) - 1;
-/// Largest index a u8 joint map entry holds.
-pub const SMALL_MAP_INDEX: u16 = 63;
+/// The kinds' masks: rotations animated with per-track drops.
+pub const MASK_ROTATIONS: usize = 0;
+/// Rotations animated with per-segment drops.
+pub const MASK_PER_SEGMENT: usize = 1;
+/// A channel's static mask, from its first mask (rotations 2, translations 4, scales 6).
+pub const MASK_STATIC: [usize; 3] = [2, 4, 6];
+/// A channel's animated mask (rotations: those with per-track drops).
+pub const MASK_ANIMATED: [usize; 3] = [0, 3, 5];
+/// A group's first bit in a frame is stored for every `STARTS_EVERY`th group (but the
+/// first): the others add the widths of the groups between.
+pub const STARTS_EVERY: usize = 4;
+
+/// Groups' first bits a segment stores for `groups` groups.
+#[inline(always)]
+pub const fn stored_starts(groups: usize) -> usize {
+    groups.saturating_sub(1) / STARTS_EVERY
+}
 /// Record flag: the group stores its dropped components per segment.
 pub const RECORD_PER_SEGMENT: u8 = 1;
 /// Record flag: the lanes' joints are u16 (else u8).
 pub const RECORD_WIDE_JOINTS: u8 = 2;
 
-/// Channels per joint in the joint map: rotations, translations and, in a blob with scale,
+/// Channels per joint the kinds describe: rotations, translations and, in a blob with scale,
 /// scales.
 #[inline(always)]
 pub fn map_columns(h: &Header) -> usize {
     2 + h.has(BlobFlags::HAS_SCALE) as usize
+}
+
+/// Masks of the kinds section for `columns` channels.
+#[inline(always)]
+pub const fn num_masks(columns: usize) -> usize {
+    2 * columns + 1
+}
+
+/// u32 words of one mask over `joints` joints.
+#[inline(always)]
+pub const fn mask_words(joints: usize) -> usize {
+    joints.div_ceil(32)
 }
 
 /// Counts per channel (rotations, translations, scales) and the data's layout, as the body
@@ -167,29 +187,22 @@ impl Counts {
         }
     }
 
-    /// Bytes of a joint map entry.
+    /// Bytes of a segment table entry.
     #[inline(always)]
-    pub fn map_bytes(&self) -> usize {
-        if self.has(FLAG_SMALL_MAP) {
-            1
-        } else {
+    pub fn table_bytes(&self) -> usize {
+        if self.has(FLAG_SMALL_TABLE) {
             2
+        } else {
+            4
         }
     }
 
-    /// Offset of the groups' first bits in a segment's group metadata (the first group's is
-    /// 0, not stored).
+    /// Offset of the groups' stored first bits in a segment's group metadata (groups
+    /// `STARTS_EVERY`, `2 STARTS_EVERY`, ...: [`stored_starts`]).
     #[inline(always)]
     pub fn starts_at(&self) -> usize {
         let groups = Self::total(self.groups);
-        self.meta_bytes as usize - self.start_bytes() * groups.saturating_sub(1)
-    }
-
-    /// Per kind (groups, constants, defaults) and channel: the index of the channel's first
-    /// one among all of that kind.
-    #[inline(always)]
-    pub fn bases(&self) -> [[u32; 3]; 3] {
-        bases(self.groups, self.statics, self.defaults)
+        self.meta_bytes as usize - self.start_bytes() * stored_starts(groups)
     }
 
     /// Sum of a count over the channels.
@@ -198,18 +211,15 @@ impl Counts {
         c.iter().map(|&x| x as usize).sum()
     }
 
-    /// Byte offsets of the sections: static joints, static values, default joints, joint map,
-    /// data, for `joints` joints with `columns` channels in the joint map.
+    /// Byte offsets of the sections: kinds, static values, data, for `joints` joints with
+    /// `columns` channels in the kinds.
     #[inline(always)]
-    pub fn sections(&self, joints: usize, columns: usize) -> [usize; 5] {
-        let statics = HEADER;
-        let jb = self.joint_bytes();
+    pub fn sections(&self, joints: usize, columns: usize) -> [usize; 3] {
+        let kinds = HEADER;
         let s = Self::total(self.statics);
-        let values = statics + (jb * s).next_multiple_of(4);
-        let defaults = values + 16 * self.statics[0] as usize + 12 * (s - self.statics[0] as usize);
-        let map = defaults + (jb * Self::total(self.defaults)).next_multiple_of(4);
-        let data = map + (self.map_bytes() * columns * joints).next_multiple_of(4);
-        [statics, values, defaults, map, data]
+        let values = kinds + 4 * mask_words(joints) * num_masks(columns);
+        let data = values + 16 * self.statics[0] as usize + 12 * (s - self.statics[0] as usize);
+        [kinds, values, data]
     }
 }
 
@@ -333,13 +343,6 @@ impl Dir {
     }
 }
 
-/// The static and default channels' joints of a body: u8 or u16 indices each.
-#[derive(Clone, Copy)]
-pub enum Joints<'a> {
-    Narrow(&'a [u8], &'a [u8]),
-    Wide(&'a [u16], &'a [u16]),
-}
-
 /// A validated grouped body, as the decoders read it.
 pub struct View<'a> {
     pub seg_len: u32,
@@ -348,16 +351,16 @@ pub struct View<'a> {
     pub num_samples: u32,
     /// Static channels per channel (rotations, translations, scales).
     pub statics: [usize; 3],
-    /// Their joints, in that order: u8 each (`narrow`), else u16 (as bytes; [`View::joints`]).
-    pub static_joints: &'a [u8],
     /// Their values: rotations 4 floats each, then vectors 3 floats each (the slice ends with
     /// the last vector; the bytes after it are the body's).
     pub static_values: &'a [f32],
     /// Default channels per channel.
     pub defaults: [usize; 3],
-    /// Their joints, in that order, like `static_joints`.
-    pub default_joints: &'a [u8],
-    /// Joint indices are u8.
+    /// The kinds' masks, [`mask_words`] words each (see the layout).
+    pub kinds: &'a [u32],
+    /// Words of one mask.
+    pub words: usize,
+    /// Lanes' joint indices are u8.
     pub narrow: bool,
     /// The default scale: 2 (unit) or 1 (zero, an `additive1` clip), in `DEFAULT_VALUES`.
     pub default_scale: usize,
@@ -369,14 +372,11 @@ pub struct View<'a> {
     /// defaults are the bind pose.
     pub bind: Option<&'a [f32]>,
     pub num_groups: usize,
-    /// Per joint and channel, its source (see the layout): u8 entries (`small_map`) or u16
-    /// ones, as bytes.
-    pub joint_map: &'a [u8],
-    /// Whether the joint map's entries are u8.
-    pub small_map: bool,
     /// Groups per channel.
     pub groups: [u16; 3],
     pub seg_table: usize,
+    /// Bytes of a segment table entry (2 or 4).
+    pub table_bytes: usize,
     pub meta_bytes: usize,
     pub starts_at: usize,
     /// Bytes of a group's first bit (2 or 4).
@@ -408,41 +408,37 @@ impl<'a> View<'a> {
         let zero_scale = h.additive == AdditiveFormat::Additive1 as u8;
         let c = Counts::read(body);
         let columns = map_columns(h);
-        let [st, va, de, map, data] = c.sections(joints, columns);
+        let [kinds, values, data] = c.sections(joints, columns);
         assert!(data <= body.len() && (body.as_ptr() as usize).is_multiple_of(4));
-        let (s, d, g) = (
-            Counts::total(c.statics),
-            Counts::total(c.defaults),
-            Counts::total(c.groups),
-        );
-        let jb = c.joint_bytes();
+        let words = mask_words(joints);
         // SAFETY: the sections lie in `body` (asserted above) and are 4-byte aligned (the body
-        // is, and every section's offset is a multiple of 4); any bytes are valid u8 and f32
+        // is, and every section's offset is a multiple of 4); any bytes are valid u32 and f32
         // values.
         unsafe {
-            let bytes = |at: usize, n: usize| std::slice::from_raw_parts(body.as_ptr().add(at), n);
             View {
                 seg_len: c.seg_len,
                 num_segments: c.num_segments,
                 num_samples: h.num_samples,
                 statics: c.statics.map(|x| x as usize),
-                static_joints: bytes(st, jb * s),
                 static_values: std::slice::from_raw_parts(
-                    body.as_ptr().add(va) as *const f32,
-                    (de - va) / 4,
+                    body.as_ptr().add(values) as *const f32,
+                    (data - values) / 4,
                 ),
                 defaults: c.defaults.map(|x| x as usize),
-                default_joints: bytes(de, jb * d),
-                narrow: jb == 1,
+                kinds: std::slice::from_raw_parts(
+                    body.as_ptr().add(kinds) as *const u32,
+                    words * num_masks(columns),
+                ),
+                words,
+                narrow: c.has(FLAG_NARROW),
                 default_scale: if zero_scale { 1 } else { 2 },
                 num_joints: joints,
                 all_scales: !h.has(BlobFlags::HAS_SCALE),
                 bind: None,
-                num_groups: g,
-                joint_map: bytes(map, c.map_bytes() * columns * joints),
-                small_map: c.has(FLAG_SMALL_MAP),
+                num_groups: Counts::total(c.groups),
                 groups: c.groups,
                 seg_table: c.seg_table as usize,
+                table_bytes: c.table_bytes(),
                 meta_bytes: c.meta_bytes as usize,
                 starts_at: c.starts_at(),
                 start_bytes: c.start_bytes(),
@@ -457,7 +453,7 @@ impl<'a> View<'a> {
         }
     }
 
-    /// Channels per joint in `joint_map` (2 in a blob without scale, else 3).
+    /// Channels per joint in the kinds (2 in a blob without scale, else 3).
     #[inline(always)]
     pub fn columns(&self) -> usize {
         3 - self.all_scales as usize
@@ -471,6 +467,14 @@ impl<'a> View<'a> {
         } else {
             u16::MAX as u64
         }
+    }
+
+    /// Segment `s`'s offset in the data (`s` at most the segment count: the entry after the
+    /// last is read as the table's next bytes, which callers do not use).
+    #[inline(always)]
+    pub fn segment_offset(&self, s: usize) -> usize {
+        let w = crate::format::bytes::read_u32(self.data, self.seg_table + self.table_bytes * s);
+        (w & table_mask(self.table_bytes)) as usize
     }
 
     /// Bytes of segment `s`'s header.
@@ -494,26 +498,16 @@ impl<'a> View<'a> {
         )
     }
 
-    /// The static and default channels' joint lists, typed: u8 or u16 indices.
+    /// Mask `m` (see the layout) as words.
     #[inline(always)]
-    pub fn joints(&self) -> Joints<'a> {
-        // SAFETY: the lists are 4-byte aligned (see `read`) and hold whole indices; any bytes
-        // are valid u16 values.
-        unsafe {
-            let typed =
-                |b: &'a [u8]| std::slice::from_raw_parts(b.as_ptr() as *const u16, b.len() / 2);
-            if self.narrow {
-                Joints::Narrow(self.static_joints, self.default_joints)
-            } else {
-                Joints::Wide(typed(self.static_joints), typed(self.default_joints))
-            }
-        }
+    pub fn mask(&self, m: usize) -> &'a [u32] {
+        &self.kinds[m * self.words..(m + 1) * self.words]
     }
 
-    /// What [`Sources::get`] needs beside the joint map, for a selection to compute once; `M`
-    /// the joint map's entry width (`small_map`: [`SmallMap`], else [`WideMap`]).
+    /// What [`Sources::get`] needs, for a selection to compute once.
     #[inline(always)]
-    pub fn sources<M: MapEntry>(&self) -> Sources<'a, M> {
+    pub fn sources(&self) -> Sources<'a> {
+        let plain = self.mask(MASK_ROTATIONS);
         Sources {
             bases: bases(
                 self.groups,
@@ -521,76 +515,90 @@ impl<'a> View<'a> {
                 self.defaults.map(|x| x as u16),
             ),
             columns: self.columns(),
-            map: M::typed(self.joint_map),
+            kinds: self.kinds,
+            words: self.words,
+            plain_rotations: plain.iter().map(|w| w.count_ones()).sum(),
         }
     }
 }
 
-/// A joint map entry's width: the selections are compiled for each, so that the lookup in
-/// their loops is one load.
-pub trait MapEntry: Copy {
-    /// The joint map of `map`'s bytes, typed.
-    fn typed(map: &[u8]) -> &[Self];
-    /// Entry `i` of the typed joint map `map` as a u16 entry (source in bits 14-15, index in
-    /// 0-13).
-    fn read(map: &[Self], i: usize) -> u16;
-}
-
-/// u8 joint map entries ([`FLAG_SMALL_MAP`]).
-pub type SmallMap = u8;
-/// u16 joint map entries.
-pub type WideMap = u16;
-
-impl MapEntry for u8 {
-    #[inline(always)]
-    fn typed(map: &[u8]) -> &[u8] {
-        map
-    }
-    #[inline(always)]
-    fn read(map: &[u8], i: usize) -> u16 {
-        let m = map[i] as u16;
-        (m >> 6) << 14 | (m & SMALL_MAP_INDEX)
+/// The mask of a segment table entry of `bytes` bytes in a `u32` read.
+#[inline(always)]
+pub const fn table_mask(bytes: usize) -> u32 {
+    if bytes == 2 {
+        u16::MAX as u32
+    } else {
+        u32::MAX
     }
 }
 
-impl MapEntry for u16 {
-    #[inline(always)]
-    fn typed(map: &[u8]) -> &[u16] {
-        // SAFETY: the joint map is 4-byte aligned in the body (see `View::read`) and holds
-        // whole u16 entries; any bytes are valid u16 values.
-        unsafe { std::slice::from_raw_parts(map.as_ptr() as *const u16, map.len() / 2) }
-    }
-    #[inline(always)]
-    fn read(map: &[u16], i: usize) -> u16 {
-        u16::from_le(map[i])
+/// Whether bit `j` of `mask` is set.
+#[inline(always)]
+pub fn bit(mask: &[u32], j: usize) -> bool {
+    mask[j >> 5] >> (j & 31) & 1 != 0
+}
+
+/// Bits of `mask` below bit `j`.
+#[inline(always)]
+pub fn rank(mask: &[u32], j: usize) -> u32 {
+    let w = j >> 5;
+    let below = mask[..w].iter().map(|x| x.count_ones()).sum::<u32>();
+    below + (mask[w] & ((1u32 << (j & 31)) - 1)).count_ones()
+}
+
+/// Calls `f(j)` for each set bit `j` of `mask`, in increasing order.
+#[inline(always)]
+pub fn each_bit(mask: &[u32], mut f: impl FnMut(usize)) {
+    for (w, &x) in mask.iter().enumerate() {
+        let mut x = x;
+        while x != 0 {
+            f(32 * w + x.trailing_zeros() as usize);
+            x &= x - 1;
+        }
     }
 }
 
-/// Per channel its first group, static and default, and the joint map's columns (see
-/// [`View::sources`]).
-pub struct Sources<'a, M> {
+/// Per channel its first group, static and default, and the kinds (see [`View::sources`]).
+pub struct Sources<'a> {
     bases: [[u32; 3]; 3],
     columns: usize,
-    map: &'a [M],
+    kinds: &'a [u32],
+    words: usize,
+    /// Rotations with per-track drops: the lanes before those with per-segment drops.
+    plain_rotations: u32,
 }
 
-impl<M: MapEntry> Sources<'_, M> {
+impl Sources<'_> {
+    #[inline(always)]
+    fn mask(&self, m: usize) -> &[u32] {
+        &self.kinds[m * self.words..(m + 1) * self.words]
+    }
+
     /// The source of channel `ch` of joint `j`: [`super::SRC_ANIMATED`] | group << 3 |
-    /// lane, [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`] | index in
-    /// `defaults`.
+    /// lane, [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`] (the value
+    /// is the joint's: `common::default_value`).
     #[inline(always)]
     pub fn get(&self, j: usize, ch: usize) -> u32 {
         if ch >= self.columns {
             return super::SRC_DEFAULT;
         }
-        let m = M::read(self.map, j * self.columns + ch);
-        let i = (m & MAP_INDEX) as u32;
-        match m & !MAP_INDEX {
-            MAP_ANIMATED => {
-                super::SRC_ANIMATED | (self.bases[0][ch] + (i >> 3)) << 3 | (i & (LANES as u32 - 1))
-            }
-            MAP_STATIC => super::SRC_STATIC | (self.bases[1][ch] + i),
-            _ => super::SRC_DEFAULT | (self.bases[2][ch] + i),
+        let animated = self.mask(MASK_ANIMATED[ch]);
+        let lane = if bit(animated, j) {
+            Some(rank(animated, j))
+        } else if ch == 0 && bit(self.mask(MASK_PER_SEGMENT), j) {
+            Some(self.plain_rotations + rank(self.mask(MASK_PER_SEGMENT), j))
+        } else {
+            None
+        };
+        if let Some(i) = lane {
+            return super::SRC_ANIMATED
+                | (self.bases[0][ch] + (i >> 3)) << 3
+                | (i & (LANES as u32 - 1));
         }
+        let statics = self.mask(MASK_STATIC[ch]);
+        if bit(statics, j) {
+            return super::SRC_STATIC | (self.bases[1][ch] + rank(statics, j));
+        }
+        super::SRC_DEFAULT
     }
 }

@@ -1,7 +1,7 @@
 //! What the decoders share: a sample's place in its segment, a pose's case, the group records,
 //! and (x86-64) the prefetch hints.
 
-use super::body::Joints;
+use super::body::{each_bit, MASK_ANIMATED, MASK_PER_SEGMENT, MASK_STATIC};
 use super::body::{record_bytes, record_head, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
 use super::{View, DEFAULT_VALUES};
 use crate::format::bytes::read_u32;
@@ -107,10 +107,10 @@ pub(super) fn position_in(p: &View, seg: u32, local: u32) -> Pos {
 #[inline(always)]
 pub(super) fn segment_at(p: &View, seg: u32) -> (usize, u32, usize) {
     let s = seg.min(p.num_segments - 1) as usize;
-    let off = read_u32(p.data, p.seg_table + 4 * s) as usize;
+    let off = p.segment_offset(s);
     if p.implied_bits && s + 1 < p.num_segments as usize {
         // The frames fill the segment up to the next one (the table entry after this one).
-        let next = read_u32(p.data, p.seg_table + 4 * s + 4) as usize;
+        let next = p.segment_offset(s + 1);
         let fb = ((next - off - p.meta_bytes) << 3) >> p.bits_shift;
         return (off, !0, fb);
     }
@@ -257,7 +257,7 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
     let last = p.num_segments - 1;
     for s in sp.seg {
         let seg = s.min(last) as usize;
-        _mm_prefetch::<_MM_HINT_T0>(d.add(table + 4 * seg) as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(d.add(table + p.table_bytes * seg) as *const i8);
     }
     // The entry hinted the body before the table, and the segments below `hinted`.
     let early = p.hinted != 0;
@@ -284,11 +284,11 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         if (seg as u32) < p.hinted {
             continue;
         }
-        let off = read_u32(p.data, table + 4 * seg) as usize;
+        let off = p.segment_offset(seg);
         let end = if seg as u32 == last {
             p.data.len() - super::PADDING
         } else {
-            read_u32(p.data, table + 4 * seg + 4) as usize
+            p.segment_offset(seg + 1)
         };
         let frames = off + p.segment_header(seg) + p.meta_bytes;
         fetch(d.add(off), frames - off);
@@ -301,10 +301,9 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
     if early {
         return;
     }
-    // The constants' joints and values, and the defaults' joints: consecutive sections of the
-    // body, hinted as one run.
-    let from = p.static_joints.as_ptr();
-    let to = p.default_joints.as_ptr_range().end;
+    // The kinds and the constants' values: consecutive sections of the body, hinted as one run.
+    let from = p.kinds.as_ptr() as *const u8;
+    let to = p.static_values.as_ptr_range().end as *const u8;
     fetch(from, (to as usize).saturating_sub(from as usize));
 }
 
@@ -323,109 +322,66 @@ pub(super) unsafe fn write_statics(
     put4: impl Fn(*mut f32, *const f32),
     put3: impl Fn(*mut f32, *const f32),
 ) {
-    match p.joints() {
-        Joints::Narrow(s, d) => write_lists(p, s, d, out, stride, channels, put4, put3),
-        Joints::Wide(s, d) => write_lists(p, s, d, out, stride, channels, put4, put3),
-    }
-}
-
-/// A joint index as a list stores it (u8 or u16).
-pub(super) trait JointIndex: Copy {
-    fn index(self) -> usize;
-}
-
-impl JointIndex for u8 {
-    #[inline(always)]
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl JointIndex for u16 {
-    #[inline(always)]
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// [`write_statics`] for the static joints `js` and default joints `ds` of one width.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-unsafe fn write_lists<J: JointIndex>(
-    p: &View,
-    js: &[J],
-    ds: &[J],
-    out: *mut f32,
-    stride: usize,
-    channels: u32,
-    put4: impl Fn(*mut f32, *const f32),
-    put3: impl Fn(*mut f32, *const f32),
-) {
-    let [r, t, _] = p.statics;
     let v = p.static_values.as_ptr();
-    // Only the channels asked for: a channel not asked for has an empty run.
-    let ask = |ch: u32, run: &[J]| {
-        if channels & (1 << ch) != 0 {
-            run.len()
-        } else {
-            0
+    let columns = p.columns();
+    // The constants, per channel in joint order, as their values are stored.
+    let mut at = v;
+    for (ch, &off) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
+        let n = if ch == 0 { 4 } else { 3 };
+        if channels & (1 << ch) == 0 {
+            at = at.add(n * p.statics[ch]);
+            continue;
         }
-    };
-    let run = &js[..r];
-    for (i, &j) in run[..ask(0, run)].iter().enumerate() {
-        put4(out.add(j.index() * stride), v.add(4 * i));
+        each_bit(p.mask(MASK_STATIC[ch]), |j| {
+            let dst = out.add(j * stride + off);
+            if ch == 0 {
+                put4(dst, at);
+            } else {
+                put3(dst, at);
+            }
+            at = at.add(n);
+        });
     }
-    let v = v.add(4 * r);
-    let run = &js[r..r + t];
-    for (i, &j) in run[..ask(1, run)].iter().enumerate() {
-        put3(out.add(j.index() * stride + 4), v.add(3 * i));
-    }
-    let v = v.add(3 * t);
-    let run = &js[r + t..];
-    for (i, &j) in run[..ask(2, run)].iter().enumerate() {
-        put3(out.add(j.index() * stride + 7), v.add(3 * i));
-    }
-    let [r, t, _] = p.defaults;
-    let (rot, tr, sc) = (&ds[..r], &ds[r..r + t], &ds[r + t..]);
-    let (rot, tr, sc) = (&rot[..ask(0, rot)], &tr[..ask(1, tr)], &sc[..ask(2, sc)]);
-    let all_scales = p.all_scales && channels & 4 != 0;
-    if let Some(bind) = p.bind {
-        // The bind pose's transforms (10 floats each, at least one per joint): a scale is
-        // copied three floats wide, as the last joint's ends the bind pose.
-        let b = bind.as_ptr();
-        let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
-        for &j in rot {
-            let j = j.index();
-            put4(out.add(j * stride), b.add(j * 10));
+    // The defaults: the joints in none of a channel's masks.
+    let bind = p.bind.map(|b| b.as_ptr());
+    // The bind pose's transforms (10 floats each, at least one per joint): a scale is copied
+    // three floats wide, as the last joint's ends the bind pose.
+    let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
+    let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
+    for (ch, &off) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
+        if channels & (1 << ch) == 0 || p.defaults[ch] == 0 {
+            continue;
         }
-        for &j in tr {
-            let j = j.index();
-            put3(out.add(j * stride + 4), b.add(j * 10 + 4));
-        }
-        for &j in sc {
-            let j = j.index();
-            copy3(out.add(j * stride + 7), b.add(j * 10 + 7));
-        }
-        if all_scales {
-            for j in 0..p.num_joints {
-                copy3(out.add(j * stride + 7), b.add(j * 10 + 7));
+        let (anim, stat) = (p.mask(MASK_ANIMATED[ch]), p.mask(MASK_STATIC[ch]));
+        let ps = p.mask(MASK_PER_SEGMENT);
+        for w in 0..p.words {
+            let valid = if 32 * (w + 1) <= p.num_joints {
+                u32::MAX
+            } else {
+                (1u32 << (p.num_joints & 31)) - 1
+            };
+            let mut x = !(anim[w] | stat[w] | if ch == 0 { ps[w] } else { 0 }) & valid;
+            while x != 0 {
+                let j = 32 * w + x.trailing_zeros() as usize;
+                x &= x - 1;
+                let dst = out.add(j * stride + off);
+                match (ch, bind) {
+                    (0, Some(b)) => put4(dst, b.add(j * 10)),
+                    (0, None) => put4(dst, DEFAULT_VALUES[0].as_ptr()),
+                    (1, Some(b)) => put3(dst, b.add(j * 10 + 4)),
+                    (1, None) => put3(dst, DEFAULT_VALUES[1].as_ptr()),
+                    (_, Some(b)) => copy3(dst, b.add(j * 10 + 7)),
+                    (_, None) => put3(dst, scale),
+                }
             }
         }
-        return;
     }
-    for &j in rot {
-        put4(out.add(j.index() * stride), DEFAULT_VALUES[0].as_ptr());
-    }
-    for &j in tr {
-        put3(out.add(j.index() * stride + 4), DEFAULT_VALUES[1].as_ptr());
-    }
-    let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
-    for &j in sc {
-        put3(out.add(j.index() * stride + 7), scale);
-    }
-    if all_scales {
+    if p.all_scales && channels & 4 != 0 {
         for j in 0..p.num_joints {
-            put3(out.add(j * stride + 7), scale);
+            match bind {
+                Some(b) => copy3(out.add(j * stride + 7), b.add(j * 10 + 7)),
+                None => put3(out.add(j * stride + 7), scale),
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
-//! What a grouped body holds, for tools (`offline::describe` on a format version 4 `vbr` blob):
+//! What a grouped body holds, for tools (`offline::describe` on a format version 5 `vbr` blob):
 //! section sizes and each sub-track's storage.
 
-use super::body::{SmallMap, View, WideMap};
+use super::body::View;
 use super::common::Record;
 use super::validate::validate;
 use super::{SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
@@ -26,7 +26,7 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
     let mut constant = vec![[0u32; super::LANES]; records.len()];
     let mut raw = vec![[0u32; super::LANES]; records.len()];
     for s in 0..v.num_segments as usize {
-        let off = read_u32(d, v.seg_table + 4 * s) as usize;
+        let off = v.segment_offset(s);
         let stored = if v.masks {
             read_u32(d, off).count_ones() as u64
         } else {
@@ -47,18 +47,14 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
     }
     let mut tracks = Vec::new();
     let channels = super::body::map_columns(h);
-    let (small, wide) = (v.sources::<SmallMap>(), v.sources::<WideMap>());
+    let sources = v.sources();
     for j in 0..h.num_joints as usize {
         for (ch, name) in ["rotation", "translation", "scale"]
             .into_iter()
             .enumerate()
             .take(channels)
         {
-            let src = if v.small_map {
-                small.get(j, ch)
-            } else {
-                wide.get(j, ch)
-            };
+            let src = sources.get(j, ch);
             let (storage, bps) = match src & (3 << 30) {
                 SRC_STATIC => ("constant".to_string(), 0.0),
                 SRC_DEFAULT => ("default".to_string(), 0.0),
@@ -91,14 +87,14 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
         }
     }
     let parts = super::body::Counts::read(body).sections(h.num_joints as usize, channels);
-    let segments = v.data.len() - v.seg_table - 4 * v.num_segments as usize;
+    let table = v.table_bytes * v.num_segments as usize;
+    let segments = v.data.len() - v.seg_table - table;
     let sections = vec![
         ("header".to_string(), parts[0]),
-        ("constants".to_string(), parts[2] - parts[0]),
-        ("defaults".to_string(), parts[3] - parts[2]),
-        ("joint map".to_string(), parts[4] - parts[3]),
+        ("kinds".to_string(), parts[1] - parts[0]),
+        ("constants".to_string(), parts[2] - parts[1]),
         ("group records".to_string(), v.seg_table),
-        ("segment table".to_string(), 4 * v.num_segments as usize),
+        ("segment table".to_string(), table),
         ("segments".to_string(), segments),
     ];
     Ok(BodyDescription { sections, tracks })

@@ -1,4 +1,4 @@
-//! The runtime's entry points for a grouped body (a `vbr` blob of format version 4): what
+//! The runtime's entry points for a grouped body (a `vbr` blob of format version 5): what
 //! `runtime::dispatch` calls, on a body the validator accepted.
 
 use super::body::{Counts, View};
@@ -34,15 +34,19 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
         return BodyHint::default();
     }
     let c = Counts::read(body);
-    let data = c.sections(h.num_joints as usize, super::body::map_columns(h))[4];
+    let data = c.sections(h.num_joints as usize, super::body::map_columns(h))[2];
     let table = data + c.seg_table as usize;
+    let tb = c.table_bytes();
     // Segment starts from the table, then the last segment's end (before the padding).
     let n = c.num_segments as usize;
     let mut bounds = [0usize; segment_lines::BOUNDS];
     for (k, b) in bounds.iter_mut().enumerate().take(n + 1) {
         *b = data
             + match k < n {
-                true => crate::format::bytes::read_u32(body, table + 4 * k) as usize,
+                true => {
+                    let w = crate::format::bytes::read_u32(body, table + tb * k);
+                    (w & super::body::table_mask(tb)) as usize
+                }
                 false => (body.len() - data).saturating_sub(super::PADDING),
             };
     }

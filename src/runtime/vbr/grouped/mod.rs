@@ -1,4 +1,4 @@
-//! The grouped layout of a `vbr` body (blob format version 4, body layout 3,
+//! The grouped layout of a `vbr` body (blob format version 5, body layout 4,
 //! `VbrLayout::Grouped`).
 //!
 //! A `vbr` body rewritten (`offline::vbr::regroup`) into a layout that a decoder can feed to eight
@@ -88,7 +88,7 @@ pub struct Proto {
 }
 
 impl Proto {
-    /// Converts a `vbr` blob (its body regrouped by `offline::vbr::regroup`; a format version 4
+    /// Converts a `vbr` blob (its body regrouped by `offline::vbr::regroup`; a format version 5
     /// blob's body is taken as it is).
     pub fn convert(blob: &[u8]) -> Result<Proto> {
         let (h, _) = validate_blob(blob, true)?;
@@ -98,7 +98,7 @@ impl Proto {
             ));
         }
         if h.grouped() {
-            // Already grouped (a format version 4 blob).
+            // Already grouped (a format version 5 blob).
             return Proto::from_body(h, &blob[h.body_range()]);
         }
         #[cfg(feature = "compress")]
@@ -162,19 +162,18 @@ impl Proto {
     pub fn parts(&self) -> Vec<(&'static str, usize)> {
         let c = body::Counts::read(self.body());
         let columns = body::map_columns(&self.header);
-        let [st, _, de, map, data] = c.sections(self.header.num_joints as usize, columns);
+        let [kinds, values, data] = c.sections(self.header.num_joints as usize, columns);
         let v = self.view();
         let segs = v.num_segments as usize;
-        let starts = segs * v.start_bytes * v.num_groups.saturating_sub(1);
+        let starts = segs * v.start_bytes * body::stored_starts(v.num_groups);
         let heads: usize = (0..segs).map(|s| v.segment_header(s)).sum();
         let meta = heads + segs * v.meta_bytes - starts;
-        let table = 4 * segs;
+        let table = v.table_bytes * segs;
         let records = v.seg_table;
         [
-            ("header", st),
-            ("statics", de - st),
-            ("defaults", map - de),
-            ("joint map", data - map),
+            ("header", kinds),
+            ("kinds", values - kinds),
+            ("statics", data - values),
             ("group records", records),
             ("segment table", table),
             ("segment metadata", meta),

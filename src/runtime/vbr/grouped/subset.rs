@@ -2,9 +2,7 @@
 //! lane of its group, whose first bit in a frame the segment stores). Bit for bit the `vbr`
 //! decoder's joints.
 
-use super::body::{
-    record_head, Dir, MapEntry, SmallMap, WideMap, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS,
-};
+use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, STARTS_EVERY};
 use super::common::{default_value, positions, split, static_value, ONE, PAIR};
 use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -35,13 +33,48 @@ pub(super) struct Lone<'a> {
     pub pair: bool,
 }
 
-/// Bit where group `g` starts in a frame of the segment of `pos` (stored per segment).
+/// Bit where group `g` starts in a frame of the segment of `pos`: the segment stores it for
+/// every [`STARTS_EVERY`]th group, and the widths of the groups between are added.
 #[inline(always)]
-fn start(p: &Lone, pos: &Pos, g: usize) -> usize {
-    if g == 0 {
-        return 0;
+pub(super) fn start(p: &Lone, pos: &Pos, g: usize) -> usize {
+    let k = g / STARTS_EVERY;
+    let mut bit = if k == 0 {
+        0
+    } else {
+        let at = pos.meta + p.starts_at + p.start_bytes * (k - 1);
+        (read_u64(p.data, at) & p.start_mask) as usize
+    };
+    for h in k * STARTS_EVERY..g {
+        bit += group_bits(p, pos, h);
     }
-    (read_u64(p.data, pos.meta + p.starts_at + p.start_bytes * (g - 1)) & p.start_mask) as usize
+    bit
+}
+
+/// Group `h`'s bits in a frame of the segment of `pos`: the widths of its rates.
+#[inline(always)]
+fn group_bits(p: &Lone, pos: &Pos, h: usize) -> usize {
+    let [rec, meta] = p.dir.at(h);
+    let n = p.data[rec as usize + 1] as usize;
+    let m = pos.meta + meta as usize;
+    let rb = (5 * n).div_ceil(8);
+    widths(read_u64(p.data, m), n)
+        + widths(read_u64(p.data, m + rb), n)
+        + widths(read_u64(p.data, m + 2 * rb), n)
+}
+
+/// The first bits of group `g` in a frame of the key's two samples' segments (one sum when
+/// both lie in one segment).
+#[inline(always)]
+fn starts(p: &Lone, g: usize) -> (usize, usize) {
+    let a = start(p, &p.a, g);
+    (
+        a,
+        if p.one || p.pair {
+            a
+        } else {
+            start(p, &p.b, g)
+        },
+    )
 }
 
 /// The little-endian `u64` at byte `o`: every read here starts in a validated record,
@@ -267,17 +300,13 @@ impl View<'_> {
         stride: usize,
         wide: bool,
     ) {
-        if self.small_map {
-            self.select::<SmallMap>(key, joints, &slot, channels, out, stride, wide)
-        } else {
-            self.select::<WideMap>(key, joints, &slot, channels, out, stride, wide)
-        }
+        self.select(key, joints, &slot, channels, out, stride, wide)
     }
 
-    /// [`View::sample_joints_with`] for a joint map of entries `M`.
+    /// [`View::sample_joints_with`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn select<M: MapEntry>(
+    fn select(
         &self,
         key: &SampleKey,
         joints: &[u32],
@@ -291,7 +320,7 @@ impl View<'_> {
         assert!(stride >= 10);
         let sp = split(self, key);
         let (one, pair) = (sp.case == ONE, sp.case == PAIR);
-        let sources = self.sources::<M>();
+        let sources = self.sources();
         let (a, b) = positions(self, &sp);
         let lone = Lone {
             data: self.data,
@@ -366,9 +395,8 @@ impl View<'_> {
                     let value = match src & (3 << 30) {
                         SRC_ANIMATED => {
                             let g = (src >> 3) as usize;
-                            let starts = (start(&lone, &lone.a, g), start(&lone, &lone.b, g));
                             let at = lone.dir.at(g);
-                            lane_value(&lone, at, starts, (src & 7) as usize, ch == 0)
+                            lane_value(&lone, at, starts(&lone, g), (src & 7) as usize, ch == 0)
                         }
                         SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
                         _ => default_value(self, j, ch),
@@ -403,8 +431,7 @@ impl View<'_> {
                         #[cfg(target_arch = "x86_64")]
                         {
                             if last != g {
-                                let ga = start(&lone, a, g);
-                                let gb = if one || pair { ga } else { start(&lone, b, g) };
+                                let (ga, gb) = starts(&lone, g);
                                 // SAFETY: AVX2 is present (`wide`).
                                 unsafe {
                                     super::avx2::group_lanes(
@@ -494,8 +521,7 @@ impl Batch {
         for (i, x) in v.iter().enumerate().take(self.n) {
             let x = if alone & (1 << i) != 0 {
                 let g = self.g[i] as usize;
-                let starts = (start(p, &p.a, g), start(p, &p.b, g));
-                lane_value(p, p.dir.at(g), starts, self.l[i] as usize, self.rot)
+                lane_value(p, p.dir.at(g), starts(p, g), self.l[i] as usize, self.rot)
             } else {
                 *x
             };

@@ -1,13 +1,14 @@
 //! Validation of a grouped body from an untrusted source ([`super::body`]'s layout): every
 //! count, offset, kind, rate and value the decoders use is checked, so that they may index
 //! without further checks. Linear in the body's bytes: every loop runs over entries the body
-//! pays bytes for (joints: at least 2 bytes of joint map each; groups: at least 16 bytes of
-//! record; a segment's groups: its metadata).
+//! pays bytes for (joints: a bit of each kinds mask, in words of 32; groups: at least 16 bytes
+//! of record; a segment's groups: its metadata).
 
 use super::body::{
-    implies_bits, meta_bytes, record_bytes, record_head, Counts, Dir, FLAGS, FLAG_IMPLIED_BITS,
-    FLAG_MASKS, FLAG_NARROW, FLAG_WIDE, HEADER, MAP_ANIMATED, MAP_DEFAULT, MAP_INDEX, MAP_STATIC,
-    RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, SMALL_MAP_INDEX, VERSION,
+    implies_bits, mask_words, meta_bytes, num_masks, record_bytes, record_head, stored_starts,
+    Counts, Dir, FLAGS, FLAG_IMPLIED_BITS, FLAG_MASKS, FLAG_NARROW, FLAG_SMALL_TABLE, FLAG_WIDE,
+    HEADER, MASK_ANIMATED, MASK_PER_SEGMENT, MASK_ROTATIONS, MASK_STATIC, RECORD_PER_SEGMENT,
+    RECORD_WIDE_JOINTS, STARTS_EVERY, VERSION,
 };
 use super::{LANES, PADDING};
 use crate::format::bytes::{read_u16, read_u32};
@@ -65,38 +66,60 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     }
     // Sections, back to back; the body ends with the data and its padding.
     let columns = super::body::map_columns(h);
-    let [st, va, de, map, data_at] = c.sections(joints, columns);
+    let [kinds, va, data_at] = c.sections(joints, columns);
     if data_at > body.len() {
         return Err(bad("grouped: sections do not match the body size"));
     }
-    let (s, d) = (Counts::total(c.statics), Counts::total(c.defaults));
-    let (jb, mb) = (c.joint_bytes(), c.map_bytes());
-    let padding = [
-        st + jb * s..va,
-        de + jb * d..map,
-        map + mb * columns * joints..data_at,
-    ];
-    if padding.into_iter().any(|r| body[r].iter().any(|&b| b != 0)) {
-        return Err(bad("grouped: padding not zero"));
-    }
     let data = &body[data_at..];
-    let joint = |at: usize| {
-        if jb == 1 {
-            body[at] as usize
-        } else {
-            read_u16(body, at) as usize
-        }
-    };
 
-    // Static and default channels: per channel in joint order; constants finite and within the
-    // clip limits, rotations of unit length.
+    // Kinds: per channel its masks disjoint, no bit past the last joint, and as many bits as
+    // the header counts.
+    let words = mask_words(joints);
+    let word = |m: usize, w: usize| read_u32(body, kinds + 4 * (m * words + w));
+    let mut animated = [0usize; 3];
+    for w in 0..words {
+        let valid = if 32 * (w + 1) <= joints {
+            u32::MAX
+        } else {
+            (1u32 << (joints % 32)) - 1
+        };
+        for m in 0..num_masks(columns) {
+            if word(m, w) & !valid != 0 {
+                return Err(bad("grouped: kinds name a joint past the last"));
+            }
+        }
+        for ch in 0..columns {
+            let (a, st) = (word(MASK_ANIMATED[ch], w), word(MASK_STATIC[ch], w));
+            let ps = if ch == 0 {
+                word(MASK_PER_SEGMENT, w)
+            } else {
+                0
+            };
+            if a & st != 0 || a & ps != 0 || st & ps != 0 {
+                return Err(bad("grouped: a joint's channel of two kinds"));
+            }
+            animated[ch] += (a.count_ones() + ps.count_ones()) as usize;
+        }
+    }
+    let count = |m: usize| {
+        (0..words)
+            .map(|w| word(m, w).count_ones() as usize)
+            .sum::<usize>()
+    };
+    for ch in 0..columns {
+        let statics = count(MASK_STATIC[ch]);
+        if statics != c.statics[ch] as usize
+            || joints - statics - animated[ch] != c.defaults[ch] as usize
+        {
+            return Err(bad("grouped: kinds do not match the channel counts"));
+        }
+    }
+
+    // Constants: finite and within the clip limits, rotations of unit length.
     let f = |o: usize| f32::from_bits(read_u32(body, o));
-    let (mut k, mut v) = (0, va);
+    let mut v = va;
     for ch in 0..3 {
-        let mut last = None;
         for _ in 0..c.statics[ch] {
-            check_order(&mut last, joint(st + jb * k), joints)?;
-            k += 1;
             let n = if ch == 0 { 4 } else { 3 };
             let x: [f32; 4] = std::array::from_fn(|i| if i < n { f(v + 4 * i) } else { 0.0 });
             v += 4 * n;
@@ -111,14 +134,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             }
         }
     }
-    let mut k = 0;
-    for ch in 0..3 {
-        let mut last = None;
-        for _ in 0..c.defaults[ch] {
-            check_order(&mut last, joint(de + jb * k), joints)?;
-            k += 1;
-        }
-    }
+    let jb = c.joint_bytes();
 
     // Group records: back to back from the data's start, each group's class its channel's,
     // every group of a channel but its last full, the rotation groups with per-segment drops
@@ -126,11 +142,23 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     let groups = Counts::total(c.groups);
     let wide_joints = (jb == 2) as u8 * RECORD_WIDE_JOINTS;
     let head_bytes = record_head(jb);
-    let (mut rec, mut meta, mut lanes) = (0usize, 0usize, 0usize);
+    let (mut rec, mut meta) = (0usize, 0usize);
     // Each group's record and metadata offsets, as the decoders find them ([`Dir`], computed
     // once the channels' last records are known to be in bounds) must be where the records
     // lie: checked in a second pass.
+    let plain = if columns > 0 {
+        count(MASK_ROTATIONS)
+    } else {
+        0
+    };
     for ch in 0..3 {
+        // The channel's lanes' joints, in order (none without a mask: scales without scale).
+        let (first, second) = match ch {
+            _ if ch >= columns => (None, None),
+            0 => (Some(MASK_ROTATIONS), Some(MASK_PER_SEGMENT)),
+            _ => (Some(MASK_ANIMATED[ch]), None),
+        };
+        let mut lane_joints = Bits::new(&word, words, first).chain(Bits::new(&word, words, second));
         for i in 0..c.groups[ch] as usize {
             let head = data
                 .get(rec..rec + head_bytes)
@@ -154,14 +182,19 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             if (ch != 0 || ps) && drops != 0 || n < LANES && drops >> (2 * n) != 0 {
                 return Err(bad("grouped: unused dropped components not zero"));
             }
+            if ch == 0 && ps != (LANES * i + n > plain) {
+                return Err(bad("grouped: per-segment drops do not match the kinds"));
+            }
             for l in 0..LANES {
                 let j = if jb == 1 {
                     head[8 + l] as usize
                 } else {
                     read_u16(head, 8 + 2 * l) as usize
                 };
-                if (l < n && j >= joints) || (l >= n && j != 0) {
-                    return Err(bad("grouped: lane joint out of range"));
+                // The channel's animated joints in order (rotations: per-track drops first).
+                let expected = if l < n { lane_joints.next() } else { Some(0) };
+                if expected != Some(j) {
+                    return Err(bad("grouped: lanes' joints do not match the kinds"));
                 }
             }
             let size = record_bytes(ch, n, ps, jb);
@@ -179,14 +212,16 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             }
             rec += size;
             meta += m;
-            lanes += n;
+        }
+        if lane_joints.next().is_some() {
+            return Err(bad("grouped: kinds name more animated channels than lanes"));
         }
     }
     if c.seg_table as usize != rec {
         return Err(bad("grouped: segment table not after the group records"));
     }
     let sb = c.start_bytes();
-    if c.meta_bytes as usize != meta + sb * groups.saturating_sub(1) {
+    if c.meta_bytes as usize != meta + sb * stored_starts(groups) {
         return Err(bad("grouped: segment metadata size invalid"));
     }
     // The decoders place records without a directory: it must agree with the records.
@@ -207,63 +242,20 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         (r, m as usize, data[r + 1] as usize, data[r + 2] & 1 != 0)
     };
 
-    // Joint map: every channel of every joint names a source of its channel that names the
-    // joint. With as many sources as channels, each source is named once.
-    let unlisted = if has_scale { 0 } else { joints };
-    if s + d + lanes + unlisted != 3 * joints {
-        return Err(bad("grouped: sources do not cover the channels"));
-    }
-    let [group_base, static_base, default_base] = c.bases();
-    let mut small = true;
-    for j in 0..joints {
-        for ch in 0..columns {
-            let e = columns * j + ch;
-            let m = if mb == 1 {
-                let b = body[map + e] as u16;
-                (b >> 6) << 14 | (b & SMALL_MAP_INDEX)
-            } else {
-                read_u16(body, map + 2 * e)
-            };
-            let i = (m & MAP_INDEX) as usize;
-            small &= i <= SMALL_MAP_INDEX as usize;
-            let named = match m & !MAP_INDEX {
-                MAP_STATIC if i < c.statics[ch] as usize => {
-                    joint(st + jb * (static_base[ch] as usize + i))
-                }
-                MAP_DEFAULT if i < c.defaults[ch] as usize => {
-                    joint(de + jb * (default_base[ch] as usize + i))
-                }
-                MAP_ANIMATED if i / LANES < c.groups[ch] as usize => {
-                    let (r, _, n, _) = record(group_base[ch] as usize + i / LANES);
-                    if i % LANES >= n {
-                        return Err(bad("grouped: joint map names an unused lane"));
-                    }
-                    let at = r + 8 + jb * (i % LANES);
-                    if jb == 1 {
-                        data[at] as usize
-                    } else {
-                        read_u16(data, at) as usize
-                    }
-                }
-                _ => return Err(bad("grouped: joint map source out of range")),
-            };
-            if named != j {
-                return Err(bad("grouped: joint map and sources disagree"));
-            }
-        }
-    }
-    if mb == 2 && small {
-        return Err(bad("grouped: joint map wider than its indices need"));
-    }
-
     // Segments: in order right after the segment table, each right after the one before
     // (each byte examined once), then the decoders' padding, all zero.
     let table = c.seg_table as usize;
     let num_segments = c.num_segments as usize;
+    let tb = c.table_bytes();
     let mut next = table
-        .checked_add(4 * num_segments)
+        .checked_add(tb * num_segments)
         .filter(|&e| e <= data.len())
         .ok_or(bad("grouped: segment table out of bounds"))?;
+    // Entry `s` (the table lies in the data: checked above).
+    let entry = |s: usize| match tb {
+        2 => read_u16(data, table + 2 * s) as usize,
+        _ => read_u32(data, table + 4 * s) as usize,
+    };
     let seg_len = c.seg_len as usize;
     let (masks, wide) = (c.has(FLAG_MASKS), c.has(FLAG_WIDE));
     if c.has(FLAG_IMPLIED_BITS) != implies_bits(c.seg_len, masks) {
@@ -274,7 +266,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     let starts_at = c.starts_at();
     let (mut any_dropped, mut any_wide) = (false, false);
     for s in 0..num_segments {
-        let off = read_u32(data, table + 4 * s) as usize;
+        let off = entry(s);
         let seg_head = c.segment_header(s);
         if off != next || off + seg_head + c.meta_bytes as usize > data.len() {
             return Err(bad("grouped: segments not back to back or out of bounds"));
@@ -298,10 +290,11 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         for g in 0..groups {
             let (_, gm, n, ps) = record(g);
             let at = m + gm;
-            let at_start = m + starts_at + sb * g.saturating_sub(1);
-            let start = match (g, sb) {
-                (0, _) => 0,
-                (_, 4) => read_u32(data, at_start) as u64,
+            let at_start = m + starts_at + sb * (g / STARTS_EVERY).saturating_sub(1);
+            let start = match (g % STARTS_EVERY, g, sb) {
+                (_, 0, _) => 0,
+                (1.., _, _) => bits,
+                (_, _, 4) => read_u32(data, at_start) as u64,
                 _ => read_u16(data, at_start) as u64,
             };
             if start != bits {
@@ -346,6 +339,12 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         }
         next = end;
     }
+    // Segment table entries of u16 exactly when every segment starts below byte 65536.
+    if c.has(FLAG_SMALL_TABLE) != (entry(num_segments - 1) <= u16::MAX as usize) {
+        return Err(bad(
+            "grouped: segment table width does not match the offsets",
+        ));
+    }
     if masks != any_dropped || wide != any_wide {
         return Err(bad(
             "grouped: segment header form does not match the segments",
@@ -363,11 +362,43 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Checks that joint `j` is below `joints` and after `last` (channels in joint order).
-fn check_order(last: &mut Option<usize>, j: usize, joints: usize) -> Result<()> {
-    if j >= joints || last.is_some_and(|l| j <= l) {
-        return Err(bad("grouped: channel joints out of range or order"));
+/// The set bits of a kinds mask in increasing order, read a word at a time through `word(mask,
+/// word)` (none for no mask).
+struct Bits<'a, F: Fn(usize, usize) -> u32> {
+    word: &'a F,
+    words: usize,
+    mask: Option<usize>,
+    /// Words read.
+    w: usize,
+    /// The bits of word `w - 1` not yet returned.
+    x: u32,
+}
+
+impl<'a, F: Fn(usize, usize) -> u32> Bits<'a, F> {
+    fn new(word: &'a F, words: usize, mask: Option<usize>) -> Self {
+        Bits {
+            word,
+            words,
+            mask,
+            w: 0,
+            x: 0,
+        }
     }
-    *last = Some(j);
-    Ok(())
+}
+
+impl<F: Fn(usize, usize) -> u32> Iterator for Bits<'_, F> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        let m = self.mask?;
+        while self.x == 0 {
+            if self.w == self.words {
+                return None;
+            }
+            self.x = (self.word)(m, self.w);
+            self.w += 1;
+        }
+        let j = 32 * (self.w - 1) + self.x.trailing_zeros() as usize;
+        self.x &= self.x - 1;
+        Some(j)
+    }
 }

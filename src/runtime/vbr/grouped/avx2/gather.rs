@@ -213,21 +213,21 @@ unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
     (rec, meta)
 }
 
-/// The groups' first bits in a frame of the segment whose metadata starts at `seg_meta`
-/// (stored per segment, but the first group's, 0).
+/// The first bits of groups `gs` in a frame of the segment of `pos` (`subset::start`: a
+/// stored first bit and the widths of up to three groups after it, summed lane by lane, once
+/// for a run of one group).
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn starts8(p: &Lone, seg_meta: usize, g: __m256i) -> __m256i {
-    let first = _mm256_cmpeq_epi32(g, _mm256_setzero_si256());
-    let at = _mm256_add_epi32(
-        splat(seg_meta + p.starts_at),
-        _mm256_mullo_epi32(
-            splat(p.start_bytes),
-            _mm256_sub_epi32(g, _mm256_andnot_si256(first, _mm256_set1_epi32(1))),
-        ),
-    );
-    let s = _mm256_and_si256(gather(p.data.as_ptr(), at), splat(p.start_mask as usize));
-    _mm256_andnot_si256(first, s)
+unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8]) -> __m256i {
+    let mut s = [0u32; 8];
+    for i in 0..8 {
+        s[i] = if i > 0 && gs[i] == gs[i - 1] {
+            s[i - 1]
+        } else {
+            super::super::subset::start(p, pos, gs[i] as usize) as u32
+        };
+    }
+    _mm256_loadu_si256(s.as_ptr() as *const __m256i)
 }
 
 /// The three components of the stored frames whose first bit is `frame` plus `starts`.
@@ -292,9 +292,10 @@ pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
         _mm256_loadu_si256(lanes.as_ptr() as *const __m256i),
         used,
     );
+    let gs: [u32; 8] = std::array::from_fn(|i| groups[if i < count { i } else { 0 }]);
     let (a, b) = (&p.a, &p.b);
     let ca = coef8(p, a.meta, g, l, rot);
-    let sa = starts8(p, a.meta, g);
+    let sa = starts8(p, a, &gs);
     let va = sample8(p, a, sa, &ca);
     let (vb, db, raw) = if p.one {
         (va, ca.drop, ca.raw)
@@ -302,7 +303,7 @@ pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
         (sample8(p, b, sa, &ca), ca.drop, ca.raw)
     } else {
         let cb = coef8(p, b.meta, g, l, rot);
-        let sb = starts8(p, b.meta, g);
+        let sb = starts8(p, b, &gs);
         (sample8(p, b, sb, &cb), cb.drop, ca.raw | cb.raw)
     };
     let q = if rot {
