@@ -426,11 +426,23 @@ pub fn regroup(h: &Header, body: &[u8]) -> Result<Vec<u8>> {
     Ok(write(&counts, &statics, &kinds, &data))
 }
 
-/// Writes a grouped body: `counts` (its data fields), the kinds' masks, the constants in the
-/// header's order and the data (without its padding).
+/// Writes a grouped body: `counts` (its data fields), the data (without its padding), the
+/// padding, the constants in the header's order and the kinds' masks.
 fn write(counts: &Counts, statics: &[Static], kinds: &[u32], data: &[u8]) -> Vec<u8> {
-    let mut b =
-        Vec::with_capacity(body::HEADER + 4 * kinds.len() + 16 * statics.len() + data.len() + 48);
+    let mut tail = Vec::with_capacity(16 * statics.len() + 4 * kinds.len());
+    for s in statics {
+        for x in &s.value[..if s.at == 0 { 4 } else { 3 }] {
+            tail.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    for w in kinds {
+        tail.extend_from_slice(&w.to_le_bytes());
+    }
+    let end = body::HEADER + data.len();
+    let len = (end + tail.len())
+        .max(end + crate::runtime::vbr::grouped::PADDING)
+        .next_multiple_of(16);
+    let mut b = Vec::with_capacity(len);
     b.extend_from_slice(&[body::VERSION, counts.seg_len as u8, counts.flags, 0]);
     b.extend_from_slice(&counts.num_segments.to_le_bytes());
     for c in [counts.groups, counts.statics, counts.defaults] {
@@ -442,20 +454,11 @@ fn write(counts: &Counts, statics: &[Static], kinds: &[u32], data: &[u8]) -> Vec
     b.extend_from_slice(&counts.seg_table.to_le_bytes());
     b.extend_from_slice(&counts.meta_bytes.to_le_bytes());
     debug_assert_eq!(b.len(), body::HEADER);
-    for w in kinds {
-        b.extend_from_slice(&w.to_le_bytes());
-    }
-    for s in statics {
-        for x in &s.value[..if s.at == 0 { 4 } else { 3 }] {
-            b.extend_from_slice(&x.to_le_bytes());
-        }
-    }
     b.extend_from_slice(data);
-    // The decoders' padding, then to a multiple of 16.
-    b.resize(
-        (b.len() + crate::runtime::vbr::grouped::PADDING).next_multiple_of(16),
-        0,
-    );
+    // The padding: the decoders' 32 bytes after the segments (the tail counted) and the body
+    // a multiple of 16 bytes.
+    b.resize(len - tail.len(), 0);
+    b.extend_from_slice(&tail);
     b
 }
 

@@ -23,17 +23,18 @@
 //!           none has)
 //!  28  u32  segment table offset in the data (the group records' bytes)
 //!  32  u32  bytes of one segment's group metadata (with the groups' first bits)
-//! kinds: per channel, bit masks over the joints (bit j of word j / 32 is joint j), ceil(joints
-//!   / 32) u32 words each: rotations animated with per-track drops, rotations animated with
-//!   per-segment drops, static rotations, animated translations, static translations, and in a
-//!   blob with scale animated scales and static scales; a channel in no mask is a default (the
-//!   identity rotation, a zero translation, a unit scale, or a zero scale in an `additive1`
-//!   clip; in a blob without scale every joint's scale); bits past the last joint 0
+//! data (see the module `grouped`): group records, segment table, segments
+//! zeros: the fewest that end the body on a multiple of 16 bytes with at least 32 bytes after
+//!   the last segment (the decoders' windows), counting the two sections below
 //! static channels' values, per channel in joint order: rotations 4 x f32, translations and
 //!   scales 3 x f32
-//! data (see the module `grouped`): group records, segment table, segments, then zeros to the
-//!   body's end: at least 32 bytes (the decoders' windows), and the fewest that make the body a
-//!   multiple of 16 bytes
+//! kinds (the body's last bytes): per channel, bit masks over the joints (bit j of word j / 32
+//!   is joint j), ceil(joints / 32) u32 words each: rotations animated with per-track drops,
+//!   rotations animated with per-segment drops, static rotations, animated translations, static
+//!   translations, and in a blob with scale animated scales and static scales; a channel in no
+//!   mask is a default (the identity rotation, a zero translation, a unit scale, or a zero scale
+//!   in an `additive1` clip; in a blob without scale every joint's scale); bits past the last
+//!   joint 0
 //! ```
 //!
 //! A channel's lanes are its animated joints in joint order (rotations: those with per-track
@@ -211,15 +212,27 @@ impl Counts {
         c.iter().map(|&x| x as usize).sum()
     }
 
-    /// Byte offsets of the sections: kinds, static values, data, for `joints` joints with
-    /// `columns` channels in the kinds.
+    /// Bytes of the kinds for `joints` joints and `columns` channels.
     #[inline(always)]
-    pub fn sections(&self, joints: usize, columns: usize) -> [usize; 3] {
-        let kinds = HEADER;
-        let s = Self::total(self.statics);
-        let values = kinds + 4 * mask_words(joints) * num_masks(columns);
-        let data = values + 16 * self.statics[0] as usize + 12 * (s - self.statics[0] as usize);
-        [kinds, values, data]
+    pub fn kinds_bytes(joints: usize, columns: usize) -> usize {
+        4 * mask_words(joints) * num_masks(columns)
+    }
+
+    /// Bytes of the static channels' values.
+    #[inline(always)]
+    pub fn values_bytes(&self) -> usize {
+        let r = self.statics[0] as usize;
+        16 * r + 12 * (Self::total(self.statics) - r)
+    }
+
+    /// Byte offsets of the sections in a body of `len` bytes: data, static values, kinds, for
+    /// `joints` joints with `columns` channels in the kinds (`None` when the two last sections
+    /// do not fit after the header).
+    #[inline(always)]
+    pub fn sections(&self, joints: usize, columns: usize, len: usize) -> Option<[usize; 3]> {
+        let tail = Self::kinds_bytes(joints, columns) + self.values_bytes();
+        let values = len.checked_sub(tail).filter(|&v| v >= HEADER)?;
+        Some([HEADER, values, len - Self::kinds_bytes(joints, columns)])
     }
 }
 
@@ -352,7 +365,7 @@ pub struct View<'a> {
     /// Static channels per channel (rotations, translations, scales).
     pub statics: [usize; 3],
     /// Their values: rotations 4 floats each, then vectors 3 floats each (the slice ends with
-    /// the last vector; the bytes after it are the body's).
+    /// the last vector; the kinds follow it).
     pub static_values: &'a [f32],
     /// Default channels per channel.
     pub defaults: [usize; 3],
@@ -375,6 +388,9 @@ pub struct View<'a> {
     /// Groups per channel.
     pub groups: [u16; 3],
     pub seg_table: usize,
+    /// Bytes of the static values and kinds at the end of the data (after the segments and
+    /// their padding).
+    pub tail: usize,
     /// Bytes of a segment table entry (2 or 4).
     pub table_bytes: usize,
     pub meta_bytes: usize,
@@ -408,8 +424,10 @@ impl<'a> View<'a> {
         let zero_scale = h.additive == AdditiveFormat::Additive1 as u8;
         let c = Counts::read(body);
         let columns = map_columns(h);
-        let [kinds, values, data] = c.sections(joints, columns);
-        assert!(data <= body.len() && (body.as_ptr() as usize).is_multiple_of(4));
+        let [data, values, kinds] = c
+            .sections(joints, columns, body.len())
+            .expect("a validated body");
+        assert!((body.as_ptr() as usize).is_multiple_of(4) && body.len().is_multiple_of(4));
         let words = mask_words(joints);
         // SAFETY: the sections lie in `body` (asserted above) and are 4-byte aligned (the body
         // is, and every section's offset is a multiple of 4); any bytes are valid u32 and f32
@@ -422,7 +440,7 @@ impl<'a> View<'a> {
                 statics: c.statics.map(|x| x as usize),
                 static_values: std::slice::from_raw_parts(
                     body.as_ptr().add(values) as *const f32,
-                    (data - values) / 4,
+                    (kinds - values) / 4,
                 ),
                 defaults: c.defaults.map(|x| x as usize),
                 kinds: std::slice::from_raw_parts(
@@ -438,6 +456,7 @@ impl<'a> View<'a> {
                 num_groups: Counts::total(c.groups),
                 groups: c.groups,
                 seg_table: c.seg_table as usize,
+                tail: body.len() - values,
                 table_bytes: c.table_bytes(),
                 meta_bytes: c.meta_bytes as usize,
                 starts_at: c.starts_at(),

@@ -286,7 +286,7 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         }
         let off = p.segment_offset(seg);
         let end = if seg as u32 == last {
-            p.data.len() - super::PADDING
+            p.data.len() - p.tail
         } else {
             p.segment_offset(seg + 1)
         };
@@ -298,12 +298,10 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         let lo = at.saturating_sub(64).max(frames).min(end);
         fetch(d.add(lo), (per * (span + 1) + 128).min(end - lo));
     }
-    if early {
-        return;
-    }
-    // The kinds and the constants' values: consecutive sections of the body, hinted as one run.
-    let from = p.kinds.as_ptr() as *const u8;
-    let to = p.static_values.as_ptr_range().end as *const u8;
+    // The constants' values and the kinds: the body's last bytes, hinted as one run (the
+    // entry's hint covers the body before the segment table only).
+    let from = p.static_values.as_ptr() as *const u8;
+    let to = p.kinds.as_ptr_range().end as *const u8;
     fetch(from, (to as usize).saturating_sub(from as usize));
 }
 

@@ -86,16 +86,18 @@ pub fn describe(h: &Header, body: &[u8]) -> Result<BodyDescription> {
             });
         }
     }
-    let parts = super::body::Counts::read(body).sections(h.num_joints as usize, channels);
+    let [data, values, kinds] = super::body::Counts::read(body)
+        .sections(h.num_joints as usize, channels, body.len())
+        .expect("a validated body");
     let table = v.table_bytes * v.num_segments as usize;
-    let segments = v.data.len() - v.seg_table - table;
+    let segments = values - data - v.seg_table - table;
     let sections = vec![
-        ("header".to_string(), parts[0]),
-        ("kinds".to_string(), parts[1] - parts[0]),
-        ("constants".to_string(), parts[2] - parts[1]),
+        ("header".to_string(), data),
         ("group records".to_string(), v.seg_table),
         ("segment table".to_string(), table),
-        ("segments".to_string(), segments),
+        ("segments and padding".to_string(), segments),
+        ("constants".to_string(), kinds - values),
+        ("kinds".to_string(), body.len() - kinds),
     ];
     Ok(BodyDescription { sections, tracks })
 }

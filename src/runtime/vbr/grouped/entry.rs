@@ -34,10 +34,16 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
         return BodyHint::default();
     }
     let c = Counts::read(body);
-    let data = c.sections(h.num_joints as usize, super::body::map_columns(h))[2];
+    let Some([data, values, _]) = c.sections(
+        h.num_joints as usize,
+        super::body::map_columns(h),
+        body.len(),
+    ) else {
+        return BodyHint::default();
+    };
     let table = data + c.seg_table as usize;
     let tb = c.table_bytes();
-    // Segment starts from the table, then the last segment's end (before the padding).
+    // Segment starts from the table, then the last segment's end (with its padding).
     let n = c.num_segments as usize;
     let mut bounds = [0usize; segment_lines::BOUNDS];
     for (k, b) in bounds.iter_mut().enumerate().take(n + 1) {
@@ -47,7 +53,7 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
                     let w = crate::format::bytes::read_u32(body, table + tb * k);
                     (w & super::body::table_mask(tb)) as usize
                 }
-                false => (body.len() - data).saturating_sub(super::PADDING),
+                false => values - data,
             };
     }
     BodyHint {

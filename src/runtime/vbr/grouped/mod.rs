@@ -162,7 +162,10 @@ impl Proto {
     pub fn parts(&self) -> Vec<(&'static str, usize)> {
         let c = body::Counts::read(self.body());
         let columns = body::map_columns(&self.header);
-        let [kinds, values, data] = c.sections(self.header.num_joints as usize, columns);
+        let len = self.body().len();
+        let [data, values, kinds] = c
+            .sections(self.header.num_joints as usize, columns, len)
+            .expect("a validated body");
         let v = self.view();
         let segs = v.num_segments as usize;
         let starts = segs * v.start_bytes * body::stored_starts(v.num_groups);
@@ -171,16 +174,16 @@ impl Proto {
         let table = v.table_bytes * segs;
         let records = v.seg_table;
         [
-            ("header", kinds),
-            ("kinds", values - kinds),
-            ("statics", data - values),
+            ("header", data),
+            ("kinds", len - kinds),
+            ("statics", kinds - values),
             ("group records", records),
             ("segment table", table),
             ("segment metadata", meta),
             ("group starts", starts),
             (
                 "frames and padding",
-                self.body().len() - data - records - table - meta - starts,
+                values - data - records - table - meta - starts,
             ),
         ]
         .into()

@@ -752,7 +752,7 @@ fn entry_points_are_the_vbr_decoder() {
     for s in 0..v.num_segments {
         let at = |s: u32| match s < v.num_segments {
             true => data_at + v.segment_offset(s as usize),
-            false => data_at + v.data.len() - super::PADDING,
+            false => data_at + v.data.len() - v.tail,
         };
         let (from, to) = hint.segments.segment(s).expect("a placed segment");
         assert_eq!((from, to), (at(s) / 64 * 64, (at(s + 1) / 64 + 1) * 64));
@@ -912,8 +912,9 @@ fn scribbled_cache_reads_stay_in_the_body() {
 }
 
 /// Every byte of a grouped body is accounted for (one clip, one body): a non-zero byte in the
-/// decoders' padding, 16 more bytes of padding, and a gap of 16 bytes between two segments
-/// (the segment table moved to match) are refused; the unforged body validates.
+/// padding, a kinds bit past the last joint, 16 more bytes of padding, and a gap of 16 bytes
+/// between two segments (the segment table moved to match) are refused; the unforged body
+/// validates, and at least the decoders' 32 bytes follow its last segment.
 #[test]
 fn bodies_are_canonical() {
     for (joints, samples, scale) in [(11, 40, true), (6, 70, false), (300, 35, false)] {
@@ -927,21 +928,39 @@ fn bodies_are_canonical() {
                 "{joints} joints: {what} accepted"
             )
         };
-        // The padding's last byte, and one just after the last segment's frames.
+        // The last segment's end in the body, from its stored samples and frame bits.
+        let v = p.view();
+        let data_at = v.data.as_ptr() as usize - p.body().as_ptr() as usize;
+        let values_at = body.len() - v.tail;
+        let last = v.num_segments - 1;
+        let (meta, mask, fb) = common::segment_at(&v, last);
+        let stored = if v.masks {
+            mask.count_ones() as usize
+        } else {
+            (samples - last as usize * v.seg_len as usize).min(v.seg_len as usize)
+        };
+        let end = data_at + meta + v.meta_bytes + (fb * stored).div_ceil(8);
+        assert!(end <= values_at && body.len() - end >= PADDING);
+        // A non-zero byte of the padding between the segments and the constants.
+        if end < values_at {
+            let mut b = body.clone();
+            b[values_at - 1] = 0x80;
+            refused(&b, "a non-zero padding byte");
+        }
+        // A bit past the last joint in the kinds (the body's last bytes).
         let mut b = body.clone();
-        *b.last_mut().unwrap() = 1;
-        refused(&b, "a non-zero last padding byte");
-        // The padding's first 32 bytes (the decoders' windows) end the body at the latest.
-        let mut b = body.clone();
-        let len = b.len();
-        b[len - PADDING] = 0x80;
-        refused(&b, "a non-zero byte of the decoders' padding");
-        let mut g = body.clone();
+        *b.last_mut().unwrap() = 0x80;
+        refused(&b, "a kinds bit past the last joint");
+        // 16 more zero bytes of padding.
+        let mut g = body[..values_at].to_vec();
         g.extend_from_slice(&[0; 16]);
+        g.extend_from_slice(&body[values_at..]);
         refused(&g, "16 more zero bytes of padding");
         // A gap before the second segment.
         let c = body::Counts::read(&body);
-        let data = c.sections(joints, body::map_columns(&h))[2];
+        let data = c
+            .sections(joints, body::map_columns(&h), body.len())
+            .unwrap()[0];
         assert!(c.num_segments >= 2);
         let table = data + c.seg_table as usize;
         let tb = c.table_bytes();

@@ -66,11 +66,12 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     }
     // Sections, back to back; the body ends with the data and its padding.
     let columns = super::body::map_columns(h);
-    let [kinds, va, data_at] = c.sections(joints, columns);
-    if data_at > body.len() {
-        return Err(bad("grouped: sections do not match the body size"));
-    }
-    let data = &body[data_at..];
+    let [data_at, va, kinds] = c
+        .sections(joints, columns, body.len())
+        .filter(|_| body.len().is_multiple_of(16))
+        .ok_or(bad("grouped: sections do not match the body size"))?;
+    // The data ends where the static values start (after the segments' padding).
+    let data = &body[data_at..va];
 
     // Kinds: per channel its masks disjoint, no bit past the last joint, and as many bits as
     // the header counts.
@@ -350,9 +351,11 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             "grouped: segment header form does not match the segments",
         ));
     }
-    // The padding: zeros, at least the decoders' 32 bytes, and the fewest that end the body
-    // on a multiple of 16 bytes.
-    if body.len() != (data_at + next + PADDING).next_multiple_of(16)
+    // The padding: zeros, the fewest that end the body on a multiple of 16 bytes with the
+    // decoders' 32 bytes after the segments (the static values and kinds counted).
+    let end = data_at + next;
+    let tail = body.len() - va;
+    if body.len() != (end + tail).max(end + PADDING).next_multiple_of(16)
         || data[next..].iter().any(|&b| b != 0)
     {
         return Err(bad(
