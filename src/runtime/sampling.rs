@@ -103,11 +103,13 @@ impl PoseOut<'_> {
 
     /// Floats a buffer needs for `joints` joints at `stride`, saturating at `usize::MAX` (a caller
     /// that may see huge strides checks with [`PoseOut::check_len`] first).
+    #[inline]
     pub fn required_len(joints: usize, stride: usize) -> usize {
         Self::checked_len(joints, stride).unwrap_or(usize::MAX)
     }
 
     /// Floats a buffer needs for `joints` joints at `stride`, or `None` when it overflows.
+    #[inline]
     fn checked_len(joints: usize, stride: usize) -> Option<usize> {
         match joints {
             0 => Some(0),
@@ -121,6 +123,7 @@ impl PoseOut<'_> {
     /// below 10, or a required length whose byte count overflows the address space, is
     /// [`Error::InvalidArgument`]; a buffer shorter than required is [`Error::BufferTooSmall`]
     /// (with the bytes required).
+    #[inline]
     pub fn check_len(len: usize, joints: usize, stride: usize) -> Result<()> {
         if stride < FLOATS_PER_JOINT {
             return Err(Error::InvalidArgument("stride must be at least 10 floats"));

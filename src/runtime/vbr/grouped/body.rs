@@ -565,18 +565,6 @@ pub fn rank(mask: &[u32], j: usize) -> u32 {
     below + (mask[w] & ((1u32 << (j & 31)) - 1)).count_ones()
 }
 
-/// Calls `f(j)` for each set bit `j` of `mask`, in increasing order.
-#[inline(always)]
-pub fn each_bit(mask: &[u32], mut f: impl FnMut(usize)) {
-    for (w, &x) in mask.iter().enumerate() {
-        let mut x = x;
-        while x != 0 {
-            f(32 * w + x.trailing_zeros() as usize);
-            x &= x - 1;
-        }
-    }
-}
-
 /// Per channel its first group, static and default, and the kinds (see [`View::sources`]).
 pub struct Sources<'a> {
     bases: [[u32; 3]; 3],

@@ -1,8 +1,8 @@
 //! What the decoders share: a sample's place in its segment, a pose's case, the group records,
 //! and (x86-64) the prefetch hints.
 
-use super::body::{each_bit, MASK_ANIMATED, MASK_PER_SEGMENT, MASK_STATIC};
 use super::body::{record_bytes, record_head, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS};
+use super::body::{MASK_ANIMATED, MASK_PER_SEGMENT, MASK_STATIC};
 use super::{View, DEFAULT_VALUES};
 use crate::format::bytes::read_u32;
 use crate::math::CHANNEL_OFFSETS;
@@ -320,56 +320,78 @@ pub(super) unsafe fn write_statics(
     put4: impl Fn(*mut f32, *const f32),
     put3: impl Fn(*mut f32, *const f32),
 ) {
-    let v = p.static_values.as_ptr();
     let columns = p.columns();
+    let words = p.words;
+    // SAFETY (the masks' reads): `kinds` holds `words` words per mask of the view's channels.
+    let kinds = p.kinds.as_ptr();
     // The constants, per channel in joint order, as their values are stored.
-    let mut at = v;
+    let mut at = p.static_values.as_ptr();
     for (ch, &off) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
-        let n = if ch == 0 { 4 } else { 3 };
-        if channels & (1 << ch) == 0 {
-            at = at.add(n * p.statics[ch]);
+        let (count, n) = (p.statics[ch], if ch == 0 { 4 } else { 3 });
+        if count == 0 {
             continue;
         }
-        each_bit(p.mask(MASK_STATIC[ch]), |j| {
-            let dst = out.add(j * stride + off);
-            if ch == 0 {
-                put4(dst, at);
-            } else {
-                put3(dst, at);
+        if channels & (1 << ch) == 0 {
+            at = at.add(n * count);
+            continue;
+        }
+        let mask = kinds.add(MASK_STATIC[ch] * words);
+        for w in 0..words {
+            let mut x = *mask.add(w);
+            while x != 0 {
+                let dst = out.add((32 * w + x.trailing_zeros() as usize) * stride + off);
+                x &= x - 1;
+                if ch == 0 {
+                    put4(dst, at);
+                } else {
+                    put3(dst, at);
+                }
+                at = at.add(n);
             }
-            at = at.add(n);
-        });
+        }
     }
-    // The defaults: the joints in none of a channel's masks.
+    // The defaults: the joints in none of a channel's masks (as many as the header counts:
+    // the bits past the last joint are never reached).
     let bind = p.bind.map(|b| b.as_ptr());
     // The bind pose's transforms (10 floats each, at least one per joint): a scale is copied
     // three floats wide, as the last joint's ends the bind pose.
     let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
     let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
     for (ch, &off) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
-        if channels & (1 << ch) == 0 || p.defaults[ch] == 0 {
+        let mut left = p.defaults[ch];
+        if left == 0 || channels & (1 << ch) == 0 {
             continue;
         }
-        let (anim, stat) = (p.mask(MASK_ANIMATED[ch]), p.mask(MASK_STATIC[ch]));
-        let ps = p.mask(MASK_PER_SEGMENT);
-        for w in 0..p.words {
-            let valid = if 32 * (w + 1) <= p.num_joints {
-                u32::MAX
-            } else {
-                (1u32 << (p.num_joints & 31)) - 1
-            };
-            let mut x = !(anim[w] | stat[w] | if ch == 0 { ps[w] } else { 0 }) & valid;
-            while x != 0 {
+        let (anim, stat) = (
+            kinds.add(MASK_ANIMATED[ch] * words),
+            kinds.add(MASK_STATIC[ch] * words),
+        );
+        let ps = kinds.add(MASK_PER_SEGMENT * words);
+        // The source of joint `j`'s value: the bind pose's, or the channel's default.
+        let (src, step) = match bind {
+            Some(b) => (b.add(off), 10),
+            None => (DEFAULT_VALUES[ch].as_ptr(), 0),
+        };
+        let src = if ch == 2 && bind.is_none() {
+            scale
+        } else {
+            src
+        };
+        for w in 0..words {
+            let mut x = !(*anim.add(w) | *stat.add(w) | if ch == 0 { *ps.add(w) } else { 0 });
+            while left != 0 {
                 let j = 32 * w + x.trailing_zeros() as usize;
+                if x == 0 {
+                    break;
+                }
                 x &= x - 1;
-                let dst = out.add(j * stride + off);
-                match (ch, bind) {
-                    (0, Some(b)) => put4(dst, b.add(j * 10)),
-                    (0, None) => put4(dst, DEFAULT_VALUES[0].as_ptr()),
-                    (1, Some(b)) => put3(dst, b.add(j * 10 + 4)),
-                    (1, None) => put3(dst, DEFAULT_VALUES[1].as_ptr()),
-                    (_, Some(b)) => copy3(dst, b.add(j * 10 + 7)),
-                    (_, None) => put3(dst, scale),
+                left -= 1;
+                let (dst, from) = (out.add(j * stride + off), src.add(j * step));
+                match ch {
+                    0 => put4(dst, from),
+                    1 => put3(dst, from),
+                    _ if bind.is_some() => copy3(dst, from),
+                    _ => put3(dst, from),
                 }
             }
         }
