@@ -360,7 +360,10 @@ typedef uint32_t AnimcompLevel;
 #endif // __cplusplus
 
 /**
- * How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
+ * Reserved; every `vbr` blob is written in the grouped layout. Kept for compatibility: the
+ * setting changes nothing, and every value is accepted (an unknown id is still refused, as
+ * before). Every `vbr` blob with joints is format version 4 (docs/grouped.md); a clip without
+ * joints (curves only) is format version 2, as with every other codec.
  */
 enum AnimcompVbrLayout
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -368,23 +371,15 @@ enum AnimcompVbrLayout
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
   /**
-   * Segments of tracks, joint after joint (format version 2, read by every version of the
-   * library): the fastest joint subsets.
+   * Reserved (the default value); written grouped like the others.
    */
   ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
   /**
-   * Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-   * (format version 4, which libraries from this version on read): faster whole poses and
-   * playback on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on
-   * the shared mocap sets, 3.3 % on short clips of a few KB, 6.9 % (and slower) on the glTF
-   * samples' small rigs (docs/grouped.md).
+   * Reserved; written grouped like the others.
    */
   ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
   /**
-   * Chosen per clip: grouped for a rig of 16 joints or more (`AUTO_GROUPED_JOINTS`),
-   * segments below, where the grouped layout measured slower whole poses and larger blobs
-   * (the crossover lies between 9 and 19 joints: docs/grouped.md, "Speed"). Later
-   * versions may refine the rule.
+   * Reserved; written grouped like the others.
    */
   ANIMCOMP_VBR_LAYOUT_AUTO = 2,
 };

@@ -8,15 +8,16 @@
 //! interpolation recovers. See `docs/vbr.md` for the algorithm and [`layout`] for the body layout.
 
 pub mod optimize;
+pub mod reference;
 pub mod regroup;
 pub mod tracks;
 mod write;
 
 // The body format this encoder writes and the decoder it must match bit for bit.
 // (`write::describe` checks a body with `super::validate` first.)
+use crate::format::vbr::keyframe as decode;
 use crate::format::vbr::layout::validate;
 use crate::format::vbr::{bitrate, layout, rotation};
-use crate::runtime::vbr as decode;
 
 use crate::format::{CodecId, Header};
 use crate::offline::blob_writer::EncodedBody;
