@@ -96,10 +96,11 @@ impl DefaultMode {
     }
 }
 
-/// Reserved; every `vbr` blob is written in the grouped layout. Kept for compatibility: the
-/// setting changes nothing, and every value is accepted (an unknown id is still refused, as
-/// before). Every `vbr` blob with joints is format version 4 (docs/grouped.md); a clip without
-/// joints (curves only) is format version 2, as with every other codec.
+/// Reserved; every `vbr` blob is written in the grouped layout. Kept so that existing callers
+/// compile and the C settings keep their size: every defined value writes the same blob, and an
+/// undefined one is still refused (`InvalidEnum`). A `vbr` blob with joints is format version 4
+/// (docs/grouped.md); one without joints (curves only) is format version 2, like every blob of
+/// the other codecs.
 #[repr(u32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum VbrLayout {
