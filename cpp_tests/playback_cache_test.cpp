@@ -2,6 +2,9 @@
 // playing instance with its own cache samples, frame after frame, exactly what a context without
 // one samples; the size and argument statuses.
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 
 #include "animcomp.hpp"
 #include "test_clip.hpp"
@@ -57,74 +60,104 @@ TEST(PlaybackCache, PlayingInstancesSampleWhatUncachedContextsSample) {
     }
 }
 
-// ANIMCOMP_VBR_LAYOUT_AUTO writes a rig of 16 joints or more grouped (format version 4), a
-// smaller one in segments (version 2).
-TEST(PlaybackCache, AutoLayoutGroupsRigsFromSixteenJoints) {
-    for (uint32_t joints : {15u, 16u}) {
+// Every ANIMCOMP_VBR_LAYOUT_* value (reserved) writes the same grouped blob (format version 4),
+// on small rigs too.
+TEST(PlaybackCache, EveryLayoutWritesTheGroupedBlob) {
+    for (uint32_t joints : {3u, 15u, 16u}) {
         Clip clip(joints, 40);
-        Opened o;
-        open_vbr(clip, o, ANIMCOMP_VBR_LAYOUT_AUTO);
+        Opened seg, grp, aut;
+        open_vbr(clip, seg, ANIMCOMP_VBR_LAYOUT_SEGMENTS);
+        open_vbr(clip, grp, ANIMCOMP_VBR_LAYOUT_GROUPED);
+        open_vbr(clip, aut, ANIMCOMP_VBR_LAYOUT_AUTO);
         AnimcompBlobInfo info{};
-        ASSERT_EQ(animcomp_blob_info(o.blob.get(), o.blob.size, &info), ANIMCOMP_STATUS_OK);
-        EXPECT_EQ(info.format_version, joints >= 16 ? uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED)
-                                                    : uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION))
-            << joints << " joints";
+        ASSERT_EQ(animcomp_blob_info(seg.blob.get(), seg.blob.size, &info), ANIMCOMP_STATUS_OK);
+        EXPECT_EQ(info.format_version, uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED)) << joints << " joints";
+        for (const Opened* o : {&grp, &aut}) {
+            ASSERT_EQ(o->blob.size, seg.blob.size) << joints << " joints";
+            EXPECT_EQ(0, std::memcmp(o->blob.get(), seg.blob.get(), seg.blob.size)) << joints << " joints";
+        }
     }
 }
 
-// The grouped layout (format version 4) samples, with and without a cache, exactly what the
-// default layout samples: whole poses and every third joint.
-TEST(PlaybackCache, GroupedLayoutSamplesWhatSegmentsSample) {
-    Clip clip(37, 75);
-    Opened seg, grp;
-    open_vbr(clip, seg);
-    open_vbr(clip, grp, ANIMCOMP_VBR_LAYOUT_GROUPED);
-    AnimcompBlobInfo info{};
-    ASSERT_EQ(animcomp_blob_info(grp.blob.get(), grp.blob.size, &info), ANIMCOMP_STATUS_OK);
-    EXPECT_EQ(info.format_version, uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED));
-    // The default blob rewritten without recompressing is the grouped blob, byte for byte.
+namespace {
+
+std::vector<char> read_golden(const char* name) {
+    std::ifstream f(std::string(ANIMCOMP_GOLDEN_DIR) + "/" + name, std::ios::binary);
+    return std::vector<char>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+// A format version 2 `vbr` blob (the committed golden, segments layout) is refused by
+// animcomp_blob_open and animcomp_decompressor_init with UNSUPPORTED_VERSION; animcomp_regroup_blob
+// converts it to a blob that samples the golden's recorded poses bit for bit (its `.poses`: u32
+// entries, u32 joints, then per entry f32 time, u32 looping, u32 rounding, joints x 10 f32), with
+// and without a playback cache, and every third joint as the whole pose has it.
+TEST(PlaybackCache, FormatVersion2VbrIsRefusedAndRegrouped) {
+    std::vector<char> bytes = read_golden("vbr_default_v2.blob");
+    std::vector<char> poses = read_golden("vbr_default_v2.poses");
+    ASSERT_GT(bytes.size(), 64u);
+    ASSERT_GT(poses.size(), 8u);
+    AlignedBuffer v2(bytes.size());
+    std::memcpy(v2.get(), bytes.data(), bytes.size());
+    AnimcompBlob handle{};
+    EXPECT_EQ(animcomp_blob_open(&handle, v2.get(), v2.size, nullptr), ANIMCOMP_STATUS_UNSUPPORTED_VERSION);
+    AnimcompDecompressor refused{};
+    EXPECT_EQ(animcomp_decompressor_init(&refused, v2.get(), v2.size, nullptr),
+              ANIMCOMP_STATUS_UNSUPPORTED_VERSION);
+    EXPECT_NE(std::strstr(animcomp_status_message(ANIMCOMP_STATUS_UNSUPPORTED_VERSION), "animcomp_regroup_blob"),
+              nullptr);
     size_t need = 0;
-    ASSERT_EQ(animcomp_regroup_blob(seg.blob.get(), seg.blob.size, nullptr, 0, &need),
-              ANIMCOMP_STATUS_BUFFER_TOO_SMALL);
-    ASSERT_EQ(need, grp.blob.size);
+    ASSERT_EQ(animcomp_regroup_blob(v2.get(), v2.size, nullptr, 0, &need), ANIMCOMP_STATUS_BUFFER_TOO_SMALL);
     AlignedBuffer re(need);
     size_t written = 0;
-    ASSERT_EQ(animcomp_regroup_blob(seg.blob.get(), seg.blob.size, re.get(), need, &written),
-              ANIMCOMP_STATUS_OK);
+    ASSERT_EQ(animcomp_regroup_blob(v2.get(), v2.size, re.get(), need, &written), ANIMCOMP_STATUS_OK);
     ASSERT_EQ(written, need);
-    EXPECT_EQ(0, std::memcmp(re.get(), grp.blob.get(), need));
-    AnimcompDecompressor a{}, b{}, c{};
-    ASSERT_EQ(animcomp_decompressor_bind(&a, &seg.handle), ANIMCOMP_STATUS_OK);
-    ASSERT_EQ(animcomp_decompressor_bind(&b, &grp.handle), ANIMCOMP_STATUS_OK);
-    ASSERT_EQ(animcomp_decompressor_bind(&c, &grp.handle), ANIMCOMP_STATUS_OK);
-    size_t bytes = 0;
-    ASSERT_EQ(animcomp_decompressor_playback_cache_size(&c, &bytes), ANIMCOMP_STATUS_OK);
-    ASSERT_GT(bytes, 0u);
-    AlignedBuffer cache(bytes);
-    ASSERT_EQ(animcomp_decompressor_attach_cache(&c, cache.get(), bytes), ANIMCOMP_STATUS_OK);
-    std::vector<uint32_t> joints;
-    for (uint32_t j = 0; j < 37; j += 3) joints.push_back(j);
-    std::vector<float> pa(37 * 10), pb(37 * 10), pc(37 * 10), sa(joints.size() * 10),
-        sb(joints.size() * 10);
-    for (int frame = 0; frame < 240; ++frame) {
-        float t = frame < 180 ? 0.05f + static_cast<float>(frame) / 60.0f
-                              : static_cast<float>((frame * 7919) % 75) / 30.0f;
-        for (AnimcompDecompressor* d : {&a, &b, &c}) {
-            ASSERT_EQ(animcomp_seek(d, t, ANIMCOMP_LOOPING_WRAP, ANIMCOMP_ROUNDING_NONE), ANIMCOMP_STATUS_OK);
+    AnimcompBlobInfo info{};
+    ASSERT_EQ(animcomp_blob_info(re.get(), re.size, &info), ANIMCOMP_STATUS_OK);
+    EXPECT_EQ(info.format_version, uint32_t(ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED));
+    ASSERT_EQ(animcomp_blob_open(&handle, re.get(), re.size, nullptr), ANIMCOMP_STATUS_OK);
+    AnimcompDecompressor plain{}, cached{};
+    ASSERT_EQ(animcomp_decompressor_bind(&plain, &handle), ANIMCOMP_STATUS_OK);
+    ASSERT_EQ(animcomp_decompressor_bind(&cached, &handle), ANIMCOMP_STATUS_OK);
+    size_t cache_bytes = 0;
+    ASSERT_EQ(animcomp_decompressor_playback_cache_size(&cached, &cache_bytes), ANIMCOMP_STATUS_OK);
+    ASSERT_GT(cache_bytes, 0u);
+    AlignedBuffer cache(cache_bytes);
+    ASSERT_EQ(animcomp_decompressor_attach_cache(&cached, cache.get(), cache_bytes), ANIMCOMP_STATUS_OK);
+    auto u32 = [&](size_t at) {
+        uint32_t v;
+        std::memcpy(&v, poses.data() + at, 4);
+        return v;
+    };
+    const uint32_t entries = u32(0), joints = u32(4);
+    ASSERT_EQ(joints, info.num_joints);
+    std::vector<uint32_t> every_third;
+    for (uint32_t j = 0; j < joints; j += 3) every_third.push_back(j);
+    std::vector<float> want(joints * 10), a(joints * 10), b(joints * 10), s(every_third.size() * 10);
+    size_t at = 8;
+    for (uint32_t e = 0; e < entries; ++e) {
+        float t;
+        std::memcpy(&t, poses.data() + at, 4);
+        const uint32_t looping = u32(at + 4), rounding = u32(at + 8);
+        std::memcpy(want.data(), poses.data() + at + 12, want.size() * sizeof(float));
+        at += 12 + want.size() * sizeof(float);
+        for (AnimcompDecompressor* d : {&plain, &cached}) {
+            ASSERT_EQ(animcomp_seek(d, t, looping, rounding), ANIMCOMP_STATUS_OK);
         }
-        ASSERT_EQ(animcomp_sample_pose(&a, pa.data(), pa.size(), 10), ANIMCOMP_STATUS_OK);
-        ASSERT_EQ(animcomp_sample_pose(&b, pb.data(), pb.size(), 10), ANIMCOMP_STATUS_OK);
-        ASSERT_EQ(animcomp_sample_pose(&c, pc.data(), pc.size(), 10), ANIMCOMP_STATUS_OK);
-        ASSERT_EQ(0, std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(float))) << "frame " << frame;
-        ASSERT_EQ(0, std::memcmp(pa.data(), pc.data(), pa.size() * sizeof(float))) << "cached, frame " << frame;
-        ASSERT_EQ(animcomp_sample_joints(&a, joints.data(), nullptr, joints.size(), ANIMCOMP_CHANNEL_ALL,
-                                         sa.data(), sa.size(), 10),
+        ASSERT_EQ(animcomp_sample_pose(&plain, a.data(), a.size(), 10), ANIMCOMP_STATUS_OK);
+        ASSERT_EQ(animcomp_sample_pose(&cached, b.data(), b.size(), 10), ANIMCOMP_STATUS_OK);
+        EXPECT_EQ(0, std::memcmp(a.data(), want.data(), a.size() * sizeof(float))) << "entry " << e;
+        EXPECT_EQ(0, std::memcmp(b.data(), want.data(), b.size() * sizeof(float))) << "cached, entry " << e;
+        ASSERT_EQ(animcomp_sample_joints(&plain, every_third.data(), nullptr, every_third.size(),
+                                         ANIMCOMP_CHANNEL_ALL, s.data(), s.size(), 10),
                   ANIMCOMP_STATUS_OK);
-        ASSERT_EQ(animcomp_sample_joints(&b, joints.data(), nullptr, joints.size(), ANIMCOMP_CHANNEL_ALL,
-                                         sb.data(), sb.size(), 10),
-                  ANIMCOMP_STATUS_OK);
-        ASSERT_EQ(0, std::memcmp(sa.data(), sb.data(), sa.size() * sizeof(float))) << "joints, frame " << frame;
+        for (size_t k = 0; k < every_third.size(); ++k) {
+            EXPECT_EQ(0, std::memcmp(&s[k * 10], &want[every_third[k] * 10], 10 * sizeof(float)))
+                << "joint " << every_third[k] << ", entry " << e;
+        }
     }
+    EXPECT_EQ(at, poses.size());
 }
 
 TEST(PlaybackCache, AttachChecksItsArguments) {

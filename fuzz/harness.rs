@@ -219,6 +219,19 @@ fn decode_one(
         (Err(e), Err(e2)) => {
             // A bind-pose blob is the only thing the decompressor may refuse beyond validate_blob.
             assert_eq!(e, e2, "Decompressor::new and validate_blob disagree");
+            // A format version 2 `vbr` blob (the segments layout): the runtime refuses it, the
+            // offline conversion reads it, and what the conversion writes decodes like any blob
+            // (not counted as this input's decode).
+            if e == Error::UnsupportedVersion(2) {
+                if let Ok(g) = animcomp::offline::regroup_blob(bytes) {
+                    let g = AlignedBlob::from_bytes(&g);
+                    let mut scratch = DecodeOutcome::default();
+                    assert!(
+                        decode_one(g.as_bytes(), verify, bind, extra, &mut scratch),
+                        "a regrouped blob does not decode"
+                    );
+                }
+            }
             return false;
         }
         (Err(e), Ok(_)) => panic!("validate_blob accepted a blob Decompressor::new rejected: {e}"),

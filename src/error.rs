@@ -93,9 +93,10 @@ pub enum Error {
     BadMagic,
     /// The blob's format version is not one this library reads.
     #[error(
-        "unsupported blob format version {0} (this library reads 2 and 5; a vbr blob of version 3 \
-         or 4 is converted by compressing its clip again, or by regrouping its version 2 blob: \
-         `animcomp regroup`, animcomp_regroup_blob)"
+        "unsupported blob format version {0} (this library reads version 5 for vbr blobs with \
+         joints and version 2 for the others; convert a vbr blob without loss: compress its clip \
+         again, or regroup its version 2 blob with `animcomp regroup`, animcomp_regroup_blob or \
+         Python Blob.regrouped())"
     )]
     UnsupportedVersion(u32),
     /// The blob is shorter than its header says, or its header size is inconsistent.
@@ -250,9 +251,10 @@ impl Status {
             Status::Unsupported => "the codec cannot encode this clip\0",
             Status::BadMagic => "not an animcomp blob (bad magic tag)\0",
             Status::UnsupportedVersion => {
-                "unsupported blob format version (this library reads 2 and 5; convert a vbr blob \
-                 offline: compress its clip again, or regroup its version 2 blob with `animcomp \
-                 regroup` or animcomp_regroup_blob)\0"
+                "unsupported blob format version (this library reads version 5 for vbr blobs \
+                 with joints and version 2 for the others; convert a vbr blob without loss: \
+                 compress its clip again, or regroup its version 2 blob with `animcomp regroup`, \
+                 animcomp_regroup_blob or Python Blob.regrouped())\0"
             }
             Status::BadSize => "blob size is inconsistent or the blob is truncated\0",
             Status::ChecksumMismatch => "blob checksum mismatch (corrupted data)\0",

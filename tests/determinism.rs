@@ -1,7 +1,7 @@
 //! The same bits on every CPU (docs/determinism.md): generated clips, the blobs compressed from
 //! them and the poses decoded from those blobs hash to values pinned in
-//! `tests/determinism/hashes.txt`, for every codec (fixed, vbr in both layouts, keys, curves,
-//! additive). CI runs this on x86-64, on aarch64 under qemu and on wasm32 under Node's WASI
+//! `tests/determinism/hashes.txt`, for every codec (fixed, vbr, keys, curves, additive; `vbr`
+//! also with the reserved layout setting, which writes the same blob). CI runs this on x86-64, on aarch64 under qemu and on wasm32 under Node's WASI
 //! (.ci/cross.sh); a hash that differs on one target is a pose or blob that differs there.
 //!
 //! After a deliberate change of a blob format or of an encoder's choices, re-pin the hashes with
@@ -193,7 +193,8 @@ fn settings(codec: CodecChoice) -> CompressSettings {
 /// A case's name, its blob, and the bind pose it decodes with (if its defaults are the bind pose).
 type NamedBlob = (String, Vec<u8>, Option<Vec<f32>>);
 
-/// Every codec and layout on both clips; curves; an additive clip applied to its base.
+/// Every codec on both clips (`vbr` also with `VbrLayout::Grouped`, reserved: the same blob);
+/// curves; an additive clip applied to its base.
 fn blobs(clips: &[(&'static str, RawClip)]) -> Vec<NamedBlob> {
     let mut v = Vec::new();
     let fixed32 = CompressSettings {

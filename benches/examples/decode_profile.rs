@@ -1,4 +1,4 @@
-//! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings; `writegrouped`: the grouped layout, format version 4) into DIR as
+//! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings: the grouped layout, format version 4; `writegrouped` is the same) into DIR as
 //! `.blob` files; `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
 //! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
 //! (`sample_joints`), `all DIR N` every joint through `sample_joints`, `rotations DIR N` every
@@ -11,8 +11,9 @@
 //! The format version 4 prototype: `proto DIR N` samples like `sample` with the widest decoder
 //! this machine runs, `protoavx2`, `protosse2` and `protoscalar` with that decoder, `protoone`
 //! samples joint 0 alone through the lane-by-lane subset path, `protoplay`
-//! plays like `play`; `protocheck DIR N` compares every available decoder's poses with the `vbr`
-//! decoder's, bit for bit.
+//! plays like `play`; `protocheck DIR N` compares every available decoder's poses with the
+//! runtime's (`Decompressor`, the widest decoder), bit for bit. The reference the decoders are
+//! tested against is `offline::vbr::reference` (`runtime/vbr/grouped/tests.rs`).
 //!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
@@ -20,7 +21,7 @@ use animcomp::decompress::seek::resolve;
 use animcomp::decompress::vbr::grouped::{Isa, Proto, ProtoCache};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
-use animcomp::{compress, AlignedBlob, CompressSettings, VbrLayout};
+use animcomp::{compress, AlignedBlob, CompressSettings};
 use animcomp_import::{collect_files, load, ImportOptions};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -29,15 +30,8 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some(mode @ ("write" | "writegrouped")) => {
-            let settings = CompressSettings {
-                vbr_layout: if mode == "writegrouped" {
-                    VbrLayout::Grouped
-                } else {
-                    VbrLayout::Segments
-                },
-                ..Default::default()
-            };
+        Some("write" | "writegrouped") => {
+            let settings = CompressSettings::default();
             let dir = PathBuf::from(&args[1]);
             std::fs::create_dir_all(&dir).unwrap();
             let paths: Vec<PathBuf> = args[2..].iter().map(PathBuf::from).collect();

@@ -1,12 +1,14 @@
 //! Blob sizes of the `vbr` layouts per set: every clip of the given files or folders compressed
-//! with the default settings in the segments layout (format version 2) and the grouped one,
-//! summed; the largest growth of one clip (percent, and bytes).
+//! with the default settings (the grouped layout, format version 4) against the segments body
+//! the encoder wrote before regrouping (`compress_segments`, format version 2), summed; the
+//! largest growth of one clip (percent, and bytes).
 //!
 //! `cargo run --release -p animcomp-bench --example layout_sizes -- ../shared/data/bandai`
 //! (`--per-clip` prints every clip).
 
 use animcomp::decompress::vbr::grouped::Proto;
-use animcomp::{compress, AlignedBlob, CompressSettings, VbrLayout};
+use animcomp::offline::compress::compress_segments;
+use animcomp::{compress, AlignedBlob, CompressSettings};
 use animcomp_import::{collect_files, load, ImportOptions};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -35,14 +37,8 @@ fn main() {
                 },
                 None => ic.clip,
             };
-            let s = |layout| CompressSettings {
-                vbr_layout: layout,
-                ..Default::default()
-            };
-            let (Ok(a), Ok(b)) = (
-                compress(&clip, &s(VbrLayout::Segments)),
-                compress(&clip, &s(VbrLayout::Grouped)),
-            ) else {
+            let s = CompressSettings::default();
+            let (Ok(a), Ok(b)) = (compress_segments(&clip, &[], &s), compress(&clip, &s)) else {
                 continue;
             };
             clips += 1;

@@ -17,8 +17,8 @@ pub struct Args {
     pub brief: bool,
 }
 
-/// Reads a blob file into aligned memory and validates it (checksum included).
-pub fn read_blob(path: &Path) -> Result<(AlignedBlob, Header), CliError> {
+/// Reads a file into aligned memory, unvalidated.
+pub fn read_file(path: &Path) -> Result<AlignedBlob, CliError> {
     if !path.exists() {
         return Err(CliError(format!(
             "{}: no such file or directory",
@@ -27,7 +27,12 @@ pub fn read_blob(path: &Path) -> Result<(AlignedBlob, Header), CliError> {
     }
     let bytes = std::fs::read(path)
         .map_err(|e| CliError(format!("{}: cannot read file: {e}", path.display())))?;
-    let blob = AlignedBlob::from_bytes(&bytes);
+    Ok(AlignedBlob::from_bytes(&bytes))
+}
+
+/// Reads a blob file into aligned memory and validates it (checksum included).
+pub fn read_blob(path: &Path) -> Result<(AlignedBlob, Header), CliError> {
+    let blob = read_file(path)?;
     let (h, _) = validate_blob(blob.as_bytes(), true).map_err(|e| match e {
         animcomp::Error::BadMagic => CliError(format!(
             "{}: {e}; source files (.bvh, .gltf/.glb, .fbx, .acl.sjson, .csv, .npy) are read by \

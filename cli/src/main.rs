@@ -68,7 +68,8 @@ enum Command {
     /// Compress, decode and write a glTF (.glb) of the skeleton and the decoded animation (same
     /// inputs as compress).
     Export(export::Args),
-    /// Rewrite a vbr blob in the grouped layout (format version 4) without recompressing.
+    /// Rewrite a vbr blob of format version 2 (which this library no longer samples) in the
+    /// grouped layout (format version 4) without recompressing.
     Regroup(regroup::Args),
 }
 

@@ -37,7 +37,7 @@ impl LevelArg {
     }
 }
 
-/// `--layout`.
+/// `--layout` (reserved: every value writes the grouped layout).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LayoutArg {
     Segments,
@@ -57,10 +57,8 @@ pub struct SettingsArgs {
     /// Search effort of codecs that search.
     #[arg(long, value_enum, default_value_t = LevelArg::Auto)]
     pub level: LevelArg,
-    /// `vbr` body layout: segments (format version 2; fastest joint subsets) or grouped
-    /// (format version 4; faster whole poses and playback on rigs of about 20 joints or more,
-    /// 1.2-2.7 % larger on the shared mocap sets, up to 42 % and slower on tiny clips) or auto
-    /// (grouped for rigs of 16 joints or more, segments below).
+    /// Reserved; every vbr blob is written in the grouped layout (format version 4). Kept for
+    /// compatibility: every value writes the same blob.
     #[arg(long, value_enum, default_value_t = LayoutArg::Segments)]
     pub layout: LayoutArg,
     /// `fixed` codec rotation format (float128, float96-now, fixed48-now, fixed32-now,

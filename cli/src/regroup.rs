@@ -1,16 +1,19 @@
-//! `animcomp regroup`: rewrite a `vbr` blob in the grouped layout (format version 4) without
-//! recompressing it (`animcomp::offline::regroup_blob`).
+//! `animcomp regroup`: rewrite a `vbr` blob of format version 2 (the segments layout, which the
+//! runtime refuses) in the grouped layout (format version 4) without recompressing it
+//! (`animcomp::offline::regroup_blob`).
 
-use crate::inspect::read_blob;
+use crate::inspect::read_file;
 use crate::output;
 use crate::CliError;
+use animcomp::format::header::GROUPED_FORMAT_VERSION;
+use animcomp::format::Header;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `animcomp regroup`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The blob file (a `vbr` blob with joints).
+    /// The blob file (a `vbr` blob with joints, format version 2 or 4).
     pub blob: PathBuf,
     /// Output file (or directory: `<BLOB stem>.grouped.acmp` inside it).
     #[arg(short, long)]
@@ -27,14 +30,16 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         .file_stem()
         .map_or("blob".into(), |s| s.to_string_lossy().into_owned());
     let out = output::check(&a.out, &format!("{stem}.grouped.acmp"), &[&a.blob], "blob")?;
-    let (blob, h) = read_blob(&a.blob)?;
+    let blob = read_file(&a.blob)?;
+    // Validates the blob, checksum included, before anything is read from it.
     let grouped = animcomp::offline::regroup_blob(blob.as_bytes())
         .map_err(|e| CliError(format!("{}: {e}", a.blob.display())))?;
+    let h = Header::parse(blob.as_bytes())?;
     output::refuse_existing(&out, a.force)?;
     std::fs::write(&out, &grouped)
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     println!(
-        "{}: format version {} -> 3, {} -> {} bytes ({:+.2} %)",
+        "{}: format version {} -> {GROUPED_FORMAT_VERSION}, {} -> {} bytes ({:+.2} %)",
         out.display(),
         h.version,
         h.total_size,

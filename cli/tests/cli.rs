@@ -522,20 +522,24 @@ fn resample_changes_rate_and_sample_count() {
 #[path = "cli/new_user.rs"]
 mod new_user;
 
-/// `compress --layout grouped` writes format version 4, and `regroup` turns the default blob
-/// into the same bytes without the clip; a blob of another codec is refused.
+/// Every `--layout` value writes the same grouped blob (format version 4). A format version 2
+/// `vbr` blob (the committed golden) is refused by `inspect` with a message naming `animcomp
+/// regroup`, and `regroup` turns it into the blob `regroup_blob` writes, which `inspect` reads;
+/// a blob of another codec is refused.
 #[test]
-fn layout_grouped_and_regroup_agree() {
+fn every_layout_writes_the_grouped_blob_and_regroup_converts_version_2() {
     let dir = tempfile::tempdir().unwrap();
     let clip = write(dir.path(), "walk.bvh", &bvh_text(40));
-    let seg = dir.path().join("seg.acmp");
-    let grp = dir.path().join("grp.acmp");
     let fixed = dir.path().join("fixed.acmp");
-    for (out, extra) in [
-        (&seg, vec!["--codec", "vbr"]),
-        (&grp, vec!["--codec", "vbr", "--layout", "grouped"]),
-        (&fixed, vec!["--codec", "fixed"]),
+    let mut outs = Vec::new();
+    for (name, extra) in [
+        ("default", vec!["--codec", "vbr"]),
+        ("segments", vec!["--codec", "vbr", "--layout", "segments"]),
+        ("grouped", vec!["--codec", "vbr", "--layout", "grouped"]),
+        ("auto", vec!["--codec", "vbr", "--layout", "auto"]),
+        ("fixed", vec!["--codec", "fixed"]),
     ] {
+        let out = dir.path().join(format!("{name}.acmp"));
         let mut args = vec![
             "compress",
             clip.to_str().unwrap(),
@@ -544,19 +548,45 @@ fn layout_grouped_and_regroup_agree() {
         ];
         args.extend(extra);
         animcomp().args(&args).assert().success();
+        if name != "fixed" {
+            outs.push(std::fs::read(&out).unwrap());
+        }
     }
+    assert!(outs.iter().all(|b| b == &outs[0]));
     animcomp()
-        .args(["inspect", grp.to_str().unwrap(), "--brief"])
+        .args([
+            "inspect",
+            dir.path().join("segments.acmp").to_str().unwrap(),
+            "--brief",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("format version 4"));
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/vbr_default_v2.blob");
+    animcomp()
+        .args(["inspect", golden.to_str().unwrap(), "--brief"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("animcomp regroup"));
     let re = dir.path().join("re.acmp");
     animcomp()
-        .args(["regroup", seg.to_str().unwrap(), "-o", re.to_str().unwrap()])
+        .args([
+            "regroup",
+            golden.to_str().unwrap(),
+            "-o",
+            re.to_str().unwrap(),
+        ])
         .assert()
         .success()
-        .stdout(predicate::str::contains("format version 2 -> 3"));
-    assert_eq!(std::fs::read(&re).unwrap(), std::fs::read(&grp).unwrap());
+        .stdout(predicate::str::contains("format version 2 -> 4"));
+    let v2 = animcomp::AlignedBlob::from_bytes(&std::fs::read(&golden).unwrap());
+    let want = animcomp::offline::regroup_blob(v2.as_bytes()).unwrap();
+    assert_eq!(std::fs::read(&re).unwrap(), want);
+    animcomp()
+        .args(["inspect", re.to_str().unwrap(), "--brief"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("format version 4"));
     animcomp()
         .args([
             "regroup",

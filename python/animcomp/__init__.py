@@ -38,6 +38,8 @@ from . import batch, cache  # noqa: E402  (need only the standard library until 
 __version__: str = _native.LIBRARY_VERSION
 #: The blob format version this library writes and reads.
 BLOB_FORMAT_VERSION: int = _native.BLOB_FORMAT_VERSION
+#: The blob format version of every `vbr` blob with joints (the grouped layout).
+BLOB_FORMAT_VERSION_GROUPED: int = _native.BLOB_FORMAT_VERSION_GROUPED
 
 
 def is_supported(path) -> bool:
@@ -50,6 +52,7 @@ def is_supported(path) -> bool:
 __all__ = [
     "ADDITIVE_FORMATS",
     "BLOB_FORMAT_VERSION",
+    "BLOB_FORMAT_VERSION_GROUPED",
     "CODECS",
     "LEVELS",
     "ArgumentError",

@@ -23,5 +23,6 @@ from . import batch as batch, cache as cache
 
 __version__: str
 BLOB_FORMAT_VERSION: int
+BLOB_FORMAT_VERSION_GROUPED: int
 
 def is_supported(path: str) -> bool: ...

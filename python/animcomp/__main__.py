@@ -49,8 +49,8 @@ def _parser() -> argparse.ArgumentParser:
         "--layout",
         choices=("segments", "grouped", "auto"),
         default="segments",
-        help="vbr body layout: grouped (format version 4) samples whole poses faster; "
-        "auto: grouped for rigs of 16 joints or more",
+        help="reserved; every vbr blob is written in the grouped layout "
+        "(every value writes the same blob)",
     )
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p

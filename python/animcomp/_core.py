@@ -263,9 +263,13 @@ class Blob(bytes):
 
     def regrouped(self) -> "Blob":
         """This ``vbr`` blob in the grouped layout (format version 4), without recompressing:
-        the same bytes as ``compress(..., layout="grouped")``. A blob of another codec raises
-        :class:`animcomp.ArgumentError`."""
-        return Blob(self._h.regrouped())
+        the bytes ``compress`` writes. A blob already grouped comes back unchanged; a blob of
+        another codec raises :class:`animcomp.ArgumentError`.
+
+        A ``vbr`` blob of format version 2 (the segments layout) does not load: this library
+        no longer samples it (:class:`animcomp.BlobError`, status ``UNSUPPORTED_VERSION``).
+        Convert its bytes by calling the method on the class: ``Blob.regrouped(data)``."""
+        return Blob(_native.regroup(bytes(self)))
 
     @property
     def num_joints(self) -> int:
@@ -329,11 +333,9 @@ def compress(
     * ``curve_precision``: largest absolute error of every curve value
     * ``additive``: "relative", "additive0" or "additive1" for an additive clip, applied to
       ``base`` (a :class:`Clip` of the same skeleton, or one (joints, 10) float32 pose)
-    * ``layout``: a vbr blob's body, "segments" (format version 2, the default: fastest joint
-      subsets), "grouped" (format version 4: faster whole poses and playback on rigs of
-      about 20 joints or more, 1.2-2.7 % larger on the shared mocap sets, up to 42 % and
-      slower on tiny clips; docs/runtime.md) or "auto" (grouped for rigs of 16 joints or
-      more, segments below)
+    * ``layout``: reserved; every vbr blob is written in the grouped layout (format version
+      4). "segments", "grouped" and "auto" are accepted for compatibility and write the same
+      blob; another name raises :class:`animcomp.InputError`
 
     Raises :class:`animcomp.ClipError` when the library rejects the clip (the message and
     ``status`` say why), :class:`animcomp.InputError` for unusable arguments.

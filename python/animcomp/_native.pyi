@@ -9,6 +9,7 @@ import numpy.typing as npt
 __version__: str
 LIBRARY_VERSION: str
 BLOB_FORMAT_VERSION: int
+BLOB_FORMAT_VERSION_GROUPED: int
 BLOB_ALIGNMENT: int
 
 def load(path: str, resample: Optional[float] = None) -> List[Dict[str, Any]]:
@@ -26,6 +27,9 @@ def compress(
     base: Any = None,
 ) -> bytes:
     """The blob of a clip (any object with the ``Clip`` attributes, float32 C-contiguous)."""
+
+def regroup(data: bytes) -> bytes:
+    """A `vbr` blob of format version 2 (or one already grouped) in the grouped layout."""
 
 class Handle:
     """A validated copy of a blob in 16-byte aligned memory."""

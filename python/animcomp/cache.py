@@ -65,12 +65,12 @@ def canonical_settings(settings: Dict[str, Any]) -> str:
 
 def cache_key(clip: Clip, settings: Dict[str, Any]) -> str:
     """The SHA-256 (hex) of a clip's canonical content, the settings, the library version and
-    the blob format version."""
+    the blob format versions (a `vbr` blob's and the others')."""
     c = clip._checked()
     h = hashlib.sha256()
     h.update(b"animcomp-cache-key-1\0")
     h.update(f"library={_native.LIBRARY_VERSION}\0".encode())
-    h.update(f"format={_native.BLOB_FORMAT_VERSION}\0".encode())
+    h.update(f"format={_native.BLOB_FORMAT_VERSION},{_native.BLOB_FORMAT_VERSION_GROUPED}\0".encode())
     h.update(f"settings={canonical_settings(settings)}\0".encode())
     h.update(np.array([c.sample_rate], "<f4").tobytes())
     h.update(np.array([c.num_samples, c.num_joints, c.curves.shape[1]], "<u8").tobytes())

@@ -455,9 +455,25 @@ impl Base {
     }
 }
 
+/// regroup(data) -> bytes
+///
+/// The blob `data` (a `vbr` blob of format version 2, which does not load, or one already
+/// grouped) in the grouped layout, without recompressing (`animcomp::offline::regroup_blob`:
+/// validated first, checksum included). Releases the GIL.
+#[pyfunction]
+fn regroup<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let blob = AlignedBlob::from_bytes(data);
+    let b = py
+        .allow_threads(|| animcomp::offline::regroup_blob(blob.as_bytes()))
+        .map_err(|e| lib_error(py, e))?;
+    Ok(PyBytes::new(py, &b))
+}
+
 /// compress(clip, codec, precision, shell, level, curve_precision, additive, base, layout) -> bytes
 ///
 /// Compresses a clip (an object with the `Clip` attributes) into a blob. Releases the GIL.
+/// `layout` is reserved (every `vbr` blob is written in the grouped layout); an unknown name is
+/// refused.
 #[pyfunction]
 #[pyo3(signature = (clip, codec="auto", precision=0.01, shell=3.0, level=None, curve_precision=0.001, additive=None, base=None, layout="segments"))]
 #[allow(clippy::too_many_arguments)]
@@ -585,14 +601,6 @@ impl Handle {
             ));
         }
         Ok(Handle { blob, header })
-    }
-
-    /// The blob in the grouped layout (`animcomp::offline::regroup_blob`).
-    fn regrouped<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let b = py
-            .allow_threads(|| animcomp::offline::regroup_blob(self.blob.as_bytes()))
-            .map_err(|e| lib_error(py, e))?;
-        Ok(PyBytes::new(py, &b))
     }
 
     /// The header's fields as a dict.
@@ -831,10 +839,15 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "BLOB_FORMAT_VERSION",
         animcomp::format::header::FORMAT_VERSION,
     )?;
+    m.add(
+        "BLOB_FORMAT_VERSION_GROUPED",
+        animcomp::format::header::GROUPED_FORMAT_VERSION,
+    )?;
     m.add("BLOB_ALIGNMENT", animcomp::format::BLOB_ALIGNMENT)?;
     m.add_class::<Handle>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(compress, m)?)?;
+    m.add_function(wrap_pyfunction!(regroup, m)?)?;
     m.add_function(wrap_pyfunction!(measure, m)?)?;
     m.add_function(wrap_pyfunction!(status_message, m)?)?;
     m.add_function(wrap_pyfunction!(is_supported, m)?)?;

@@ -156,7 +156,8 @@ def test_compress_sample_and_measure(codec, bvh):
     assert info["codec"] in ("fixed", "vbr", "keys")
     if codec != "auto":
         assert info["codec"] == codec
-    assert info["format_version"] == animcomp.BLOB_FORMAT_VERSION
+    want = {"vbr": animcomp.BLOB_FORMAT_VERSION_GROUPED}.get(info["codec"], animcomp.BLOB_FORMAT_VERSION)
+    assert info["format_version"] == want
     pose = blob.sample(0.5)
     assert pose.shape == (12, 10) and pose.dtype == np.float32
     # Samples stored exactly at sample times: close to the raw clip.
@@ -343,30 +344,51 @@ def test_poses_bit_identical_to_the_c_abi(bvh):
                 assert many[k].tobytes() == c.tobytes()
 
 
-def test_grouped_layout_is_version_3_with_the_same_poses(bvh):
+GOLDEN = REPO / "tests" / "golden"
+
+
+def test_every_layout_writes_the_grouped_blob(bvh, tmp_path):
     clip = animcomp.load(bvh)
-    seg = animcomp.compress(clip, codec="vbr")
-    grp = animcomp.compress(clip, codec="vbr", layout="grouped")
-    assert seg.info["format_version"] == animcomp.BLOB_FORMAT_VERSION == 2
-    assert grp.info["format_version"] == 4 and grp.info["codec"] == "vbr"
-    times = np.linspace(-0.1, 3.2, 97)
-    assert np.array_equal(
-        grp.sample_many(times).view(np.uint32), seg.sample_many(times).view(np.uint32)
-    )
+    grp = animcomp.compress(clip, codec="vbr")
+    assert grp.info["format_version"] == animcomp.BLOB_FORMAT_VERSION_GROUPED == 4
+    assert grp.info["codec"] == "vbr"
+    for layout in ("segments", "grouped", "auto"):
+        assert animcomp.compress(clip, codec="vbr", layout=layout) == grp
+    # Small rigs too.
+    for joints in (3, 12, 16):
+        small = animcomp.load(write_bvh(tmp_path / f"j{joints}.bvh", joints=joints))
+        assert animcomp.compress(small, codec="vbr").info["format_version"] == 4, joints
+    fixed = animcomp.compress(clip, codec="fixed")
+    assert fixed.info["format_version"] == animcomp.BLOB_FORMAT_VERSION == 2
     with pytest.raises(animcomp.InputError, match="unknown layout"):
         animcomp.compress(clip, codec="vbr", layout="lanes")
-    assert grp.regrouped() == grp and seg.regrouped() == grp
+    assert grp.regrouped() == grp
     with pytest.raises(animcomp.ArgumentError, match="only vbr blobs"):
-        animcomp.compress(clip, codec="fixed").regrouped()
+        fixed.regrouped()
     # The batch settings' cache key leaves the default layout out.
     assert "layout" not in animcomp.batch.Settings().compress_kwargs()
     assert animcomp.batch.Settings(layout="grouped").compress_kwargs()["layout"] == "grouped"
 
 
-def test_auto_layout_groups_rigs_from_sixteen_joints(tmp_path):
-    for joints, version in [(12, 2), (16, 4)]:
-        clip = animcomp.load(write_bvh(tmp_path / f"j{joints}.bvh", joints=joints))
-        auto = animcomp.compress(clip, codec="vbr", layout="auto")
-        assert auto.info["format_version"] == version, joints
-        chosen = "grouped" if version == 4 else "segments"
-        assert auto == animcomp.compress(clip, codec="vbr", layout=chosen)
+def test_a_format_version_2_vbr_blob_is_refused_and_regrouped():
+    data = (GOLDEN / "vbr_default_v2.blob").read_bytes()
+    with pytest.raises(animcomp.BlobError, match="Blob.regrouped") as e:
+        animcomp.Blob.from_bytes(data)
+    assert e.value.status_name == "UnsupportedVersion"
+    grp = animcomp.Blob.regrouped(data)
+    assert grp.info["format_version"] == 4
+    # The poses recorded for the golden (tests/codecs/golden_blobs.rs: u32 entries, u32 joints,
+    # then per entry f32 time, u32 looping, u32 rounding and joints x 10 f32), bit for bit.
+    poses = (GOLDEN / "vbr_default_v2.poses").read_bytes()
+    entries, joints = np.frombuffer(poses[:8], dtype="<u4")
+    assert joints == grp.num_joints
+    at = 8
+    for _ in range(entries):
+        t = float(np.frombuffer(poses[at : at + 4], dtype="<f4")[0])
+        looping, rounding = np.frombuffer(poses[at + 4 : at + 12], dtype="<u4")
+        want = np.frombuffer(poses[at + 12 : at + 12 + 40 * joints], dtype="<f4")
+        at += 12 + 40 * joints
+        if rounding == 0:
+            got = grp.sample(t, looping=("clamp", "wrap")[looping])
+            assert got.tobytes() == want.tobytes(), (t, looping)
+    assert at == len(poses)

@@ -145,9 +145,10 @@ pub unsafe extern "C" fn animcomp_compress(
 }
 
 /// Rewrites the `vbr` blob `blob` (`size` bytes, 16-byte aligned; validated first, checksum
-/// included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 4) without
-/// recompressing: the blob `animcomp_compress` writes with that layout, byte for byte. A blob
-/// already grouped is copied; a blob of another codec, or without joints, gives
+/// included) of format version 2 (the segments layout, which the runtime refuses) in the grouped
+/// layout (format version 5) without recompressing: its poses bit for bit (`animcomp_compress`,
+/// which also tries longer segments, may write a smaller blob of the clip). A blob already
+/// grouped is copied; a blob of another codec, or without joints, gives
 /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The output protocol is `animcomp_compress`'s (`out`,
 /// `out_capacity`, `*out_size`, `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` with the required size).
 ///

@@ -14,10 +14,8 @@ use std::os::raw::c_void;
 /// Writes into `*out_bytes` the bytes of playback cache a context bound to the opened blob
 /// `handle` can use: 16-byte aligned memory of at least that size, attached with
 /// `animcomp_decompressor_attach_cache`. 0 when the blob's codec has no cache (attaching is then
-/// allowed and changes nothing). The size depends on the blob only (its joints and animated
-/// tracks: about 100 bytes per animated track and 40 per joint, plus 128, for a `vbr` blob of
-/// format version 2; about 1 KB per group of up to eight animated tracks, plus 96, for the
-/// grouped layout).
+/// allowed and changes nothing). The size depends on the blob only: about 1 KB per group of up
+/// to eight animated tracks, plus 96, for a `vbr` blob.
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_blob_playback_cache_size(
     handle: *const AnimcompBlob,

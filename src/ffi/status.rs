@@ -69,10 +69,12 @@ pub unsafe extern "C" fn animcomp_version_string() -> *const c_char {
     VERSION_STRING.as_ptr() as *const c_char
 }
 
-/// The blob format version this library writes by default (equals `ANIMCOMP_BLOB_FORMAT_VERSION`).
-/// It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (5: `vbr` blobs written with
-/// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 and 4 among them: the grouped
-/// layout's earlier forms) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
+/// The blob format version of `fixed` and `keys` blobs and of blobs without joints (equals
+/// `ANIMCOMP_BLOB_FORMAT_VERSION`). Every `vbr` blob with joints is
+/// `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (5). The library reads those two; other versions are
+/// rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`, and so is a `vbr` blob with joints of
+/// version 2 (the segments layout) or 3 and 4 (the grouped layout's earlier forms): convert it without
+/// loss with `animcomp_regroup_blob` (version 2) or by compressing the clip again.
 #[no_mangle]
 pub unsafe extern "C" fn animcomp_blob_format_version() -> u32 {
     crate::format::FORMAT_VERSION as u32

@@ -10,10 +10,11 @@ pub const ANIMCOMP_FLOATS_PER_JOINT: u32 = 10;
 /// Required alignment in bytes of blobs, of compression output buffers and of
 /// `AnimcompDecompressor`.
 pub const ANIMCOMP_ALIGNMENT: u32 = 16;
-/// The blob format version this library writes by default (see `animcomp_blob_format_version`).
+/// The blob format version of `fixed` and `keys` blobs and of blobs without joints (see
+/// `animcomp_blob_format_version`).
 pub const ANIMCOMP_BLOB_FORMAT_VERSION: u32 = 2;
-/// The blob format version of a `vbr` blob written with `ANIMCOMP_VBR_LAYOUT_GROUPED`, the newest
-/// this library reads.
+/// The blob format version of every `vbr` blob with joints (the grouped layout), the newest this
+/// library reads.
 pub const ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED: u32 = 5;
 /// Most joints a clip may have.
 pub const ANIMCOMP_MAX_JOINTS: u32 = 16383;
@@ -178,13 +179,9 @@ pub struct AnimcompCompressSettings {
     /// If non-zero, a precision in displacement units for curves with a magnitude: such a curve
     /// gets the precision `morph_position_precision / magnitude`.
     pub morph_position_precision: f32,
-    /// `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
-    /// the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
-    /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 4: faster whole poses and playback
-    /// on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on the shared
-    /// mocap sets, 3.3 % on short clips of a few KB, 6.9 % and slower on the glTF samples'
-    /// small rigs; docs/grouped.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
-    /// joints or more, segments below).
+    /// Reserved; every `vbr` blob is written in the grouped layout (format version 5). An
+    /// `ANIMCOMP_VBR_LAYOUT_*` value, kept for compatibility: each writes the same blob; another
+    /// value gives `ANIMCOMP_STATUS_INVALID_ENUM`.
     pub vbr_layout: u32,
     /// Must be zero.
     pub reserved: [u32; 4],

@@ -26,11 +26,13 @@ use crate::{Error, Result};
 
 /// The magic tag at the start of every blob.
 pub const MAGIC: [u8; 4] = *b"ACMP";
-/// Blob format version this library writes by default (a `vbr` body in segments, and every
-/// other codec). Bumped deliberately, never by accident.
+/// Blob format version of `fixed` and `keys` blobs and of blobs without joints. Bumped
+/// deliberately, never by accident. A `vbr` body with joints under this version (the segments
+/// layout the encoder writes before regrouping) is read only by the offline conversion
+/// (`offline::regroup_blob`): the runtime refuses it with [`Error::UnsupportedVersion`].
 pub const FORMAT_VERSION: u16 = 2;
-/// Blob format version of a `vbr` blob written with the grouped layout
-/// (`VbrLayout::Grouped`, body layout 4): the newest version this library reads.
+/// Blob format version of every `vbr` blob with joints (the grouped layout, body layout 4): the
+/// newest version this library reads.
 pub const GROUPED_FORMAT_VERSION: u16 = 5;
 /// The grouped layout's earlier format versions (body layouts 2 and 3), which this library no
 /// longer reads: such a blob is refused with [`Error::UnsupportedVersion`]; compress the clip

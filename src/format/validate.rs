@@ -34,7 +34,9 @@ impl ValidationWork {
 }
 
 /// Checks alignment, magic, version, sizes, (optionally) the checksum, and then every offset,
-/// count and bit width in the codec body. Returns the header and the body slice.
+/// count and bit width in the codec body. Returns the header and the body slice. A `vbr` blob
+/// with joints of format version 2 (the segments layout, which the runtime no longer decodes) is
+/// refused with [`Error::UnsupportedVersion`]: [`crate::offline::regroup_blob`] converts it.
 pub fn validate_blob(blob: &[u8], verify_checksum: bool) -> Result<(Header, &[u8])> {
     validate_blob_counting(blob, verify_checksum, &mut ValidationWork::default())
 }
@@ -45,10 +47,40 @@ pub fn validate_blob_counting<'a>(
     verify_checksum: bool,
     work: &mut ValidationWork,
 ) -> Result<(Header, &'a [u8])> {
+    validate(blob, verify_checksum, work, false)
+}
+
+/// [`validate_blob`] that also accepts (and validates in full) a `vbr` blob of format version
+/// 2, the input of the offline conversion ([`crate::offline::regroup_blob`]).
+#[cfg(feature = "compress")]
+pub fn validate_blob_for_regroup<'a>(
+    blob: &'a [u8],
+    verify_checksum: bool,
+    work: &mut ValidationWork,
+) -> Result<(Header, &'a [u8])> {
+    validate(blob, verify_checksum, work, true)
+}
+
+/// Whether the runtime refuses `h` for its version: a `vbr` blob with joints in format version
+/// 2 (its segments body has no decoder).
+pub fn is_segments_vbr(h: &Header) -> bool {
+    h.codec == CodecId::Vbr && h.num_joints > 0 && !h.grouped()
+}
+
+/// [`validate_blob_counting`]; `segments` accepts a `vbr` blob of format version 2.
+fn validate<'a>(
+    blob: &'a [u8],
+    verify_checksum: bool,
+    work: &mut ValidationWork,
+    segments: bool,
+) -> Result<(Header, &'a [u8])> {
     if !(blob.as_ptr() as usize).is_multiple_of(BLOB_ALIGNMENT) {
         return Err(Error::Misaligned);
     }
     let h = Header::parse(blob)?;
+    if !segments && is_segments_vbr(&h) {
+        return Err(Error::UnsupportedVersion(h.version as u32));
+    }
     let blob = &blob[..h.total_size as usize];
     if verify_checksum {
         work.checksum += blob.len();
@@ -116,12 +148,16 @@ pub(crate) fn validate_body_counting(h: &Header, body: &[u8], work: &mut usize) 
             *work += body.len();
             crate::runtime::vbr::grouped::validate::validate(h, body)
         }
+        #[cfg(feature = "compress")]
         CodecId::Vbr => {
             // The track table (one byte per joint, which must fit in the body before any loop
             // over it runs) is walked three times; the segments are counted by the validator.
             *work += 3 * (h.num_joints as usize).min(body.len());
             super::vbr::layout::validate_counting(h, body, work)
         }
+        // Refused by the header check above: without the offline conversion nothing reads it.
+        #[cfg(not(feature = "compress"))]
+        CodecId::Vbr => Err(Error::UnsupportedVersion(h.version as u32)),
         CodecId::Keys => super::keys::layout::validate_counting(h, body, work),
     }
 }

@@ -26,9 +26,10 @@ pub struct BlobExtras {
     pub num_curves: u32,
     /// The curves section bytes (empty when `num_curves` is 0).
     pub curves: Vec<u8>,
-    /// A `vbr` body with joints is written grouped, as format version 4
-    /// ([`crate::offline::VbrLayout::Grouped`]).
-    pub grouped: bool,
+    /// A `vbr` body with joints is written as the encoder produced it (the segments layout,
+    /// format version 2) instead of grouped (format version 4). The runtime refuses such a
+    /// blob; [`crate::offline::regroup_blob`] converts it. For tests of that conversion only.
+    pub segments: bool,
 }
 
 /// Builds the final blob bytes. The returned vector's length is a multiple of 16; copy it into a
@@ -73,10 +74,10 @@ pub fn assemble_blob_with(
         curves_offset: 0,
         curves_size: 0,
     };
-    // Format version 3: a `vbr` body written grouped.
+    // Format version 4: every `vbr` body with joints is written grouped.
     let grouped;
     let mut body = &encoded.body[..];
-    if extras.grouped && encoded.codec == CodecId::Vbr && num_joints > 0 {
+    if !extras.segments && encoded.codec == CodecId::Vbr && num_joints > 0 {
         grouped = crate::offline::vbr::regroup::regroup(&h, body)?;
         body = &grouped;
         h.version = GROUPED_FORMAT_VERSION;

@@ -40,6 +40,22 @@ pub fn compress_with_curves(
     })
 }
 
+/// [`compress_with_curves`], with a `vbr` body left as the encoder wrote it: the segments
+/// layout, format version 2, which the runtime refuses and [`crate::offline::regroup_blob`]
+/// converts to the blob [`compress_with_curves`] writes, byte for byte. Other codecs, and clips
+/// without joints, give [`compress_with_curves`]'s blob. For tests of the conversion and of the
+/// reference decoder ([`crate::offline::vbr::reference`]) only.
+#[doc(hidden)]
+pub fn compress_segments(
+    clip: &RawClip,
+    curves: &[Curve],
+    settings: &CompressSettings,
+) -> Result<Vec<u8>> {
+    compress_pipeline_with(clip, curves, settings, None, true, |ctx| {
+        encode_with(ctx, settings.codec)
+    })
+}
+
 /// The one compression pipeline for joints only (see [`compress_pipeline`]). Codecs with extra
 /// entry points (e.g. [`compress_keys_with`]) call this with their own encoder.
 pub(crate) fn compress_using(
@@ -80,6 +96,18 @@ pub(crate) fn compress_pipeline(
     curves: &[Curve],
     settings: &CompressSettings,
     additive: Option<(AdditiveFormat, &AdditiveBase)>,
+    encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
+) -> Result<Vec<u8>> {
+    compress_pipeline_with(clip, curves, settings, additive, false, encode)
+}
+
+/// [`compress_pipeline`]; `segments` writes a `vbr` body ungrouped ([`BlobExtras::segments`]).
+fn compress_pipeline_with(
+    clip: &RawClip,
+    curves: &[Curve],
+    settings: &CompressSettings,
+    additive: Option<(AdditiveFormat, &AdditiveBase)>,
+    segments: bool,
     encode: impl FnOnce(&EncodeContext) -> Result<EncodedBody>,
 ) -> Result<Vec<u8>> {
     let additive = additive.filter(|(f, _)| *f != AdditiveFormat::None);
@@ -130,7 +158,7 @@ pub(crate) fn compress_pipeline(
         } else {
             crate::offline::curves::encode::encode_section(curves, clip.num_samples)?
         },
-        grouped: settings.vbr_layout.grouped_for(clip.num_joints()),
+        segments,
     };
     assemble_blob_with(
         &body,

@@ -27,6 +27,4 @@ pub use describe::{describe, BodyDescription, TrackDescription};
 pub use encode_context::EncodeContext;
 pub use relayout::regroup_blob;
 pub use rotation_error::RotationStats;
-pub use settings::{
-    CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout, AUTO_GROUPED_JOINTS,
-};
+pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout};

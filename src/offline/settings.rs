@@ -96,53 +96,33 @@ impl DefaultMode {
     }
 }
 
-/// How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
+/// Reserved; every `vbr` blob is written in the grouped layout. Kept so that existing callers
+/// compile and the C settings keep their size: every defined value writes the same blob, and an
+/// undefined one is still refused (`InvalidEnum`). A `vbr` blob with joints is format version 4
+/// (docs/grouped.md); one without joints (curves only) is format version 2, like every blob of
+/// the other codecs.
 #[repr(u32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum VbrLayout {
-    /// Segments of tracks, joint after joint (format version 2, read by every version of the
-    /// library): the fastest joint subsets.
+    /// Reserved (the default value); written grouped like the others.
     #[default]
     Segments = 0,
-    /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-    /// (format version 4, which libraries from this version on read): faster whole poses and
-    /// playback on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on
-    /// the shared mocap sets, 3.3 % on short clips of a few KB, 6.9 % (and slower) on the glTF
-    /// samples' small rigs (docs/grouped.md).
+    /// Reserved; written grouped like the others.
     Grouped = 1,
-    /// Chosen per clip: grouped for a rig of 16 joints or more (`AUTO_GROUPED_JOINTS`),
-    /// segments below, where the grouped layout measured slower whole poses and larger blobs
-    /// (the crossover lies between 9 and 19 joints: docs/grouped.md, "Speed"). Later
-    /// versions may refine the rule.
+    /// Reserved; written grouped like the others.
     Auto = 2,
 }
 
-/// Joints from which [`VbrLayout::Auto`] writes the grouped layout: two full groups of
-/// rotations. The grouped layout measured faster whole poses than the default on every shared
-/// rig of 19 joints or more (19 to 100 joints, 1.17-2.58x per clip) and slower on every rig of
-/// 9 or fewer (2 to 9, 0.56-0.82x; 0.75-1.05x since one-lane groups are decoded alone), where
-/// it also stores 30-42 % more; on generated rigs whose every joint rotates, 1.05-1.08x at 8
-/// and 12 joints and 1.27x at 16 (measured 2026-11-27 at 66063a8, docs/grouped.md).
-pub const AUTO_GROUPED_JOINTS: usize = 16;
-
 impl VbrLayout {
-    /// Every layout, in id order.
+    /// Every value, in id order.
     pub const ALL: [VbrLayout; 3] = [VbrLayout::Segments, VbrLayout::Grouped, VbrLayout::Auto];
-
-    /// Whether a `vbr` blob of a clip of `joints` joints is written grouped.
-    pub fn grouped_for(self, joints: usize) -> bool {
-        match self {
-            VbrLayout::Segments => false,
-            VbrLayout::Grouped => true,
-            VbrLayout::Auto => joints >= AUTO_GROUPED_JOINTS,
-        }
-    }
 
     /// From the integer id.
     pub fn from_u32(v: u32) -> Option<Self> {
         Self::ALL.get(v as usize).copied()
     }
-    /// Lowercase name (`segments`, `grouped`), as the CLI and the Python package spell it.
+    /// Lowercase name (`segments`, `grouped`, `auto`), as the CLI and the Python package spell
+    /// it.
     pub fn name(self) -> &'static str {
         match self {
             VbrLayout::Segments => "segments",
@@ -175,7 +155,7 @@ pub struct CompressSettings {
     /// Drop the last sample when it repeats the first (within precision) and mark the blob
     /// looping, so wrap playback neither stores nor shows the repeated pose.
     pub optimize_loops: bool,
-    /// `vbr` blobs: the body's layout (other codecs ignore it).
+    /// Reserved; every `vbr` blob is written in the grouped layout ([`VbrLayout`]).
     pub vbr_layout: VbrLayout,
 }
 
@@ -208,14 +188,5 @@ mod tests {
         assert_eq!(VbrLayout::from_u32(3), None);
         assert_eq!(VbrLayout::from_name("Grouped"), None);
         assert_eq!(VbrLayout::default(), VbrLayout::Segments);
-    }
-
-    #[test]
-    fn auto_groups_rigs_from_sixteen_joints() {
-        for j in [0, 1, 9, 15, 16, 19, 100] {
-            assert!(!VbrLayout::Segments.grouped_for(j));
-            assert!(VbrLayout::Grouped.grouped_for(j));
-            assert_eq!(VbrLayout::Auto.grouped_for(j), j >= 16, "{j} joints");
-        }
     }
 }

@@ -365,7 +365,6 @@ impl<'a> Decompressor<'a> {
         dispatch::sample_joints(
             &self.header,
             self.body(),
-            &self.hint,
             &self.key,
             &self.defaults(),
             &sel,

@@ -1,4 +1,5 @@
-//! Per codec id, the decoder that samples a validated body.
+//! Per codec id, the decoder that samples a validated body. A validated `vbr` body with joints is
+//! grouped (format version 4): validation refuses the segments layout (format version 2).
 
 use super::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 use crate::format::{CodecId, Header};
@@ -19,10 +20,7 @@ pub(crate) fn sample_pose(
     }
     match h.codec {
         CodecId::Fixed => super::fixed::sample_pose(h, body, key, d, out),
-        CodecId::Vbr if h.grouped() => {
-            super::vbr::grouped::entry::sample_pose(h, body, hint, key, d, out)
-        }
-        CodecId::Vbr => super::vbr::sample_pose(h, body, hint, key, d, out),
+        CodecId::Vbr => super::vbr::grouped::entry::sample_pose(h, body, hint, key, d, out),
         CodecId::Keys => super::keys::sample_pose(h, body, key, d, out),
     }
 }
@@ -40,11 +38,8 @@ pub(crate) fn sample_pose_cached(
     cache: &mut [u8],
 ) {
     match h.codec {
-        CodecId::Vbr if h.num_joints > 0 && h.grouped() => {
-            super::vbr::grouped::entry::sample_pose_cached(h, body, hint, key, d, out, cache)
-        }
         CodecId::Vbr if h.num_joints > 0 => {
-            super::vbr::cache::sample_pose(h, body, hint, key, d, out, cache)
+            super::vbr::grouped::entry::sample_pose_cached(h, body, hint, key, d, out, cache)
         }
         _ => sample_pose(h, body, hint, key, d, out),
     }
@@ -53,10 +48,7 @@ pub(crate) fn sample_pose_cached(
 /// Bytes of playback cache a context on a validated body can use (0: the codec has none).
 pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
     match h.codec {
-        CodecId::Vbr if h.num_joints > 0 && h.grouped() => {
-            super::vbr::grouped::entry::cache_size(body)
-        }
-        CodecId::Vbr => super::vbr::cache::size(h, body),
+        CodecId::Vbr if h.num_joints > 0 => super::vbr::grouped::entry::cache_size(body),
         _ => 0,
     }
 }
@@ -64,8 +56,7 @@ pub(crate) fn cache_size(h: &Header, body: &[u8]) -> usize {
 /// The [`BodyHint`] of a validated body.
 pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
     match h.codec {
-        CodecId::Vbr if h.grouped() => super::vbr::grouped::entry::hint(h, body),
-        CodecId::Vbr => super::vbr::hint(body),
+        CodecId::Vbr if h.num_joints > 0 => super::vbr::grouped::entry::hint(h, body),
         _ => BodyHint::default(),
     }
 }
@@ -83,10 +74,7 @@ pub(crate) fn sample_joint(
     }
     match h.codec {
         CodecId::Fixed => super::fixed::sample_joint(h, body, key, joint, d),
-        CodecId::Vbr if h.grouped() => {
-            super::vbr::grouped::entry::sample_joint(h, body, key, joint, d)
-        }
-        CodecId::Vbr => super::vbr::sample_joint(h, body, key, joint, d),
+        CodecId::Vbr => super::vbr::grouped::entry::sample_joint(h, body, key, joint, d),
         CodecId::Keys => super::keys::sample_joint(h, body, key, joint, d),
     }
 }
@@ -96,17 +84,15 @@ pub(crate) fn sample_joint(
 pub(crate) fn sample_joints(
     h: &Header,
     body: &[u8],
-    hint: &BodyHint,
     key: &SampleKey,
     d: &Defaults,
     sel: &JointSelection,
     out: &mut PoseOut,
 ) {
     match h.codec {
-        CodecId::Vbr if h.num_joints > 0 && h.grouped() => {
+        CodecId::Vbr if h.num_joints > 0 => {
             super::vbr::grouped::entry::sample_joints(h, body, key, d, sel, out)
         }
-        CodecId::Vbr => super::vbr::sample_joints(h, body, hint, key, d, sel, out),
         _ => {
             for (i, &j) in sel.joints.iter().enumerate() {
                 let t = sample_joint(h, body, key, j as usize, d);

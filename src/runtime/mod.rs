@@ -1,7 +1,6 @@
 //! What ships in a game.
 
 pub mod additive;
-mod body;
 pub mod curves;
 mod decompressor;
 mod dispatch;

@@ -3,8 +3,12 @@
 //! blobs already shipped fails CI. The blob's format version must equal the one in its file
 //! name: the format version is bumped deliberately, never by accident.
 //!
+//! Format version 2 `vbr` goldens (the segments layout) are refused by the runtime with
+//! `UnsupportedVersion`; with the compressor, `regroup_blob` converts each to a blob that decodes
+//! to its recorded poses, bit for bit.
+//!
 //! These tests need no compressor: they also run in the runtime-only build
-//! (`cargo test -p animcomp --no-default-features`). Generating goldens (`golden_generate.rs`,
+//! (`cargo test -p animcomp --no-default-features`), without the conversion. Generating goldens (`golden_generate.rs`,
 //! full build only): `ANIMCOMP_REGENERATE_GOLDEN=1 cargo test --test codecs -- regenerate`
 //! writes the goldens of every built codec that has none yet for the current format version
 //! (existing files are never overwritten, unless the variable is `force`). The clip is built in
@@ -151,6 +155,23 @@ fn golden_blobs_decode_to_their_poses() {
     let mut current = 0;
     for file in &files {
         let version = parse_name(file).map(|(_, _, v)| v);
+        if parse_name(file).is_some_and(|(c, _, v)| c == "vbr" && v == FORMAT_VERSION as u32) {
+            // A `vbr` blob in the segments layout: refused, and converted offline.
+            let blob = AlignedBlob::from_bytes(&std::fs::read(dir.join(file)).unwrap());
+            match Decompressor::new(blob.as_bytes(), &DecompressOptions::default()) {
+                Err(Error::UnsupportedVersion(2)) => {}
+                other => failures.push(format!(
+                    "{file}: a vbr blob of format version 2 must be refused with \
+                     UnsupportedVersion(2), got {:?}",
+                    other.err()
+                )),
+            }
+            #[cfg(feature = "compress")]
+            if let Err(msg) = check_regrouped(&dir, file, blob.as_bytes(), &bind) {
+                failures.push(msg);
+            }
+            continue;
+        }
         if version.is_some_and(|v| {
             v < FORMAT_VERSION as u32 || RETIRED_GROUPED_FORMAT_VERSIONS.contains(&(v as u16))
         }) {
@@ -185,6 +206,40 @@ fn golden_blobs_decode_to_their_poses() {
     println!("{} golden blobs decode to their poses", files.len());
 }
 
+/// The conversion of the format version 2 `vbr` golden `file` (`blob`): a format version 4 blob
+/// that decodes to the poses recorded for `file`, bit for bit.
+#[cfg(feature = "compress")]
+fn check_regrouped(dir: &Path, file: &str, blob: &[u8], bind: &[f32]) -> Result<(), String> {
+    let regrouped =
+        animcomp::offline::regroup_blob(blob).map_err(|e| format!("{file}: regroup: {e}"))?;
+    let version = u16::from_le_bytes([regrouped[4], regrouped[5]]);
+    if version != GROUPED_FORMAT_VERSION {
+        return Err(format!("{file}: regrouped to format version {version}"));
+    }
+    // The poses recorded for `file`, bit for bit.
+    let (nj, entries, expected) = read_poses(&dir.join(file.replace(".blob", ".poses")));
+    let (h, got) = decode(
+        AlignedBlob::from_bytes(&regrouped).as_bytes(),
+        bind,
+        &entries,
+    )
+    .map_err(|e| format!("{file}: regrouped, it does not decode: {e}"))?;
+    if h.num_joints as usize != nj || got.len() != expected.len() {
+        return Err(format!("{file}: regrouped, {} joints", h.num_joints));
+    }
+    match got
+        .iter()
+        .zip(&expected)
+        .position(|(a, b)| a.to_bits() != b.to_bits())
+    {
+        None => Ok(()),
+        Some(k) => Err(format!(
+            "{file}: regrouped, float {k} decodes to {}, recorded {}",
+            got[k], expected[k]
+        )),
+    }
+}
+
 /// Hostile blobs made from the goldens: every byte of the header and body flipped (the checksum
 /// re-sealed, so the structural checks are what stands) either fails validation or samples to
 /// finite values everywhere.
@@ -195,9 +250,9 @@ fn mutated_golden_blobs_are_refused_or_sample_finite() {
     let (mut refused, mut sampled) = (0usize, 0usize);
     for file in [
         "fixed_default",
-        "vbr_default",
+        "vbr_grouped",
         "keys_default",
-        "vbr_bind-loop",
+        "fixed_bind-loop",
         "vbr_grouped-bind-loop",
     ] {
         let version = if file.starts_with("vbr_grouped") {

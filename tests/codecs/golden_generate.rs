@@ -3,12 +3,13 @@
 use super::golden_blobs::{committed_bind_pose, decode, golden_dir, BIND_POSE_FILE};
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::format::header::GROUPED_FORMAT_VERSION;
 use animcomp::format::quantize::{RotationFormat, VectorFormat};
 use animcomp::format::{Header, FORMAT_VERSION};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
 use animcomp::metric::Metric;
 use animcomp::offline::DefaultMode;
-use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error, VbrLayout};
+use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
 use std::path::Path;
 
 /// The clip every golden blob is made from: 9 joints in two chains, 25 samples at 30 Hz,
@@ -34,7 +35,7 @@ fn golden_clip_looping(looping: bool) -> RawClip {
 
 /// The variants written per codec: (variant name, settings). The `bind-loop` variants are made
 /// from the looping twin of the clip, so the loop optimisation really drops the last sample.
-/// `vbr` has both again in the grouped layout (format version 5).
+/// `vbr` names them `grouped` and `grouped-bind-loop` (format version 5).
 fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
     let base = CompressSettings {
         codec,
@@ -52,20 +53,14 @@ fn variants(codec: CodecChoice) -> Vec<(String, CompressSettings)> {
         ),
     ];
     if codec == CodecChoice::Vbr {
-        let grouped = |(name, s): &(String, CompressSettings)| {
-            let n = if name == "default" {
-                "grouped".to_string()
-            } else {
-                format!("grouped-{name}")
+        // Every `vbr` blob is grouped (format version 4): its goldens keep the names of the
+        // grouped variants, beside the refused format version 2 ones (`default`, `bind-loop`).
+        for (name, _) in &mut v {
+            *name = match name.as_str() {
+                "default" => "grouped".to_string(),
+                n => format!("grouped-{n}"),
             };
-            let s = CompressSettings {
-                vbr_layout: VbrLayout::Grouped,
-                ..*s
-            };
-            (n, s)
-        };
-        let more: Vec<_> = v.iter().map(grouped).collect();
-        v.extend(more);
+        }
     }
     if codec == CodecChoice::Fixed {
         // Every rotation format once; vector formats cycled.
@@ -150,7 +145,10 @@ fn built_codecs_have_goldens() {
             ),
             Err(Error::Unsupported(_))
         );
-        let name = format!("{}_default_v{FORMAT_VERSION}.blob", codec.name());
+        let name = match codec {
+            CodecChoice::Vbr => format!("vbr_grouped_v{GROUPED_FORMAT_VERSION}.blob"),
+            _ => format!("{}_default_v{FORMAT_VERSION}.blob", codec.name()),
+        };
         let present = golden_dir().join(&name).exists();
         assert!(
             !built || present,
@@ -194,7 +192,7 @@ fn regenerate() {
                 }
                 Err(e) => panic!("{e}"),
             };
-            // The blob's own version: the grouped `vbr` variants are version 5.
+            // The blob's own version: `vbr` blobs are version 5.
             let version = u16::from_le_bytes([bytes[4], bytes[5]]);
             let name = format!("{}_{variant}_v{version}", codec.name());
             let blob_path = dir.join(format!("{name}.blob"));

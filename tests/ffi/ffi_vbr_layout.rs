@@ -1,11 +1,18 @@
-//! `AnimcompCompressSettings::vbr_layout` through the C ABI: the grouped layout writes format
-//! version 3, its poses (whole, one joint, subsets, through the playback cache) are bit for bit
-//! those of the default layout, and an out-of-range value is refused.
+//! `vbr` blobs through the C ABI: every value of the reserved `AnimcompCompressSettings::
+//! vbr_layout` writes the same grouped blob (format version 4; an out-of-range value is still
+//! refused); its poses (whole, one joint, subsets, through the playback cache) are bit for bit
+//! the reference decode of the body the encoder wrote (`offline::vbr::reference`); a format
+//! version 2 `vbr` blob is refused by validation, `animcomp_blob_open` and
+//! `animcomp_decompressor_init`, and `animcomp_regroup_blob` converts it.
 
 use std::ptr::null_mut;
 
 use animcomp::clip::{generate_clip, GenerateOptions, RawClip};
+use animcomp::decompress::seek::resolve;
+use animcomp::decompress::{Looping, Rounding};
 use animcomp::ffi::*;
+use animcomp::offline::compress::compress_segments;
+use animcomp::offline::vbr::reference::Reference;
 use animcomp::offline::DefaultMode;
 use animcomp::{AlignedBlob, CodecChoice, CompressSettings, Status, VbrLayout};
 
@@ -44,8 +51,15 @@ fn format_version(blob: &AlignedBlob) -> u32 {
     info.format_version
 }
 
+/// The segments blob (format version 2) the encoder writes before regrouping.
+fn segments(c: &RawClip, s: &CompressSettings) -> AlignedBlob {
+    AlignedBlob::from_bytes(&compress_segments(c, &[], s).unwrap())
+}
+
+/// Every layout value writes one blob, grouped (format version 4), on rigs small and large; an
+/// out-of-range value is refused; another codec's blob stays format version 2.
 #[test]
-fn the_default_layout_is_segments_and_out_of_range_values_are_refused() {
+fn every_layout_value_writes_the_grouped_blob() {
     let s = settings(0);
     assert_eq!(s.vbr_layout, VbrLayout::Segments as u32);
     assert_eq!(CompressSettings::default().vbr_layout, VbrLayout::Segments);
@@ -56,28 +70,7 @@ fn the_default_layout_is_segments_and_out_of_range_values_are_refused() {
         unsafe { animcomp_compress(&c.c(), &bad, null_mut(), 0, &mut size) },
         Status::InvalidEnum
     );
-    assert_eq!(
-        format_version(&compress(&c.c(), &settings(0))),
-        ANIMCOMP_BLOB_FORMAT_VERSION
-    );
-    let grouped = compress(&c.c(), &settings(VbrLayout::Grouped as u32));
-    assert_eq!(
-        format_version(&grouped),
-        ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED
-    );
-    // Another codec ignores the layout: its blob stays version 2.
-    let mut fixed = settings(VbrLayout::Grouped as u32);
-    fixed.codec = CodecChoice::Fixed as u32;
-    assert_eq!(
-        format_version(&compress(&c.c(), &fixed)),
-        ANIMCOMP_BLOB_FORMAT_VERSION
-    );
-}
-
-#[test]
-fn the_auto_layout_groups_rigs_from_sixteen_joints() {
-    assert_eq!(VbrLayout::Auto as u32, 2);
-    for joints in [2, 9, 15, 16, 23] {
+    for joints in [2, 9, 15, 16, 41] {
         let c = generate_clip(&GenerateOptions {
             joints,
             samples: 40,
@@ -86,22 +79,24 @@ fn the_auto_layout_groups_rigs_from_sixteen_joints() {
             ..Default::default()
         });
         let cc = CClip::new(&c);
-        let auto = compress(&cc.c(), &settings(VbrLayout::Auto as u32));
-        let want = if joints >= 16 {
-            VbrLayout::Grouped as u32
-        } else {
-            VbrLayout::Segments as u32
-        };
-        // The blob is the one the chosen layout writes, byte for byte.
-        let chosen = compress(&cc.c(), &settings(want));
-        assert_eq!(auto.as_bytes(), chosen.as_bytes(), "{joints} joints");
-        let version = if joints >= 16 {
-            ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED
-        } else {
-            ANIMCOMP_BLOB_FORMAT_VERSION
-        };
-        assert_eq!(format_version(&auto), version, "{joints} joints");
+        let grouped = compress(&cc.c(), &settings(0));
+        assert_eq!(
+            format_version(&grouped),
+            ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED,
+            "{joints} joints"
+        );
+        for layout in [1, 2] {
+            let other = compress(&cc.c(), &settings(layout));
+            assert_eq!(other.as_bytes(), grouped.as_bytes(), "{joints} joints");
+        }
     }
+    // Another codec: its blob stays version 2.
+    let mut fixed = settings(VbrLayout::Grouped as u32);
+    fixed.codec = CodecChoice::Fixed as u32;
+    assert_eq!(
+        format_version(&compress(&c.c(), &fixed)),
+        ANIMCOMP_BLOB_FORMAT_VERSION
+    );
 }
 
 /// Every joint's floats, one `animcomp_sample_joint` call each.
@@ -139,8 +134,26 @@ fn subset(ctx: &AnimcompDecompressor, joints: &[u32], channels: u32) -> Vec<u32>
     p.iter().map(|f| f.to_bits()).collect()
 }
 
+/// The reference's floats of `joints` with `channels` into slots in reverse order, as
+/// [`subset`] writes them (NaN where a channel is not requested).
+fn reference_subset(pose: &[u32], joints: &[u32], channels: u32) -> Vec<u32> {
+    let mut p = vec![f32::NAN.to_bits(); joints.len() * 12];
+    let ranges = [(1, 0..4), (2, 4..7), (4, 7..10)];
+    for (i, &j) in joints.iter().enumerate() {
+        let slot = joints.len() - 1 - i;
+        for (bit, r) in &ranges {
+            if channels & bit != 0 {
+                for k in r.clone() {
+                    p[slot * 12 + k] = pose[j as usize * 10 + k];
+                }
+            }
+        }
+    }
+    p
+}
+
 #[test]
-fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
+fn grouped_blobs_sample_bit_for_bit_like_the_reference() {
     for (seed, mode) in [
         (2, DefaultMode::Identity),
         (3, DefaultMode::BindPose),
@@ -153,17 +166,16 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
         let s = CompressSettings {
             codec: CodecChoice::Vbr,
             default_mode: mode,
-            vbr_layout: VbrLayout::Segments,
             ..Default::default()
         };
-        let seg = AlignedBlob::from_bytes(&animcomp::compress(&c, &s).unwrap());
-        // The segments blob regrouped: the same samples (a blob compressed grouped may keep
-        // another segment length).
+        let seg = segments(&c, &s);
+        // The segments blob regrouped: the reference's samples (a blob compressed grouped may
+        // keep another segment length).
         let grp =
             AlignedBlob::from_bytes(&animcomp::offline::regroup_blob(seg.as_bytes()).unwrap());
         assert_eq!(format_version(&grp), ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED);
-        let (_hs, mut a) = open(&seg, bp);
-        let (hg, mut b) = open(&grp, bp);
+        let reference = Reference::new(seg.as_bytes(), bp).unwrap();
+        let (_hg, mut b) = open(&grp, bp);
         // A second context on the grouped blob with a playback cache.
         let mut cached = b;
         let n = cache_size(&cached);
@@ -179,10 +191,13 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
         times.extend((0..60).map(|i| ((i * 7919) % 131) as f32 / 29.0));
         times.extend([0.0, 4.4, 100.0, -1.0]);
         for &t in &times {
-            for ctx in [&mut a, &mut b, &mut cached] {
+            for ctx in [&mut b, &mut cached] {
                 assert_eq!(unsafe { animcomp_seek(ctx, t, 1, 0) }, Status::Ok);
             }
-            let want = pose_bits(&a, nj);
+            let key = resolve(reference.header(), t, Looping::Wrap, Rounding::None).unwrap();
+            let mut want = vec![0.0f32; nj * 10];
+            reference.sample_pose(&key, &mut want, 10);
+            let want: Vec<u32> = want.iter().map(|f| f.to_bits()).collect();
             assert_eq!(pose_bits(&b, nj), want, "seed {seed} at {t}");
             assert_eq!(pose_bits(&cached, nj), want, "cached, seed {seed} at {t}");
             assert_eq!(
@@ -193,7 +208,7 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
             for (list, channels) in [(&every_third, 7), (&backwards, 1), (&backwards, 6)] {
                 assert_eq!(
                     subset(&b, list, channels),
-                    subset(&a, list, channels),
+                    reference_subset(&want, list, channels),
                     "subset {channels}, seed {seed} at {t}"
                 );
             }
@@ -207,7 +222,6 @@ fn grouped_blobs_sample_bit_for_bit_like_segmented_ones() {
         let avx2 = false;
         let tag = if avx2 { *b"ACP3" } else { [0; 4] };
         assert_eq!(&mem[0].to_le_bytes()[..4], &tag, "seed {seed}");
-        let _ = hg;
     }
 }
 
@@ -224,26 +238,57 @@ fn validate(blob: &AlignedBlob) -> Status {
     unsafe { animcomp_validate_blob(b.as_ptr().cast(), b.len()) }
 }
 
-/// A header whose version names the other layout is refused by that layout's validator (a
-/// grouped body read as segments, and the reverse), as are version 5 with another codec, the
-/// retired versions 3 and 4 and versions past 5.
+/// A format version 2 `vbr` blob (the segments layout) is refused with `UNSUPPORTED_VERSION`
+/// by validation, `animcomp_blob_info`, `animcomp_blob_open` and `animcomp_decompressor_init`,
+/// with a message naming the conversion; a grouped body under version 2 too. A segments body
+/// under version 5 is refused by the grouped validator, as are version 5 with another codec;
+/// the retired versions 3 and 4 and versions past 5 get `UNSUPPORTED_VERSION`. Format version 2
+/// blobs of the other codecs stay valid.
 #[test]
-fn a_version_that_names_the_other_layout_is_refused() {
+fn a_format_version_2_vbr_blob_is_refused() {
     let c = clip(5);
-    let [seg, grp] = [VbrLayout::Segments, VbrLayout::Grouped].map(|vbr_layout| {
-        let s = CompressSettings {
-            codec: CodecChoice::Vbr,
-            vbr_layout,
-            ..Default::default()
-        };
-        AlignedBlob::from_bytes(&animcomp::compress(&c, &s).unwrap())
-    });
-    assert_eq!(validate(&seg), Status::Ok);
+    let s = CompressSettings {
+        codec: CodecChoice::Vbr,
+        ..Default::default()
+    };
+    let seg = segments(&c, &s);
+    let grp = AlignedBlob::from_bytes(&animcomp::compress(&c, &s).unwrap());
     assert_eq!(validate(&grp), Status::Ok);
+    assert_eq!(validate(&seg), Status::UnsupportedVersion);
+    let b = seg.as_bytes();
+    let mut info = AnimcompBlobInfo::default();
+    assert_eq!(
+        unsafe { animcomp_blob_info(b.as_ptr().cast(), b.len(), &mut info) },
+        Status::UnsupportedVersion
+    );
+    let o = super::ffi_bind::options(None);
+    let mut h = AnimcompBlob {
+        opaque: [0; ANIMCOMP_BLOB_WORDS],
+    };
+    assert_eq!(
+        unsafe { animcomp_blob_open(&mut h, b.as_ptr().cast(), b.len(), &o) },
+        Status::UnsupportedVersion
+    );
+    let mut ctx = super::ffi_bind::new_ctx();
+    assert_eq!(
+        unsafe { animcomp_decompressor_init(&mut ctx, b.as_ptr().cast(), b.len(), &o) },
+        Status::UnsupportedVersion
+    );
+    let message = unsafe {
+        std::ffi::CStr::from_ptr(animcomp_status_message(Status::UnsupportedVersion as i32))
+    };
+    let message = message.to_str().unwrap();
+    for name in [
+        "animcomp regroup",
+        "animcomp_regroup_blob",
+        "Blob.regrouped()",
+    ] {
+        assert!(message.contains(name), "{message}");
+    }
     let version = |v: u16| move |b: &mut [u8]| b[4..6].copy_from_slice(&v.to_le_bytes());
     assert_eq!(
         validate(&forged(grp.as_bytes(), version(2))),
-        Status::CorruptBlob
+        Status::UnsupportedVersion
     );
     assert_eq!(
         validate(&forged(seg.as_bytes(), version(5))),
@@ -260,15 +305,34 @@ fn a_version_that_names_the_other_layout_is_refused() {
         validate(&forged(grp.as_bytes(), fixed)),
         Status::CorruptBlob
     );
+    for codec in [CodecChoice::Fixed, CodecChoice::Keys] {
+        let s = CompressSettings {
+            codec,
+            ..Default::default()
+        };
+        let other = AlignedBlob::from_bytes(&animcomp::compress(&c, &s).unwrap());
+        assert_eq!(format_version(&other), ANIMCOMP_BLOB_FORMAT_VERSION);
+        assert_eq!(validate(&other), Status::Ok, "{codec:?}");
+        let b = other.as_bytes();
+        assert_eq!(
+            unsafe { animcomp_decompressor_init(&mut ctx, b.as_ptr().cast(), b.len(), &o) },
+            Status::Ok,
+            "{codec:?}"
+        );
+    }
 }
 
-/// `animcomp_regroup_blob`: the default blob rewritten is the Rust API's regrouped blob, through
-/// the size query; a grouped blob is copied; another codec, NULL and misaligned pointers get
-/// statuses.
+/// `animcomp_regroup_blob`: the segments blob rewritten is the Rust API's regrouped blob (the
+/// reference's samples), through the size query; a grouped blob is copied; another codec, NULL
+/// and misaligned pointers get statuses.
 #[test]
 fn regroup_blob_gives_the_grouped_blob() {
     let c = CClip::new(&clip(6));
-    let seg = compress(&c.c(), &settings(0));
+    let s = CompressSettings {
+        codec: CodecChoice::Vbr,
+        ..Default::default()
+    };
+    let seg = segments(&clip(6), &s);
     let grp = AlignedBlob::from_bytes(&animcomp::offline::regroup_blob(seg.as_bytes()).unwrap());
     let regroup = |blob: &AlignedBlob, out: &mut AlignedBlob, cap: usize| {
         let mut size = usize::MAX;

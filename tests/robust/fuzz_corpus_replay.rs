@@ -116,7 +116,8 @@ fn write_seeds() {
         }
     }
     // Regression input of the vbr describe underflow (robust_mutation finding): a re-sealed bit
-    // flip in the vbr body header's constants offset.
+    // flip in the vbr body header's constants offset, in the segments layout (format version 2:
+    // the offline conversion's input since the runtime refuses it).
     let clip = animcomp::clip::generate_clip(&animcomp::clip::GenerateOptions {
         joints: 7,
         samples: 16,
@@ -126,7 +127,7 @@ fn write_seeds() {
         codec: animcomp::CodecChoice::Vbr,
         ..Default::default()
     };
-    if let Ok(mut b) = animcomp::compress(&clip, &vbr) {
+    if let Ok(mut b) = animcomp::offline::compress::compress_segments(&clip, &[], &vbr) {
         b[80] ^= 0x80;
         harness::reseal(&mut b);
         let reg = dir

@@ -62,7 +62,7 @@ fn blob(
         additive: 0,
         num_curves: curves.0,
         curves: curves.1,
-        grouped: false,
+        segments: false,
     };
     AlignedBlob::from_bytes(&assemble_blob_with(&enc, joints, samples, 30.0, &extras).unwrap())
 }
@@ -277,13 +277,31 @@ fn curves_that_store_nothing_cost_nothing_per_segment() {
     assert!(work.total() <= 2 * b.len(), "{work:?}");
 }
 
+/// Grouped `vbr` blobs (the runtime's validation) and the segments blobs the offline conversion
+/// reads (`validate_blob_for_regroup`).
 #[test]
 fn vbr_bodies_validate_in_linear_work() {
-    let blobs: Vec<_> = [(8, 100), (32, 400), (64, 1600)]
+    let shapes = [(8, 100), (32, 400), (64, 1600)];
+    let segments: Vec<_> = shapes
         .iter()
         .map(|&(joints, samples)| super::vbr_hostile::vbr_blob(joints, samples))
         .collect();
-    assert_linear("vbr, compressed", &blobs, true, 4.0);
+    let grouped: Vec<_> = segments
+        .iter()
+        .map(|b| AlignedBlob::from_bytes(&animcomp::offline::regroup_blob(b.as_bytes()).unwrap()))
+        .collect();
+    assert_linear("vbr, compressed", &grouped, true, 4.0);
+    for blob in &segments {
+        let mut work = ValidationWork::default();
+        let r =
+            animcomp::format::validate::validate_blob_for_regroup(blob.as_bytes(), true, &mut work);
+        assert!(r.is_ok(), "{r:?}");
+        assert!(work.total() as f64 <= 4.0 * blob.len() as f64, "{work:?}");
+        // The runtime refuses the version before reading the body.
+        let (r, work, _) = run(blob);
+        assert_eq!(r, Err(Error::UnsupportedVersion(2)));
+        assert_eq!(work.total(), 0);
+    }
     // The forged shared-segment case is `vbr_hostile::shared_segment_records_are_refused_in_linear_work`.
 }
 

@@ -1,15 +1,20 @@
-//! Hostile `vbr` bodies: validation is linear in the body size (a segment table whose entries all
-//! point at one shared record is refused after one record, at every size) and stored constants are
-//! value-checked. (Mutants in general: `value_rule.rs`.)
+//! Hostile `vbr` bodies in the segments layout (format version 2, which only the offline
+//! conversion `regroup_blob` reads; the runtime refuses the version): validation is linear in the
+//! body size (a segment table whose entries all point at one shared record is refused after one
+//! record, at every size) and stored constants are value-checked. (Mutants in general:
+//! `value_rule.rs`; grouped bodies: `runtime/vbr/grouped/tests.rs`.)
 
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::format::vbr::layout::{self, validate_counting, View};
 use animcomp::format::{Header, HEADER_SIZE};
-use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Error};
+use animcomp::offline::compress::compress_segments;
+use animcomp::offline::regroup_blob;
+use animcomp::{AlignedBlob, CodecChoice, CompressSettings, Error};
 
 use crate::harness::reseal;
 
+/// The segments blob (format version 2) the encoder writes for a generated clip.
 pub(crate) fn vbr_blob(joints: usize, samples: usize) -> AlignedBlob {
     let clip = generate_clip(&GenerateOptions {
         joints,
@@ -22,7 +27,7 @@ pub(crate) fn vbr_blob(joints: usize, samples: usize) -> AlignedBlob {
         codec: CodecChoice::Vbr,
         ..Default::default()
     };
-    AlignedBlob::from_bytes(&compress(&clip, &s).unwrap())
+    AlignedBlob::from_bytes(&compress_segments(&clip, &[], &s).unwrap())
 }
 
 fn body_of(blob: &AlignedBlob) -> (Header, std::ops::Range<usize>) {
@@ -57,12 +62,17 @@ fn shared_segment_records_are_refused_in_linear_work() {
         assert!(matches!(r, Err(Error::CorruptBlob(_))), "{r:?}");
         assert!(work <= range.len());
         ratios.push(work as f64 / range.len() as f64);
-        // And through the public entry point, checksum re-sealed so the codec validator is reached.
+        // And through the public entry point, checksum re-sealed so the codec validator is
+        // reached; the runtime refuses the version first.
         reseal(blob.as_bytes_mut());
         assert!(matches!(
-            Decompressor::new(blob.as_bytes(), &DecompressOptions::default()),
+            regroup_blob(blob.as_bytes()),
             Err(Error::CorruptBlob(_))
         ));
+        assert_eq!(
+            Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).err(),
+            Some(Error::UnsupportedVersion(2))
+        );
     }
     // The work per body byte does not grow with the size (it shrinks: one record is examined).
     assert!(ratios[2] <= ratios[0] * 1.01, "{ratios:?}");
@@ -76,7 +86,9 @@ fn constants_are_value_checked() {
         samples: 40,
         ..Default::default()
     });
-    let blob = AlignedBlob::from_bytes(&compress(&clip, &CompressSettings::default()).unwrap());
+    let blob = compress_segments(&clip, &[], &CompressSettings::default()).unwrap();
+    let blob = AlignedBlob::from_bytes(&blob);
+    assert!(regroup_blob(blob.as_bytes()).is_ok());
     let (h, range) = body_of(&blob);
     let body = &blob.as_bytes()[range.clone()];
     let v = View::read(body);
@@ -110,7 +122,7 @@ fn constants_are_value_checked() {
             b.as_bytes_mut()[at + 4 * i..at + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
         }
         reseal(b.as_bytes_mut());
-        let r = Decompressor::new(b.as_bytes(), &DecompressOptions::default());
+        let r = regroup_blob(b.as_bytes());
         assert!(
             matches!(r, Err(Error::CorruptBlob(_))),
             "{bad:?}: {:?}",

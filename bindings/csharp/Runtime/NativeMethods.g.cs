@@ -174,28 +174,24 @@ namespace AnimComp.Native
     }
 
     /// <summary>
-    /// How a `vbr` blob lays out its body: what the runtime pays per call (`docs/runtime.md`).
+    /// Reserved; every `vbr` blob is written in the grouped layout. Kept so that existing callers
+    /// compile and the C settings keep their size: every defined value writes the same blob, and an
+    /// undefined one is still refused (`InvalidEnum`). A `vbr` blob with joints is format version 4
+    /// (docs/grouped.md); one without joints (curves only) is format version 2, like every blob of
+    /// the other codecs.
     /// </summary>
     public enum AnimcompVbrLayout : uint
     {
         /// <summary>
-        /// Segments of tracks, joint after joint (format version 2, read by every version of the
-        /// library): the fastest joint subsets.
+        /// Reserved (the default value); written grouped like the others.
         /// </summary>
         ANIMCOMP_VBR_LAYOUT_SEGMENTS = 0,
         /// <summary>
-        /// Tracks in groups of eight that SIMD lanes decode together, with a playback cache
-        /// (format version 4, which libraries from this version on read): faster whole poses and
-        /// playback on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on
-        /// the shared mocap sets, 3.3 % on short clips of a few KB, 6.9 % (and slower) on the glTF
-        /// samples' small rigs (docs/grouped.md).
+        /// Reserved; written grouped like the others.
         /// </summary>
         ANIMCOMP_VBR_LAYOUT_GROUPED = 1,
         /// <summary>
-        /// Chosen per clip: grouped for a rig of 16 joints or more (`AUTO_GROUPED_JOINTS`),
-        /// segments below, where the grouped layout measured slower whole poses and larger blobs
-        /// (the crossover lies between 9 and 19 joints: docs/grouped.md, "Speed"). Later
-        /// versions may refine the rule.
+        /// Reserved; written grouped like the others.
         /// </summary>
         ANIMCOMP_VBR_LAYOUT_AUTO = 2,
     }
@@ -517,13 +513,9 @@ namespace AnimComp.Native
         /// </summary>
         public float morph_position_precision;
         /// <summary>
-        /// `ANIMCOMP_CODEC_VBR` (and `AUTO` when it picks `vbr`): an `ANIMCOMP_VBR_LAYOUT_*` value,
-        /// the body's layout (default `ANIMCOMP_VBR_LAYOUT_SEGMENTS`, format version 2;
-        /// `ANIMCOMP_VBR_LAYOUT_GROUPED` writes format version 4: faster whole poses and playback
-        /// on rigs of about 20 joints or more, slower joint subsets; 0.3-2.3 % larger on the shared
-        /// mocap sets, 3.3 % on short clips of a few KB, 6.9 % and slower on the glTF samples'
-        /// small rigs; docs/grouped.md; `ANIMCOMP_VBR_LAYOUT_AUTO`: grouped for a rig of 16
-        /// joints or more, segments below).
+        /// Reserved; every `vbr` blob is written in the grouped layout (format version 5). An
+        /// `ANIMCOMP_VBR_LAYOUT_*` value, kept for compatibility: each writes the same blob; another
+        /// value gives `ANIMCOMP_STATUS_INVALID_ENUM`.
         /// </summary>
         public uint vbr_layout;
         /// <summary>
@@ -723,12 +715,13 @@ namespace AnimComp.Native
         /// </summary>
         public const uint ANIMCOMP_ALIGNMENT = 16;
         /// <summary>
-        /// The blob format version this library writes by default (see `animcomp_blob_format_version`).
+        /// The blob format version of `fixed` and `keys` blobs and of blobs without joints (see
+        /// `animcomp_blob_format_version`).
         /// </summary>
         public const uint ANIMCOMP_BLOB_FORMAT_VERSION = 2;
         /// <summary>
-        /// The blob format version of a `vbr` blob written with `ANIMCOMP_VBR_LAYOUT_GROUPED`, the newest
-        /// this library reads.
+        /// The blob format version of every `vbr` blob with joints (the grouped layout), the newest this
+        /// library reads.
         /// </summary>
         public const uint ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED = 5;
         /// <summary>
@@ -855,9 +848,10 @@ namespace AnimComp.Native
 #if !ANIMCOMP_RUNTIME_ONLY
         /// <summary>
         /// Rewrites the `vbr` blob `blob` (`size` bytes, 16-byte aligned; validated first, checksum
-        /// included) in the grouped layout (`ANIMCOMP_VBR_LAYOUT_GROUPED`, format version 4) without
-        /// recompressing: the blob `animcomp_compress` writes with that layout, byte for byte. A blob
-        /// already grouped is copied; a blob of another codec, or without joints, gives
+        /// included) of format version 2 (the segments layout, which the runtime refuses) in the grouped
+        /// layout (format version 5) without recompressing: its poses bit for bit (`animcomp_compress`,
+        /// which also tries longer segments, may write a smaller blob of the clip). A blob already
+        /// grouped is copied; a blob of another codec, or without joints, gives
         /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The output protocol is `animcomp_compress`'s (`out`,
         /// `out_capacity`, `*out_size`, `ANIMCOMP_STATUS_BUFFER_TOO_SMALL` with the required size).
         ///
@@ -1076,10 +1070,8 @@ namespace AnimComp.Native
         /// Writes into `*out_bytes` the bytes of playback cache a context bound to the opened blob
         /// `handle` can use: 16-byte aligned memory of at least that size, attached with
         /// `animcomp_decompressor_attach_cache`. 0 when the blob's codec has no cache (attaching is then
-        /// allowed and changes nothing). The size depends on the blob only (its joints and animated
-        /// tracks: about 100 bytes per animated track and 40 per joint, plus 128, for a `vbr` blob of
-        /// format version 2; about 1 KB per group of up to eight animated tracks, plus 96, for the
-        /// grouped layout).
+        /// allowed and changes nothing). The size depends on the blob only: about 1 KB per group of up
+        /// to eight animated tracks, plus 96, for a `vbr` blob.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_blob_playback_cache_size", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern AnimcompStatus animcomp_blob_playback_cache_size(AnimcompBlob* handle, UIntPtr* out_bytes);
@@ -1130,10 +1122,12 @@ namespace AnimComp.Native
         public static extern byte* animcomp_version_string();
 
         /// <summary>
-        /// The blob format version this library writes by default (equals `ANIMCOMP_BLOB_FORMAT_VERSION`).
-        /// It reads version 2 and `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (5: `vbr` blobs written with
-        /// `ANIMCOMP_VBR_LAYOUT_GROUPED`); blobs of another version (3 and 4 among them: the grouped
-        /// layout's earlier forms) are rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`.
+        /// The blob format version of `fixed` and `keys` blobs and of blobs without joints (equals
+        /// `ANIMCOMP_BLOB_FORMAT_VERSION`). Every `vbr` blob with joints is
+        /// `ANIMCOMP_BLOB_FORMAT_VERSION_GROUPED` (5). The library reads those two; other versions are
+        /// rejected with `ANIMCOMP_STATUS_UNSUPPORTED_VERSION`, and so is a `vbr` blob with joints of
+        /// version 2 (the segments layout) or 3 and 4 (the grouped layout's earlier forms): convert it without
+        /// loss with `animcomp_regroup_blob` (version 2) or by compressing the clip again.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_blob_format_version", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint animcomp_blob_format_version();

@@ -161,7 +161,7 @@ static unsafe class BindingsTest
         using (var opened = new OpenedBlob(blob))
         {
             long size = opened.PlaybackCacheSize;
-            Check(size > 128 + 40 * joints, "the blob has a playback cache of animated tracks (" + size + " bytes)");
+            Check(size > 64 + 640, "the blob has a playback cache of at least one group of animated tracks (" + size + " bytes)");
             var plain = opened.Bind();
             var cached = opened.Bind();
             Check(cached.PlaybackCacheSize == size, "context and blob agree on the cache size");
@@ -197,8 +197,13 @@ static unsafe class BindingsTest
                 if (!SameBits(a, b)) ++differ;
             }
             Check(differ == 0, differ + " of " + frames + " playback poses through the cache differ from the plain ones");
-            // The cache was used: its first bytes hold the library's fill tag ("ACPC").
-            Check(buffer.Pointer[0] == (byte)'A' && buffer.Pointer[3] == (byte)'C', "the cache was filled");
+            // The cache was used: its first bytes hold the grouped cache's tag ("ACP3"). The cache
+            // is the AVX2 decoder's: a CPU without AVX2 samples without it (memory left as it was).
+            bool avx2 = System.IO.File.Exists("/proc/cpuinfo")
+                && System.IO.File.ReadAllText("/proc/cpuinfo").Contains(" avx2");
+            if (avx2)
+                Check(buffer.Pointer[0] == (byte)'A' && buffer.Pointer[1] == (byte)'C'
+                    && buffer.Pointer[2] == (byte)'P' && buffer.Pointer[3] == (byte)'3', "the cache was filled");
             // Attaching again replaces it, and frees the old memory.
             Check(cached.AttachPlaybackCache() == AnimcompStatus.ANIMCOMP_STATUS_OK, "attach again");
             Check(buffer.Pointer == null && cached.PlaybackCacheBuffer != buffer, "the replaced cache was freed");

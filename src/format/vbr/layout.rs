@@ -1,4 +1,7 @@
-//! The `vbr` body layout and its validation.
+//! The `vbr` body layout the encoder writes (the segments layout) and its validation. A blob
+//! holds this body only in format version 2, which the runtime refuses: the compressor regroups
+//! it (`offline::vbr::regroup`), and so does the offline conversion (`offline::regroup_blob`),
+//! which validates it here first. `offline::vbr::reference` decodes it for tests.
 //!
 //! ```text
 //! body header (32 bytes, little-endian)
@@ -27,7 +30,7 @@
 //! ```
 //!
 //! [`validate`] checks every offset, count, kind, rate and size against the body length, so the
-//! decoder may index without further checks (its reads still clamp into the body: `runtime::body`).
+//! regrouping may index without further checks.
 
 use super::bitrate::{rate_bits, NUM_RATES, RATE_FIELD_BITS};
 use crate::format::bytes::{read_u32, ByteReader};

@@ -2,5 +2,6 @@
 //! `docs/vbr.md`).
 
 pub mod bitrate;
+pub mod keyframe;
 pub mod layout;
 pub mod rotation;

@@ -1,6 +1,7 @@
 //! The `vbr` codec: error-driven variable bit rates per segment and sub-track.
 //!
-//! The clip is split into segments of [`SEGMENT_LEN`] samples. Each channel of each joint is
+//! The clip is split into segments of [`SEGMENT_LEN`] or 32 samples (the one giving the smaller
+//! blob, [`GROUPED_SEGMENT_LENS`]). Each channel of each joint is
 //! either removed (default or constant over the clip, see [`tracks`]) or animated: range-reduced
 //! over the clip (`f32` min and extent per component) and over each segment (8-bit min and extent),
 //! then stored at a bit rate chosen per segment by the error metric ([`optimize`]). Rotations drop
@@ -8,15 +9,16 @@
 //! interpolation recovers. See `docs/vbr.md` for the algorithm and [`layout`] for the body layout.
 
 pub mod optimize;
+pub mod reference;
 pub mod regroup;
 pub mod tracks;
 mod write;
 
 // The body format this encoder writes and the decoder it must match bit for bit.
 // (`write::describe` checks a body with `super::validate` first.)
+use crate::format::vbr::keyframe as decode;
 use crate::format::vbr::layout::validate;
 use crate::format::vbr::{bitrate, layout, rotation};
-use crate::runtime::vbr as decode;
 
 use crate::format::{CodecId, Header};
 use crate::offline::blob_writer::EncodedBody;
@@ -50,19 +52,17 @@ pub fn effort(level: Level) -> optimize::Effort {
     }
 }
 
-/// Segment lengths a grouped body tries ([`encode`] keeps the smallest). Longer segments store
+/// Segment lengths the encoder tries ([`encode`] keeps the one whose grouped body is the smallest). Longer segments store
 /// their rates and ranges less often and widen the ranges they quantise in: on the shared sets
 /// 32 samples gave the smaller blob for 42 of 49 cmu-cc clips (60 Hz) and 35 of 174 bandai
 /// clips (30 Hz), 16 for the rest (`docs/vbr.md`, "Segment length").
 pub const GROUPED_SEGMENT_LENS: [usize; 2] = [SEGMENT_LEN, 32];
 
-/// Compresses the clip of `ctx`: one body of [`SEGMENT_LEN`] samples per segment or, when the
-/// blob is written grouped, the body of [`GROUPED_SEGMENT_LENS`] whose grouped form is the
-/// smallest.
+/// Compresses the clip of `ctx`: the segments body, of the segment length of
+/// [`GROUPED_SEGMENT_LENS`] whose grouped form (what the blob holds) is the smallest.
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
     let n = ctx.clip.num_samples;
-    let grouped = ctx.settings.vbr_layout.grouped_for(ctx.clip.num_joints());
-    let lens = if grouped && n > SEGMENT_LEN {
+    let lens = if n > SEGMENT_LEN {
         &GROUPED_SEGMENT_LENS[..]
     } else {
         &GROUPED_SEGMENT_LENS[..1]

@@ -256,10 +256,8 @@ fn describe(lib: &Library) -> String {
         match lib.vbr_layout {
             0 => String::new(),
             1 => ", vbr_layout grouped: vbr blobs of format 4".into(),
-            _ => format!(
-                ", vbr_layout auto: grouped from {} joints",
-                animcomp::offline::AUTO_GROUPED_JOINTS
-            ),
+            // Builds whose `vbr_layout` still chose: auto grouped rigs of 16 joints or more.
+            _ => ", vbr_layout auto: grouped from 16 joints".into(),
         },
         if lib.has_bind() {
             ", blob_open/bind"

@@ -5,8 +5,8 @@ use super::body::{record_bytes, record_head, RECORD_PER_SEGMENT, RECORD_WIDE_JOI
 use super::body::{MASK_ANIMATED, MASK_PER_SEGMENT, MASK_STATIC};
 use super::{View, DEFAULT_VALUES};
 use crate::format::bytes::read_u32;
+use crate::format::vbr::keyframe::keyframe_position;
 use crate::math::CHANNEL_OFFSETS;
-use crate::runtime::vbr::keyframe_position;
 use crate::runtime::SampleKey;
 
 /// One sample (`alpha` 0 or equal samples).

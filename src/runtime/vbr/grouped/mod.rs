@@ -47,6 +47,7 @@ mod common;
 #[cfg(feature = "compress")]
 pub mod describe;
 pub(crate) mod entry;
+mod lanes;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod sse2;

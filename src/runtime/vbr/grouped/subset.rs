@@ -4,14 +4,12 @@
 
 use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, STARTS_EVERY};
 use super::common::{default_value, positions, split, static_value, ONE, PAIR};
+use super::lanes::{self, clamp_value, PAIR_BITS};
 use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
 use crate::math::nlerp_shortest;
 use crate::math::CHANNEL_OFFSETS;
-use crate::runtime::vbr::cursor::PAIR_BITS;
-use crate::runtime::vbr::lanes;
-use crate::runtime::vbr::walk::clamp_value;
 use crate::runtime::SampleKey;
 use glam::Vec4;
 

@@ -1,20 +1,83 @@
-//! The grouped layout's poses against the `vbr` decoder's, bit for bit.
+//! The grouped layout's poses against the reference decode of the body the encoder wrote
+//! (`offline::vbr::reference`, on the segments blob before regrouping), bit for bit.
 
 use super::*;
 use crate::format::bytes::{read_u16, read_u32};
+use crate::math::Transform;
 use crate::math::{Quat, Vec3};
 use crate::offline::clip::{generate_clip, GenerateOptions, RawClip};
+use crate::offline::vbr::reference::Reference;
 use crate::runtime::seek::{resolve, Looping, Rounding};
 use crate::runtime::{DecompressOptions, Decompressor};
 use crate::AlignedBlob;
 
-/// Compares every joint's floats of the grouped layout's decoders (every [`Isa`] this machine runs)
-/// and the `vbr` decoder at `times` (bit for bit; NaN never occurs in a decoded pose, and the
+/// The grouped clip of a segments blob (format version 2, regrouped) or of a grouped one.
+fn convert(blob: &[u8]) -> Result<Proto> {
+    let grouped = AlignedBlob::from_bytes(&crate::offline::regroup_blob(blob)?);
+    Proto::convert(grouped.as_bytes())
+}
+
+/// The reference decode of a segments blob behind the calls of [`Decompressor`] that the tests
+/// make: the poses every grouped decoder must give, bit for bit.
+struct Ref<'a> {
+    r: Reference<'a>,
+    key: SampleKey,
+}
+
+impl<'a> Ref<'a> {
+    fn new(blob: &'a [u8], opts: &DecompressOptions<'a>) -> Result<Self> {
+        Ok(Ref {
+            r: Reference::new(blob, opts.bind_pose)?,
+            key: SampleKey::default(),
+        })
+    }
+
+    fn num_joints(&self) -> usize {
+        self.r.header().num_joints as usize
+    }
+
+    fn seek(&mut self, t: f32, looping: Looping, rounding: Rounding) -> Result<()> {
+        self.key = resolve(self.r.header(), t, looping, rounding)?;
+        Ok(())
+    }
+
+    fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
+        self.r.sample_pose(&self.key, out, stride);
+        Ok(())
+    }
+
+    fn sample_joint(&self, j: u32) -> Result<Transform> {
+        Ok(self.r.pose(&self.key)[j as usize])
+    }
+
+    fn sample_joints(
+        &self,
+        joints: &[u32],
+        slots: Option<&[u32]>,
+        channels: u32,
+        out: &mut [f32],
+        stride: usize,
+    ) -> Result<()> {
+        let pose = self.r.pose(&self.key);
+        let mut out = crate::runtime::PoseOut { data: out, stride };
+        for (i, &j) in joints.iter().enumerate() {
+            let slot = slots.map_or(i, |s| s[i] as usize);
+            out.write_channels(slot, &pose[j as usize], channels);
+        }
+        Ok(())
+    }
+}
+
+/// Compares every joint's floats of the grouped layout's decoders (every [`Isa`] this machine
+/// runs, and the runtime's [`Decompressor`] on the regrouped blob) and the reference decode of
+/// the segments blob `blob` at `times` (bit for bit; NaN never occurs in a decoded pose, and the
 /// grouped layout's buffer is refilled with NaN before each decode). Returns the number of poses
-/// compared.
+/// compared (the decompressor's not counted).
 pub fn compare(blob: &[u8], times: &[f32]) -> usize {
-    let proto = Proto::convert(blob).unwrap();
-    let mut d = Decompressor::new(blob, &DecompressOptions::default()).unwrap();
+    let proto = convert(blob).unwrap();
+    let mut d = Ref::new(blob, &DecompressOptions::default()).unwrap();
+    let grouped = AlignedBlob::from_bytes(&crate::offline::regroup_blob(blob).unwrap());
+    let mut runtime = Decompressor::new(grouped.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = d.num_joints();
     let stride = 11;
     let mut a = vec![f32::NAN; n * stride];
@@ -25,6 +88,10 @@ pub fn compare(blob: &[u8], times: &[f32]) -> usize {
         for looping in [Looping::Clamp, Looping::Wrap] {
             d.seek(t, looping, Rounding::None).unwrap();
             d.sample_pose(&mut a, stride).unwrap();
+            runtime.seek(t, looping, Rounding::None).unwrap();
+            b.fill(f32::NAN);
+            runtime.sample_pose(&mut b, stride).unwrap();
+            assert!(same(&a, &b), "Decompressor at {t} ({looping:?})");
             let key = resolve(proto.header(), t, looping, Rounding::None).unwrap();
             for &isa in &isas {
                 b.fill(f32::NAN);
@@ -55,7 +122,7 @@ fn isas_available() {
     // An unavailable decoder writes nothing.
     for isa in Isa::ALL.into_iter().filter(|i| !i.available()) {
         let mut out = [7.0f32; 10];
-        let p = Proto::convert(vbr_blob(1, 5, false).as_bytes()).unwrap();
+        let p = convert(vbr_blob(1, 5, false).as_bytes()).unwrap();
         let key = SampleKey {
             i0: 0,
             i1: 0,
@@ -93,7 +160,7 @@ fn cached_proto(joints: usize, samples: usize, seed: u64) -> Option<(AlignedBlob
         return None;
     }
     let blob = seeded_blob(joints, samples, true, seed);
-    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    let proto = convert(blob.as_bytes()).unwrap();
     Some((blob, proto))
 }
 
@@ -127,13 +194,15 @@ fn blob_of(
     vbr_of(&clip)
 }
 
-/// The `vbr` blob of `clip` (default settings).
+/// The segments blob (format version 2) of `clip` (default settings): the body the encoder
+/// wrote, which the reference decodes and [`convert`] regroups.
 fn vbr_of(clip: &RawClip) -> AlignedBlob {
     let settings = crate::CompressSettings {
         codec: crate::CodecChoice::Vbr,
         ..Default::default()
     };
-    AlignedBlob::from_bytes(&crate::compress(clip, &settings).unwrap())
+    let blob = crate::offline::compress::compress_segments(clip, &[], &settings).unwrap();
+    AlignedBlob::from_bytes(&blob)
 }
 
 /// What the layout of `p` gives the decoders to do: [a raw `f32` component, a group with
@@ -203,6 +272,16 @@ fn edge_cases(c: &mut RawClip) {
     }
 }
 
+/// Every joint holds still for the clip's first half: constant over a segment, not the clip.
+fn held_still(c: &mut RawClip) {
+    for t in &mut c.tracks {
+        let half = t.rotations.len() / 2;
+        let (q, v) = (t.rotations[0], t.translations[0]);
+        t.rotations[..half].fill(q);
+        t.translations[..half].fill(v);
+    }
+}
+
 #[test]
 fn proto_poses_are_the_vbr_poses() {
     let isas = Isa::ALL.into_iter().filter(|i| i.available()).count();
@@ -214,13 +293,17 @@ fn proto_poses_are_the_vbr_poses() {
         (40, 200, true, false),
         (3, 17, false, false),
         (12, 90, true, true),
+        (10, 100, false, false),
     ] {
         let blob = vbr_blob_with(joints, samples, scale, |c| {
             if edited {
                 edge_cases(c)
             }
+            if samples == 100 {
+                held_still(c)
+            }
         });
-        let c = coverage(&Proto::convert(blob.as_bytes()).unwrap());
+        let c = coverage(&convert(blob.as_bytes()).unwrap());
         for (x, y) in covered.iter_mut().zip(c) {
             *x |= y;
         }
@@ -244,7 +327,7 @@ fn proto_poses_are_the_vbr_poses() {
 /// A group of one lane is decoded alone (`subset::lone_group`, not the eight-lane walk): a
 /// root's translation (the one animated translation) last, or before the scales' groups; a
 /// rotation left over, last (no translation animated) or before the root's translation;
-/// quantised, raw, and with its dropped component chosen per segment. Bit for bit the `vbr`
+/// quantised, raw, and with its dropped component chosen per segment. Bit for bit the reference
 /// poses, at samples, between samples and across segments.
 #[test]
 fn a_group_of_one_lane_is_the_vbr_poses() {
@@ -277,7 +360,7 @@ fn a_group_of_one_lane_is_the_vbr_poses() {
             _ => {}
         }
         let blob = vbr_of(&c);
-        let p = Proto::convert(blob.as_bytes()).unwrap();
+        let p = convert(blob.as_bytes()).unwrap();
         let v = p.view();
         let mut at = 0;
         let mut groups = Vec::new();
@@ -349,7 +432,7 @@ fn no_coefficient_lane_is_subnormal() {
             ..Default::default()
         });
         let blob = vbr_of(&clip);
-        let p = Proto::convert(blob.as_bytes()).unwrap();
+        let p = convert(blob.as_bytes()).unwrap();
         let v = p.view();
         for s in 0..v.num_segments as usize {
             let seg = v.segment_offset(s) + v.segment_header(s);
@@ -377,7 +460,7 @@ fn no_coefficient_lane_is_subnormal() {
     assert!(partial > 0);
 }
 
-/// Playback through the grouped layout's cache against the `vbr` decoder, bit for bit: forward at
+/// Playback through the grouped layout's cache against the reference, bit for bit: forward at
 /// several frame rates, backward, looping past the end, and random jumps between.
 #[test]
 fn proto_cached_poses_are_the_vbr_poses() {
@@ -393,10 +476,10 @@ fn proto_cached_poses_are_the_vbr_poses() {
         isas.flat_map(|i| [(14, 150, true), (9, 61, false), (40, 200, true)].map(|c| (i, c)))
     {
         let blob = seeded_blob(joints, samples, scale, 7 + joints as u64);
-        let mut proto = Proto::convert(blob.as_bytes()).unwrap();
+        let mut proto = convert(blob.as_bytes()).unwrap();
         assert!(proto.use_isa(isa));
         let mut cache = ProtoCache::new(&proto);
-        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        let mut d = Ref::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
         let n = d.num_joints();
         let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
         let dur = (samples - 1) as f32 / 30.0;
@@ -428,13 +511,13 @@ fn proto_cached_poses_are_the_vbr_poses() {
 
 /// Forward playback decodes the samples after the key's new one in the same pass (as many as
 /// the slots take, within the segment): the next keys read nothing new; at a segment's last
-/// sample nothing is decoded ahead. Poses stay the `vbr` decoder's.
+/// sample nothing is decoded ahead. Poses stay the reference's.
 #[test]
 fn forward_playback_decodes_the_next_samples_ahead() {
     let Some((blob, proto)) = cached_proto(14, 100, 11) else {
         return;
     };
-    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let mut d = Ref::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = d.num_joints();
     let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
     let rate = proto.header().sample_rate;
@@ -463,28 +546,29 @@ fn forward_playback_decodes_the_next_samples_ahead() {
     // The last of those and the next: the next comes with `ahead` more.
     let s = 2 + ahead;
     assert!(holds(pose(&mut cache, s as f32 + 0.5), s..=s + 1 + ahead));
-    // Segment 0 holds samples 0..16: its last sample comes alone, the next segment's first
-    // with the ones after it.
+    // Segment 0 holds samples 0..L: its last sample comes alone (the next segment's first is
+    // not decoded ahead), the next segment's first with the ones after it.
+    let l = proto.view().seg_len;
     let mut cache = ProtoCache::new(&proto);
-    pose(&mut cache, 14.0);
-    pose(&mut cache, 15.0);
+    pose(&mut cache, (l - 3) as f32);
+    pose(&mut cache, (l - 1) as f32);
     let held: Vec<u32> = cache
         .held()
         .into_iter()
         .filter(|&s| s != u32::MAX)
         .collect();
-    assert_eq!(held, [15]);
-    assert!(holds(pose(&mut cache, 15.5), 15..=16 + ahead));
+    assert!(held.contains(&(l - 1)) && !held.contains(&l), "{held:?}");
+    assert!(holds(pose(&mut cache, l as f32 - 0.5), l - 1..=l + ahead));
 }
 
-/// Subsets (every joint alone, every third joint, all joints in reverse) against the `vbr`
-/// decoder's whole pose, bit for bit.
+/// Subsets (every joint alone, every third joint, all joints in reverse) against the
+/// reference's whole pose, bit for bit.
 #[test]
 fn proto_subsets_are_the_vbr_joints() {
     for (joints, samples, scale) in [(14, 150, true), (30, 61, false)] {
         let blob = seeded_blob(joints, samples, scale, 11 + joints as u64);
-        let proto = Proto::convert(blob.as_bytes()).unwrap();
-        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        let proto = convert(blob.as_bytes()).unwrap();
+        let mut d = Ref::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
         let n = d.num_joints();
         let mut a = vec![0.0f32; n * 10];
         let lists: Vec<Vec<u32>> = vec![
@@ -552,7 +636,7 @@ fn forged_bodies_are_refused_or_decode_in_bounds() {
     };
     for (joints, samples, scale) in [(11, 40, true), (6, 70, false)] {
         let blob = seeded_blob(joints, samples, scale, 5 + joints as u64);
-        let p = Proto::convert(blob.as_bytes()).unwrap();
+        let p = convert(blob.as_bytes()).unwrap();
         let (h, body) = (*p.header(), p.body().to_vec());
         exercise(&p);
         let attempt = |b: &[u8]| match Proto::from_body(h, b) {
@@ -589,7 +673,7 @@ fn forged_bodies_are_refused_or_decode_in_bounds() {
 }
 
 /// A blob whose defaults are the bind pose: poses (every decoder) and subsets bit for bit the
-/// `vbr` decoder's with the same bind pose.
+/// reference's with the same bind pose.
 #[test]
 fn bind_pose_defaults_are_the_vbr_poses() {
     for scale in [false, true] {
@@ -606,8 +690,9 @@ fn bind_pose_defaults_are_the_vbr_poses() {
             default_mode: crate::offline::DefaultMode::BindPose,
             ..Default::default()
         };
-        let blob = AlignedBlob::from_bytes(&crate::compress(&clip, &settings).unwrap());
-        let proto = Proto::convert(blob.as_bytes()).unwrap();
+        let blob = crate::offline::compress::compress_segments(&clip, &[], &settings).unwrap();
+        let blob = AlignedBlob::from_bytes(&blob);
+        let proto = convert(blob.as_bytes()).unwrap();
         assert!(proto.header().has(BlobFlags::DEFAULTS_ARE_BIND_POSE));
         assert!(
             proto.view().defaults.iter().sum::<usize>() > 0,
@@ -618,7 +703,7 @@ fn bind_pose_defaults_are_the_vbr_poses() {
             bind_pose: Some(&bind),
             ..Default::default()
         };
-        let mut d = Decompressor::new(blob.as_bytes(), &opts).unwrap();
+        let mut d = Ref::new(blob.as_bytes(), &opts).unwrap();
         let n = d.num_joints();
         let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
         let all: Vec<u32> = (0..n as u32).collect();
@@ -646,7 +731,7 @@ fn bind_pose_defaults_are_the_vbr_poses() {
 }
 
 /// Joint selections with channel masks and output slots (the runtime's `sample_joints`): bit for
-/// bit the `vbr` decoder's, unwritten floats left alone.
+/// bit the reference's, unwritten floats left alone.
 #[test]
 fn selections_are_the_vbr_selections() {
     for (joints, scale, edge) in [(17, true, false), (9, false, false), (12, true, true)] {
@@ -655,8 +740,8 @@ fn selections_are_the_vbr_selections() {
                 edge_cases(c)
             }
         });
-        let proto = Proto::convert(blob.as_bytes()).unwrap();
-        let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+        let proto = convert(blob.as_bytes()).unwrap();
+        let mut d = Ref::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
         let n = d.num_joints() as u32;
         // In order (eight at a time across groups), with and without slots, and not.
         let lists: Vec<(Vec<u32>, Option<Vec<u32>>)> = vec![
@@ -687,18 +772,18 @@ fn selections_are_the_vbr_selections() {
 }
 
 /// A frame wider than 65535 bits (many joints, every channel animated): the groups' first bits
-/// are stored as u32, and poses and subsets stay the `vbr` decoder's.
+/// are stored as u32, and poses and subsets stay the reference's.
 #[test]
 fn wide_frames_store_wide_group_starts() {
     let blob = blob_of(3000, 4, true, 3, |_| ());
-    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    let proto = convert(blob.as_bytes()).unwrap();
     assert_eq!(
         proto.view().start_bytes,
         4,
         "frames of this clip fit in 16 bits"
     );
     compare(blob.as_bytes(), &[0.0, 0.07, 0.11]);
-    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let mut d = Ref::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = d.num_joints();
     let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
     let key = resolve(proto.header(), 0.05, Looping::Clamp, Rounding::None).unwrap();
@@ -729,15 +814,15 @@ fn pose_out(data: &mut [f32]) -> crate::runtime::PoseOut<'_> {
 
 /// The runtime's entry points on a grouped body (what a format version 4 blob is sampled
 /// with): whole poses, the cache, single joints and selections (dense ones through the
-/// channel walk or whole groups, sparse ones lane by lane), bit for bit the `vbr` decoder's.
+/// channel walk or whole groups, sparse ones lane by lane), bit for bit the reference's.
 #[test]
 fn entry_points_are_the_vbr_decoder() {
     use crate::runtime::{Defaults, JointSelection};
     let blob = seeded_blob(21, 90, true, 41);
-    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    let proto = convert(blob.as_bytes()).unwrap();
     let (h, body) = (*proto.header(), proto.body());
     let d = Defaults::for_header(&h, None);
-    let mut dec = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let mut dec = Ref::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
     let n = dec.num_joints();
     let mut cache = vec![0u128; entry::cache_size(body).div_ceil(16)];
     let hint = entry::hint(&h, body);
@@ -805,7 +890,7 @@ fn entry_points_are_the_vbr_decoder() {
 fn a_random_jump_writes_only_the_cache_heads_last_key() {
     use crate::runtime::Defaults;
     let blob = seeded_blob(19, 120, true, 7);
-    let proto = Proto::convert(blob.as_bytes()).unwrap();
+    let proto = convert(blob.as_bytes()).unwrap();
     let (h, body) = (*proto.header(), proto.body());
     let d = Defaults::for_header(&h, None);
     let hint = entry::hint(&h, body);
@@ -919,7 +1004,7 @@ fn scribbled_cache_reads_stay_in_the_body() {
 fn bodies_are_canonical() {
     for (joints, samples, scale) in [(11, 40, true), (6, 70, false), (300, 35, false)] {
         let blob = seeded_blob(joints, samples, scale, 17 + joints as u64);
-        let p = Proto::convert(blob.as_bytes()).unwrap();
+        let p = convert(blob.as_bytes()).unwrap();
         let (h, body) = (*p.header(), p.body().to_vec());
         assert!(validate::validate(&h, &body).is_ok());
         let refused = |b: &[u8], what: &str| {

@@ -1,15 +1,41 @@
-//! The `vbr` decoder's per-sub-track arithmetic on its three components at once, in lanes 0..2
-//! of a [`Vec4`] (lane 3 is ignored): SSE2 on x86-64, elsewhere the same IEEE operations lane by
-//! lane. Each function performs its scalar definition's operations in the same order
-//! ([`bitrate::coefficients`], [`bitrate::rotation_range`], [`rotation::from_stored`]), so the
-//! results are bit for bit what the encoder measured (tests below compare every function with
-//! its definition).
+//! The lone-lane arithmetic of the selections (`subset.rs`): one sub-track's three components
+//! at once, in lanes 0..2 of a [`Vec4`] (lane 3 is ignored): SSE2 on x86-64, elsewhere the same
+//! IEEE operations lane by lane. Each function performs its scalar definition's operations in the
+//! same order ([`bitrate::coefficients`], [`bitrate::rotation_range`], [`rotation::from_stored`]),
+//! so the results are bit for bit what the encoder measured (tests below compare every function
+//! with its definition).
 
+use crate::format::limits::MAX_ABS_VALUE;
 #[cfg(test)]
 use crate::format::vbr::bitrate;
+use crate::format::vbr::bitrate::{NUM_RATES, RATE_BITS};
 #[cfg(test)]
 use crate::format::vbr::rotation;
-use crate::math::{Quat, Vec4};
+use crate::math::{Quat, Vec3, Vec4};
+
+/// Bits of one frame taken by sub-tracks whose 5-bit rate pairs are indexed by 10 bits.
+pub(super) const PAIR_BITS: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        let (a, b) = (i & 31, i >> 5);
+        let ba = if a < NUM_RATES { RATE_BITS[a] } else { 0 };
+        let bb = if b < NUM_RATES { RATE_BITS[b] } else { 0 };
+        t[i] = ba + bb;
+        i += 1;
+    }
+    t
+};
+
+/// A decoded translation or scale within the clip value limits. Quantised values of a hostile
+/// blob may overshoot them (a validated clip range and 8-bit segment fractions bound them to
+/// three times the limit); values the encoder wrote are within them already, so this never moves
+/// them. Packed `min`/`max` (one instruction each on SSE2).
+#[inline(always)]
+pub(super) fn clamp_value(v: Vec4) -> Vec3 {
+    let m = Vec4::splat(MAX_ABS_VALUE);
+    v.max(-m).min(m).truncate()
+}
 
 /// The clip ranges (min, extent) of a rotation's three stored slots, each stored as `u16` min
 /// and `u16` extent over [-1, 1] in the 32-bit lane of `block` with the slot's index:
@@ -41,35 +67,6 @@ pub fn rotation_ranges(block: u128) -> (Vec4, Vec4) {
         (
             Vec4::from_array(r.map(|r| r.min)),
             Vec4::from_array(r.map(|r| r.extent)),
-        )
-    }
-}
-
-/// The clip ranges (min, extent) of a translation or scale: three (`f32` min, `f32` extent) pairs,
-/// the first two in `lo`, the third in the low half of `hi`.
-#[inline(always)]
-pub fn vector_ranges(lo: u128, hi: u64) -> (Vec4, Vec4) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
-        unsafe {
-            let a = _mm_castsi128_ps(_mm_set_epi64x((lo >> 64) as i64, lo as i64));
-            let b = _mm_castsi128_ps(_mm_set_epi64x(0, hi as i64));
-            // Lanes (a0, a2, b0, b0) and (a1, a3, b1, b1).
-            (
-                _mm_shuffle_ps::<0b00_00_10_00>(a, b).into(),
-                _mm_shuffle_ps::<0b01_01_11_01>(a, b).into(),
-            )
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let f = |w: u128, k: u32| f32::from_bits((w >> (32 * k)) as u32);
-        let h = hi as u128;
-        (
-            Vec4::new(f(lo, 0), f(lo, 2), f(h, 0), f(h, 0)),
-            Vec4::new(f(lo, 1), f(lo, 3), f(h, 1), f(h, 1)),
         )
     }
 }
@@ -193,73 +190,6 @@ pub fn from_stored(v: Vec4, dropped: u8) -> Quat {
     }
 }
 
-/// [`from_stored`] of four rotations with the same dropped component `C`, bit for bit: on
-/// x86-64 the four rebuilds in the lanes of SSE2 registers (one square root for the four, and
-/// the renormalisation of a point outside the unit ball selected per lane instead of branched
-/// on), each lane performing the scalar rebuild's operations in its order; elsewhere one by one.
-#[inline(always)]
-pub fn from_stored4<const C: u8>(v: [Vec4; 4]) -> [Vec4; 4] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
-        unsafe {
-            let [x, y, z, _] = transpose4([v[0].into(), v[1].into(), v[2].into(), v[3].into()]);
-            // (v0² + v1²) + v2², the scalar order.
-            let len2 = _mm_add_ps(
-                _mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)),
-                _mm_mul_ps(z, z),
-            );
-            let one = _mm_set1_ps(1.0);
-            // Inside (or on) the unit ball: the dropped component is `sqrt(1 - len2)`; outside
-            // (or NaN: `<=` is false, as in the scalar test) the stored three are scaled by
-            // `1 / sqrt(len2)` and the dropped one is 0.
-            let inside = _mm_cmple_ps(len2, one);
-            let d = _mm_and_ps(inside, _mm_sqrt_ps(_mm_sub_ps(one, len2)));
-            let r = _mm_div_ps(one, _mm_sqrt_ps(len2));
-            let pick = |a: __m128| {
-                _mm_or_ps(
-                    _mm_and_ps(inside, a),
-                    _mm_andnot_ps(inside, _mm_mul_ps(a, r)),
-                )
-            };
-            let (x, y, z) = (pick(x), pick(y), pick(z));
-            let q = match C {
-                0 => [d, x, y, z],
-                1 => [x, d, y, z],
-                2 => [x, y, d, z],
-                _ => [x, y, z, d],
-            };
-            let [a, b, c, d] = transpose4(q);
-            [a.into(), b.into(), c.into(), d.into()]
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        v.map(|v| Vec4::from(from_stored(v, C)))
-    }
-}
-
-/// The 4x4 transpose of four SSE2 registers (rows to columns).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub fn transpose4(v: [core::arch::x86_64::__m128; 4]) -> [core::arch::x86_64::__m128; 4] {
-    use core::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
-    unsafe {
-        let t0 = _mm_unpacklo_ps(v[0], v[1]);
-        let t1 = _mm_unpacklo_ps(v[2], v[3]);
-        let t2 = _mm_unpackhi_ps(v[0], v[1]);
-        let t3 = _mm_unpackhi_ps(v[2], v[3]);
-        [
-            _mm_movelh_ps(t0, t1),
-            _mm_movehl_ps(t1, t0),
-            _mm_movelh_ps(t2, t3),
-            _mm_movehl_ps(t3, t2),
-        ]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,17 +222,6 @@ mod tests {
                 assert_eq!(ext[i].to_bits(), want.extent.to_bits());
             }
         }
-    }
-
-    #[test]
-    fn vector_ranges_deinterleave() {
-        let f = [1.5f32, -2.0, 3.25, 4.0, -5.5, 6.0];
-        let w = |k: usize| f[k].to_bits() as u128;
-        let lo = w(0) | w(1) << 32 | w(2) << 64 | w(3) << 96;
-        let hi = (w(4) | w(5) << 32) as u64;
-        let (min, ext) = vector_ranges(lo, hi);
-        assert_eq!(min.truncate().to_array(), [1.5, 3.25, -5.5]);
-        assert_eq!(ext.truncate().to_array(), [-2.0, 4.0, 6.0]);
     }
 
     #[test]
@@ -361,45 +280,6 @@ mod tests {
             2.0,
         );
         assert_eq!(v.x, -2.0);
-    }
-
-    #[test]
-    fn from_stored4_is_from_stored_bit_for_bit() {
-        let mut r = rng(4);
-        for k in 0..100_000u32 {
-            let v = [0; 4].map(|_| {
-                let s = match r() % 8 {
-                    0 => 1.4,
-                    1 => 0.0,
-                    _ => 1.0,
-                };
-                let mut v = Vec4::from_array(
-                    [0; 4].map(|_| ((r() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * s),
-                );
-                match r() % 64 {
-                    0 => v.x = f32::NAN,
-                    1 => v.y = f32::INFINITY,
-                    2 => v = Vec4::new(1.0, 0.0, 0.0, 7.0),
-                    3 => v.w = f32::NAN,
-                    _ => {}
-                }
-                v
-            });
-            let check = |got: [Vec4; 4], c: u8| {
-                for i in 0..4 {
-                    assert_eq!(
-                        got[i].to_array().map(f32::to_bits),
-                        from_stored(v[i], c).to_array().map(f32::to_bits),
-                        "{:?} {c} {k}",
-                        v[i]
-                    );
-                }
-            };
-            check(from_stored4::<0>(v), 0);
-            check(from_stored4::<1>(v), 1);
-            check(from_stored4::<2>(v), 2);
-            check(from_stored4::<3>(v), 3);
-        }
     }
 
     #[test]
