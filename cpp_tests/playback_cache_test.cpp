@@ -60,7 +60,7 @@ TEST(PlaybackCache, PlayingInstancesSampleWhatUncachedContextsSample) {
     }
 }
 
-// Every ANIMCOMP_VBR_LAYOUT_* value (reserved) writes the same grouped blob (format version 4),
+// Every ANIMCOMP_VBR_LAYOUT_* value (reserved) writes the same grouped blob (format version 5),
 // on small rigs too.
 TEST(PlaybackCache, EveryLayoutWritesTheGroupedBlob) {
     for (uint32_t joints : {3u, 15u, 16u}) {

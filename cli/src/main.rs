@@ -69,7 +69,7 @@ enum Command {
     /// inputs as compress).
     Export(export::Args),
     /// Rewrite a vbr blob of format version 2 (which this library no longer samples) in the
-    /// grouped layout (format version 4) without recompressing.
+    /// grouped layout (format version 5) without recompressing.
     Regroup(regroup::Args),
 }
 

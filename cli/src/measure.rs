@@ -57,7 +57,7 @@ pub struct SettingsArgs {
     /// Search effort of codecs that search.
     #[arg(long, value_enum, default_value_t = LevelArg::Auto)]
     pub level: LevelArg,
-    /// Reserved; every vbr blob is written in the grouped layout (format version 4). Kept for
+    /// Reserved; every vbr blob is written in the grouped layout (format version 5). Kept for
     /// compatibility: every value writes the same blob.
     #[arg(long, value_enum, default_value_t = LayoutArg::Segments)]
     pub layout: LayoutArg,

@@ -1,5 +1,5 @@
 //! `animcomp regroup`: rewrite a `vbr` blob of format version 2 (the segments layout, which the
-//! runtime refuses) in the grouped layout (format version 4) without recompressing it
+//! runtime refuses) in the grouped layout (format version 5) without recompressing it
 //! (`animcomp::offline::regroup_blob`).
 
 use crate::inspect::read_file;

@@ -522,7 +522,7 @@ fn resample_changes_rate_and_sample_count() {
 #[path = "cli/new_user.rs"]
 mod new_user;
 
-/// Every `--layout` value writes the same grouped blob (format version 4). A format version 2
+/// Every `--layout` value writes the same grouped blob (format version 5). A format version 2
 /// `vbr` blob (the committed golden) is refused by `inspect` with a message naming `animcomp
 /// regroup`, and `regroup` turns it into the blob `regroup_blob` writes, which `inspect` reads;
 /// a blob of another codec is refused.
@@ -561,7 +561,7 @@ fn every_layout_writes_the_grouped_blob_and_regroup_converts_version_2() {
         ])
         .assert()
         .success()
-        .stdout(predicate::str::contains("format version 4"));
+        .stdout(predicate::str::contains("format version 5"));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/vbr_default_v2.blob");
     animcomp()
         .args(["inspect", golden.to_str().unwrap(), "--brief"])
@@ -578,7 +578,7 @@ fn every_layout_writes_the_grouped_blob_and_regroup_converts_version_2() {
         ])
         .assert()
         .success()
-        .stdout(predicate::str::contains("format version 2 -> 4"));
+        .stdout(predicate::str::contains("format version 2 -> 5"));
     let v2 = animcomp::AlignedBlob::from_bytes(&std::fs::read(&golden).unwrap());
     let want = animcomp::offline::regroup_blob(v2.as_bytes()).unwrap();
     assert_eq!(std::fs::read(&re).unwrap(), want);
@@ -586,7 +586,7 @@ fn every_layout_writes_the_grouped_blob_and_regroup_converts_version_2() {
         .args(["inspect", re.to_str().unwrap(), "--brief"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("format version 4"));
+        .stdout(predicate::str::contains("format version 5"));
     animcomp()
         .args([
             "regroup",

@@ -262,7 +262,7 @@ class Blob(bytes):
         return self._h.info()
 
     def regrouped(self) -> "Blob":
-        """This ``vbr`` blob in the grouped layout (format version 4), without recompressing:
+        """This ``vbr`` blob in the grouped layout (format version 5), without recompressing:
         the bytes ``compress`` writes. A blob already grouped comes back unchanged; a blob of
         another codec raises :class:`animcomp.ArgumentError`.
 

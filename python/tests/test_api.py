@@ -350,14 +350,14 @@ GOLDEN = REPO / "tests" / "golden"
 def test_every_layout_writes_the_grouped_blob(bvh, tmp_path):
     clip = animcomp.load(bvh)
     grp = animcomp.compress(clip, codec="vbr")
-    assert grp.info["format_version"] == animcomp.BLOB_FORMAT_VERSION_GROUPED == 4
+    assert grp.info["format_version"] == animcomp.BLOB_FORMAT_VERSION_GROUPED == 5
     assert grp.info["codec"] == "vbr"
     for layout in ("segments", "grouped", "auto"):
         assert animcomp.compress(clip, codec="vbr", layout=layout) == grp
     # Small rigs too.
     for joints in (3, 12, 16):
         small = animcomp.load(write_bvh(tmp_path / f"j{joints}.bvh", joints=joints))
-        assert animcomp.compress(small, codec="vbr").info["format_version"] == 4, joints
+        assert animcomp.compress(small, codec="vbr").info["format_version"] == 5, joints
     fixed = animcomp.compress(clip, codec="fixed")
     assert fixed.info["format_version"] == animcomp.BLOB_FORMAT_VERSION == 2
     with pytest.raises(animcomp.InputError, match="unknown layout"):
@@ -376,7 +376,7 @@ def test_a_format_version_2_vbr_blob_is_refused_and_regrouped():
         animcomp.Blob.from_bytes(data)
     assert e.value.status_name == "UnsupportedVersion"
     grp = animcomp.Blob.regrouped(data)
-    assert grp.info["format_version"] == 4
+    assert grp.info["format_version"] == 5
     # The poses recorded for the golden (tests/codecs/golden_blobs.rs: u32 entries, u32 joints,
     # then per entry f32 time, u32 looping, u32 rounding and joints x 10 f32), bit for bit.
     poses = (GOLDEN / "vbr_default_v2.poses").read_bytes()

@@ -97,7 +97,7 @@ def test_layout_is_a_setting_a_rerun_honours(library, tmp_path, client):
     assert again.compressed == 5 and again.reused == 0 and not again.failed
     for r in again.records:
         blob = animcomp.Blob.from_bytes((out / r["output"]).read_bytes())
-        assert blob.info["format_version"] == 4
+        assert blob.info["format_version"] == 5
     assert all(r["settings"]["layout"] == "grouped" for r in manifest_lines(out)[-5:])
     check_blobs(again.records, out, grouped)
 
