@@ -81,7 +81,7 @@ pub const MASK_STATIC: [usize; 3] = [2, 4, 6];
 pub const MASK_ANIMATED: [usize; 3] = [0, 3, 5];
 /// A group's first bit in a frame is stored for every `STARTS_EVERY`th group (but the
 /// first): the others add the widths of the groups between.
-pub const STARTS_EVERY: usize = 4;
+pub const STARTS_EVERY: usize = 2;
 
 /// Groups' first bits a segment stores for `groups` groups.
 #[inline(always)]

@@ -298,8 +298,11 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         let lo = at.saturating_sub(64).max(frames).min(end);
         fetch(d.add(lo), (per * (span + 1) + 128).min(end - lo));
     }
-    // The constants' values and the kinds: the body's last bytes, hinted as one run (the
-    // entry's hint covers the body before the segment table only).
+    if early {
+        // The entry hinted the body's last lines (`entry::TAIL_HINT`) with the rest.
+        return;
+    }
+    // The constants' values and the kinds: the body's last bytes, hinted as one run.
     let from = p.static_values.as_ptr() as *const u8;
     let to = p.kinds.as_ptr_range().end as *const u8;
     fetch(from, (to as usize).saturating_sub(from as usize));

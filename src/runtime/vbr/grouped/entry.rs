@@ -63,10 +63,14 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
     }
 }
 
+/// Bytes at the body's end a whole pose hints at its entry: the constants and kinds of most
+/// clips (they end the body); the pose's own prefetch skips them when the entry hinted.
+pub(super) const TAIL_HINT: usize = 256;
+
 /// Hints, before the body header is read, what a whole pose reads from the open blob's
 /// [`hint`]: the line of the segment table entry of `key`'s first sample (the next entries,
 /// which end its segment and start the next, are mostly in it), the body before the table
-/// (constants, defaults, joint map, group directory and records) and the lines of the key's
+/// (header and group records), the body's last [`TAIL_HINT`] bytes and the lines of the key's
 /// segments where the hint places them. Returns the segments placed, which the walk's
 /// [`super::common::prefetch`] then skips with the body before the table.
 #[inline(always)]
@@ -83,6 +87,9 @@ fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) -> u32 {
                 p.add(e.min(body.len().saturating_sub(1))) as *const i8,
             );
             super::common::fetch(p, (hint.first as usize).min(body.len()));
+            // The constants and kinds end the body: its last lines.
+            let tail = body.len().saturating_sub(TAIL_HINT);
+            super::common::fetch(p.add(tail), body.len() - tail);
             // The key's segments: the first sample's, and the second's when it is another.
             let next = super::common::seg_of(key.i1, stride).0;
             let second = hint.segments.segment(next).filter(|_| next != seg);

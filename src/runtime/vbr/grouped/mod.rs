@@ -1,13 +1,13 @@
-//! The grouped layout of a `vbr` body (blob format version 5, body layout 4,
-//! `VbrLayout::Grouped`).
+//! The grouped layout of a `vbr` body (blob format version 5, body layout 4): the runtime's one
+//! `vbr` decoder.
 //!
-//! A `vbr` body rewritten (`offline::vbr::regroup`) into a layout that a decoder can feed to eight
-//! SIMD lanes at once. A grouped clip decodes to the same poses, bit for bit, as the `vbr` decoder
-//! of the body it came from (tests). [`Proto`] holds a clip for the benchmarks and the tests,
-//! which compare both layouts on the same blob.
+//! The encoder's segments body rewritten (`offline::vbr::regroup`) into a layout that a decoder
+//! can feed to eight SIMD lanes at once. A grouped clip decodes to the poses of the scalar
+//! reference (`offline::vbr::reference`) on the body it came from, bit for bit (tests).
+//! [`Proto`] holds a clip for the benchmarks and the tests.
 //!
-//! The data section of the body (`body.rs` gives the body header, the constants, the defaults and
-//! the joint map before it):
+//! The data section of the body (`body.rs` gives the body header before it, and the padding,
+//! the constants and the kinds after it):
 //!
 //! ```text
 //! group records, back to back: up to 8 animated sub-tracks of one class (rotations, translations,
@@ -20,24 +20,27 @@
 //!   clip ranges, structure of arrays over the n lanes: rotations u32 (u16 min | u16 extent <<
 //!     16) per lane, per stored slot (per-segment groups: per quaternion component, four);
 //!     vectors f32 min per lane per component, then f32 extent
-//! segment table: u32 offset per segment
+//! segment table: u16 offset per segment (SMALL_TABLE: every segment starts below byte 65536 of
+//!   the data), else u32
 //! segment (back to back)
 //!   u32 keyframe mask (only when a segment of the clip drops a sample), frame bits (u16, or u32
 //!     for a frame wider than 65535 bits; only in the last segment when the others imply them)
 //!   per group: per component ceil(5n / 8) bytes of rate indices (lane l at bits 5l), per
 //!              component n u16 range fields, and for a group with per-segment drops a u16 of
 //!              2-bit dropped components (lane l at bits 2l)
-//!   per group but the first: u16 (u32 for a frame wider than 65535 bits), its first bit in a
-//!              frame (subsets decode a group alone)
+//!   per second group (groups 2, 4, ...): u16 (u32 for a frame wider than 65535 bits), its
+//!              first bit in a frame (subsets decode a group alone, adding the widths of the up
+//!              group after the last one stored)
 //!   stored frames, sample-major: per group, component x of lanes 0..n, then y, then z
-//! zeros: the decoders' 32 bytes (their 32-byte windows, and the 8-lane loads of the last group
-//!   record when the segments are shorter), then to the body's 16-byte end
+//! then (`body.rs`) zeros, the constants and the kinds: at least 32 bytes after the last segment
+//!   (the decoders' 32-byte windows, and the 8-lane loads of the last group record when the
+//!   segments are shorter), the body a multiple of 16 bytes
 //! ```
 //!
 //! The rate and range fields and the frames are those of the `vbr` segment, moved: a segment's
 //! size changes by its header, the byte alignment of a partly filled group's rate fields, a
 //! `u16` of drops per group with per-segment drops (instead of 2 bits per such rotation) and the
-//! groups' first bits.
+//! stored first bits.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -89,28 +92,16 @@ pub struct Proto {
 }
 
 impl Proto {
-    /// Converts a `vbr` blob (its body regrouped by `offline::vbr::regroup`; a format version 5
-    /// blob's body is taken as it is).
+    /// The grouped clip of a `vbr` blob with joints (validated first: a format version 2 `vbr`
+    /// blob is refused, `offline::regroup_blob` converts it).
     pub fn convert(blob: &[u8]) -> Result<Proto> {
         let (h, _) = validate_blob(blob, true)?;
-        if h.codec != CodecId::Vbr {
+        if h.codec != CodecId::Vbr || !h.grouped() {
             return Err(Error::InvalidArgument(
-                "only vbr blobs convert to the grouped layout",
+                "only vbr blobs with joints are grouped",
             ));
         }
-        if h.grouped() {
-            // Already grouped (a format version 5 blob).
-            return Proto::from_body(h, &blob[h.body_range()]);
-        }
-        #[cfg(feature = "compress")]
-        {
-            let bytes = crate::offline::vbr::regroup::regroup(&h, &blob[h.body_range()])?;
-            Proto::from_body(h, &bytes)
-        }
-        #[cfg(not(feature = "compress"))]
-        Err(Error::Unsupported(
-            "a format version 2 blob is regrouped by the compressor (feature `compress`)",
-        ))
+        Proto::from_body(h, &blob[h.body_range()])
     }
 
     /// A clip from a grouped body and the header of the blob it comes from, after

@@ -147,11 +147,8 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     // Each group's record and metadata offsets, as the decoders find them ([`Dir`], computed
     // once the channels' last records are known to be in bounds) must be where the records
     // lie: checked in a second pass.
-    let plain = if columns > 0 {
-        count(MASK_ROTATIONS)
-    } else {
-        0
-    };
+    let plain = count(MASK_ROTATIONS);
+    #[allow(clippy::needless_range_loop)] // `ch` names a channel in the header and the masks
     for ch in 0..3 {
         // The channel's lanes' joints, in order (none without a mask: scales without scale).
         let (first, second) = match ch {

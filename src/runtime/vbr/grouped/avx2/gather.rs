@@ -219,6 +219,13 @@ unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8]) -> __m256i {
+    if !p.table.is_empty() {
+        // The selection's table: `a`'s segment, then `b`'s.
+        let half = p.table.len() / 2;
+        let base = if std::ptr::eq(pos, &p.a) { 0 } else { half };
+        let s: [u32; 8] = std::array::from_fn(|i| p.table[base + gs[i] as usize]);
+        return _mm256_loadu_si256(s.as_ptr() as *const __m256i);
+    }
     let mut s = [0u32; 8];
     for i in 0..8 {
         s[i] = if i > 0 && gs[i] == gs[i - 1] {
