@@ -42,7 +42,7 @@ pub(super) const TABLE_GROUPS: usize = 64;
 /// selection of several channels instead of per lane. Returns the filled part.
 #[inline(always)]
 fn start_table<'t>(p: &Lone, groups: usize, table: &'t mut [u32; 2 * TABLE_GROUPS]) -> &'t [u32] {
-    if groups > TABLE_GROUPS {
+    if groups == 0 || groups > TABLE_GROUPS {
         return &[];
     }
     let fill = |pos: &Pos, out: &mut [u32]| {
