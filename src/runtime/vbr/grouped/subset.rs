@@ -400,8 +400,10 @@ impl View<'_> {
             table: &[],
         };
         // Four joints or more: every group's first bit summed once.
-        let mut table = [0u32; 2 * TABLE_GROUPS];
+        // (The table is written only for such selections: a smaller one writes no 512 bytes.)
+        let mut table: [u32; 2 * TABLE_GROUPS];
         if joints.len() >= 4 {
+            table = [0; 2 * TABLE_GROUPS];
             lone.table = start_table(&lone, self.num_groups, &mut table);
         }
         let lone = lone;
