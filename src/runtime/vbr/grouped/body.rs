@@ -77,6 +77,16 @@ pub const MASK_ROTATIONS: usize = 0;
 pub const MASK_PER_SEGMENT: usize = 1;
 /// A channel's static mask, from its first mask (rotations 2, translations 4, scales 6).
 pub const MASK_STATIC: [usize; 3] = [2, 4, 6];
+// `Sources::get` computes them: a channel's animated mask `2 ch + 1` (rotations 0), its
+// constants' `2 ch + 2`.
+const _: () = assert!(
+    MASK_ANIMATED[0] == MASK_ROTATIONS
+        && MASK_ANIMATED[1] == 3
+        && MASK_ANIMATED[2] == 5
+        && MASK_STATIC[0] == 2
+        && MASK_STATIC[1] == 4
+        && MASK_STATIC[2] == 6
+);
 /// A channel's animated mask (rotations: those with per-track drops).
 pub const MASK_ANIMATED: [usize; 3] = [0, 3, 5];
 /// A group's first bit in a frame is stored for every `STARTS_EVERY`th group (but the
@@ -536,6 +546,7 @@ impl<'a> View<'a> {
             columns: self.columns(),
             kinds: self.kinds,
             words: self.words,
+            joints: self.num_joints,
             plain_rotations: plain.iter().map(|w| w.count_ones()).sum(),
         }
     }
@@ -551,49 +562,46 @@ pub const fn table_mask(bytes: usize) -> u32 {
     }
 }
 
-/// Whether bit `j` of `mask` is set.
-#[inline(always)]
-pub fn bit(mask: &[u32], j: usize) -> bool {
-    mask[j >> 5] >> (j & 31) & 1 != 0
-}
-
-/// Bits of `mask` below bit `j`.
-#[inline(always)]
-pub fn rank(mask: &[u32], j: usize) -> u32 {
-    let w = j >> 5;
-    let below = mask[..w].iter().map(|x| x.count_ones()).sum::<u32>();
-    below + (mask[w] & ((1u32 << (j & 31)) - 1)).count_ones()
-}
-
 /// Per channel its first group, static and default, and the kinds (see [`View::sources`]).
 pub struct Sources<'a> {
     bases: [[u32; 3]; 3],
     columns: usize,
     kinds: &'a [u32],
     words: usize,
+    /// Joints (bits of a mask in use).
+    joints: usize,
     /// Rotations with per-track drops: the lanes before those with per-segment drops.
     plain_rotations: u32,
 }
 
 impl Sources<'_> {
-    #[inline(always)]
-    fn mask(&self, m: usize) -> &[u32] {
-        &self.kinds[m * self.words..(m + 1) * self.words]
-    }
-
-    /// The source of channel `ch` of joint `j`: [`super::SRC_ANIMATED`] | group << 3 |
-    /// lane, [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`] (the value
-    /// is the joint's: `common::default_value`).
+    /// The source of channel `ch` of joint `j` (below the joint count): [`super::SRC_ANIMATED`] |
+    /// group << 3 | lane, [`super::SRC_STATIC`] | index in `statics`, or [`super::SRC_DEFAULT`]
+    /// (the value is the joint's: `common::default_value`).
     #[inline(always)]
     pub fn get(&self, j: usize, ch: usize) -> u32 {
         if ch >= self.columns {
             return super::SRC_DEFAULT;
         }
-        let animated = self.mask(MASK_ANIMATED[ch]);
-        let lane = if bit(animated, j) {
-            Some(rank(animated, j))
-        } else if ch == 0 && bit(self.mask(MASK_PER_SEGMENT), j) {
-            Some(self.plain_rotations + rank(self.mask(MASK_PER_SEGMENT), j))
+        assert!(j < self.joints);
+        let (w, below) = (j >> 5, (1u32 << (j & 31)) - 1);
+        let kinds = self.kinds.as_ptr();
+        let words = self.words;
+        // Word `i` of mask `m`. SAFETY (every call below): `m` is a mask of a channel below
+        // `columns` (`MASK_ANIMATED`, `MASK_STATIC`: 0, 3, 5 and 2, 4, 6; 1), so below
+        // `num_masks(columns)`, and `i` is at most `w`, below `words` as `j` is below the joint
+        // count: inside `kinds`, which holds `words` words per mask.
+        let at = |m: usize, i: usize| unsafe { *kinds.add(m * words + i) };
+        // Bits of mask `m` below bit `j`, `x` its word `w`.
+        let rank = |m: usize, x: u32| {
+            (0..w).map(|i| at(m, i).count_ones()).sum::<u32>() + (x & below).count_ones()
+        };
+        let animated = if ch == 0 { MASK_ROTATIONS } else { 2 * ch + 1 };
+        let x = at(animated, w);
+        let lane = if x >> (j & 31) & 1 != 0 {
+            Some(rank(animated, x))
+        } else if ch == 0 && at(MASK_PER_SEGMENT, w) >> (j & 31) & 1 != 0 {
+            Some(self.plain_rotations + rank(MASK_PER_SEGMENT, at(MASK_PER_SEGMENT, w)))
         } else {
             None
         };
@@ -602,9 +610,10 @@ impl Sources<'_> {
                 | (self.bases[0][ch] + (i >> 3)) << 3
                 | (i & (LANES as u32 - 1));
         }
-        let statics = self.mask(MASK_STATIC[ch]);
-        if bit(statics, j) {
-            return super::SRC_STATIC | (self.bases[1][ch] + rank(statics, j));
+        let statics = 2 * ch + 2;
+        let x = at(statics, w);
+        if x >> (j & 31) & 1 != 0 {
+            return super::SRC_STATIC | (self.bases[1][ch] + rank(statics, x));
         }
         super::SRC_DEFAULT
     }

@@ -436,6 +436,6 @@ pub(super) fn default_value(p: &View, j: usize, ch: usize) -> [f32; 4] {
                 if ch == 0 { b[o + 3] } else { 0.0 },
             ]
         }
-        None => DEFAULT_VALUES[[0, 1, p.default_scale][ch]],
+        None => DEFAULT_VALUES[if ch == 2 { p.default_scale } else { ch }],
     }
 }

@@ -406,7 +406,8 @@ impl View<'_> {
             table = [0; 2 * TABLE_GROUPS];
             lone.table = start_table(&lone, self.num_groups, &mut table);
         }
-        let lone = lone;
+        // Borrowed from here on (a rebinding `let lone = lone` moved its 176 bytes with `memcpy`).
+        let lone = &lone;
         // Animated channels eight at a time across groups (AVX2, `avx2/gather.rs`), when every
         // entry has a slot of its own (slots in increasing order), so that deferring the
         // animated channels' writes cannot change which of two writes to one slot comes last.
@@ -435,7 +436,7 @@ impl View<'_> {
                             let b = &mut batches[(ch != 0) as usize];
                             b.push(src, o + CHANNEL_OFFSETS[ch]);
                             if b.n == 8 {
-                                b.flush(&lone, out);
+                                b.flush(lone, out);
                             }
                             continue;
                         }
@@ -451,7 +452,7 @@ impl View<'_> {
                 }
             }
             for b in &mut batches {
-                b.flush(&lone, out);
+                b.flush(lone, out);
             }
             return;
         }
@@ -469,7 +470,7 @@ impl View<'_> {
                         SRC_ANIMATED => {
                             let g = (src >> 3) as usize;
                             let at = lone.dir.at(g);
-                            lane_value(&lone, at, starts(&lone, g), (src & 7) as usize, ch == 0)
+                            lane_value(lone, at, starts(lone, g), (src & 7) as usize, ch == 0)
                         }
                         SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
                         _ => default_value(self, j, ch),
@@ -504,7 +505,7 @@ impl View<'_> {
                         #[cfg(target_arch = "x86_64")]
                         {
                             if last != g {
-                                let (ga, gb) = starts(&lone, g);
+                                let (ga, gb) = starts(lone, g);
                                 // SAFETY: AVX2 is present (`wide`).
                                 unsafe {
                                     super::avx2::group_lanes(
