@@ -131,6 +131,9 @@ pub(crate) fn sample_pose(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the key and the buffer were checked above.
         Isa::Sse2 => unsafe { super::sse2::sample_pose(&v, key, o, stride) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the key and the buffer were checked above.
+        Isa::Neon => unsafe { super::neon::sample_pose(&v, key, o, stride) },
         _ => super::scalar::sample_pose(&v, key, out.data, stride),
     }
 }
@@ -232,6 +235,20 @@ pub(crate) fn sample_joints(
                 Isa::Avx512 => super::avx2::sample_channels_512(&v, key, o, stride, channels),
                 _ => super::avx2::sample_channels(&v, key, o, stride, channels),
             }
+        };
+        return;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if matches!(sel.channels, 1 | 3)
+        && sel.slots.is_none()
+        && sel.joints.len() == h.num_joints as usize
+        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
+    {
+        check(h, key, out);
+        let v = view(h, body, d);
+        // SAFETY: NEON is the aarch64 baseline; the key and the buffer were checked above.
+        unsafe {
+            super::neon::sample_channels(&v, key, out.data.as_mut_ptr(), out.stride, sel.channels)
         };
         return;
     }

@@ -51,6 +51,8 @@ mod common;
 pub mod describe;
 pub(crate) mod entry;
 mod lanes;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
@@ -320,6 +322,9 @@ impl Proto {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the key and the buffer were checked above.
             Isa::Sse2 => unsafe { sse2::sample_pose(&self.view(), key, out.as_mut_ptr(), stride) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the key and the buffer were checked above.
+            Isa::Neon => unsafe { neon::sample_pose(&self.view(), key, out.as_mut_ptr(), stride) },
             Isa::Scalar => scalar::sample_pose(&self.view(), key, out, stride),
             #[allow(unreachable_patterns)]
             _ => return false,
@@ -367,13 +372,15 @@ pub enum Isa {
     Avx2,
     /// Four lanes, SSE2 (the x86-64 baseline).
     Sse2,
+    /// Two halves of four lanes, NEON (the aarch64 baseline).
+    Neon,
     /// One lane at a time, portable.
     Scalar,
 }
 
 impl Isa {
     /// Every decoder, widest first.
-    pub const ALL: [Isa; 4] = [Isa::Avx512, Isa::Avx2, Isa::Sse2, Isa::Scalar];
+    pub const ALL: [Isa; 5] = [Isa::Avx512, Isa::Avx2, Isa::Sse2, Isa::Neon, Isa::Scalar];
 
     /// Whether this machine and build run the decoder.
     pub fn available(self) -> bool {
@@ -387,6 +394,7 @@ impl Isa {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => is_x86_feature_detected!("avx2"),
             Isa::Sse2 => cfg!(target_arch = "x86_64"),
+            Isa::Neon => cfg!(target_arch = "aarch64"),
             Isa::Scalar => true,
             #[allow(unreachable_patterns)]
             _ => false,
