@@ -75,7 +75,7 @@ pub(super) const TAIL_HINT: usize = 256;
 /// [`super::common::prefetch`] then skips with the body before the table.
 #[inline(always)]
 fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) -> u32 {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if hint.stride != 0 {
         let stride = hint.stride as u32;
         let seg = super::common::seg_of(key.i0, stride).0;
@@ -83,28 +83,40 @@ fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) -> u32 {
         let p = body.as_ptr();
         // SAFETY: hints only, inside `body` (every range is cut at its end).
         unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                p.add(e.min(body.len().saturating_sub(1))) as *const i8,
-            );
-            super::common::fetch(p, (hint.first as usize).min(body.len()));
+            line(p.add(e.min(body.len().saturating_sub(1))));
+            fetch(p, (hint.first as usize).min(body.len()));
             // The constants and kinds end the body: its last lines.
             let tail = body.len().saturating_sub(TAIL_HINT);
-            super::common::fetch(p.add(tail), body.len() - tail);
+            fetch(p.add(tail), body.len() - tail);
             // The key's segments: the first sample's, and the second's when it is another.
             let next = super::common::seg_of(key.i1, stride).0;
             let second = hint.segments.segment(next).filter(|_| next != seg);
             for (from, to) in [hint.segments.segment(seg), second].into_iter().flatten() {
                 if from < body.len() {
-                    super::common::fetch(p.add(from), to.min(body.len()) - from);
+                    fetch(p.add(from), to.min(body.len()) - from);
                 }
             }
         }
         return hint.segments.placed();
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let _ = (body, hint, key);
     0
 }
+
+/// A hint for the line of `p`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn line(p: *const u8) {
+    core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
+}
+#[cfg(target_arch = "aarch64")]
+use super::neon::prefetch::line;
+
+#[cfg(target_arch = "x86_64")]
+use super::common::fetch;
+#[cfg(target_arch = "aarch64")]
+use super::neon::prefetch::fetch;
 
 /// Samples a whole pose with the widest decoder this machine runs.
 #[inline]

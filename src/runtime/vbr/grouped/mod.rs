@@ -44,7 +44,11 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+// Without x86-64 the playback cache (AVX2), the selections' eight-lane decode (AVX2) and
+// what only they read go unused.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) mod body;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod cache;
 mod common;
 #[cfg(feature = "compress")]
@@ -56,6 +60,7 @@ mod neon;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables, unused_mut))]
 mod subset;
 pub mod validate;
 
@@ -190,6 +195,7 @@ impl Proto {
     }
 
     /// What a playback cache records of the clip it was filled for.
+    #[cfg(target_arch = "x86_64")]
     fn owner(&self) -> cache::Owner {
         cache::Owner {
             body: self.body.as_ptr() as u64,
@@ -262,9 +268,9 @@ impl Proto {
         stride: usize,
     ) -> bool {
         self.check(key, out, stride);
-        let v = self.view();
         #[cfg(target_arch = "x86_64")]
         if Isa::Avx2.available() {
+            let v = self.view();
             if let Some(mut c) = cache::Cache::new(cache, v.num_groups, self.owner()) {
                 // SAFETY: AVX2 is present; the key and the buffer were checked above; the
                 // cache is this clip's (reset otherwise).

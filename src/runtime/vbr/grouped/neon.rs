@@ -29,7 +29,9 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 mod coef;
+pub(super) mod prefetch;
 use coef::{coef, map3, map4, sel, Coef, Half, RAW};
+use prefetch::prefetch;
 
 /// The fields of one component of a half's lanes: `win` the 32 bytes from the byte of the
 /// component's first bit in the frame, `r` that bit in its byte, `off` each lane's bit from it.
@@ -419,11 +421,4 @@ unsafe fn walk<const M: u8>(
             mb += g.meta;
         }
     }
-}
-
-/// The prefetch hints of a whole pose: none (the x86-64 decoders' `common::prefetch` uses
-/// `_mm_prefetch`; aarch64 cores prefetch the forward walk by themselves).
-#[inline(always)]
-fn prefetch(p: &View, sp: &Split) {
-    let _ = (p, sp);
 }
