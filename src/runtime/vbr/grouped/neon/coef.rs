@@ -122,7 +122,7 @@ pub(super) unsafe fn coef(c: *mut Coef, d: *const u8, g: &Record, m: *const u8) 
         let x = vdupq_n_u32(drops >> (8 * h));
         vandq_u32(vshlq_u32(x, lanes4([0, -2, -4, -6])), vdupq_n_u32(3))
     });
-    let mut h: [Half; 2] = core::mem::zeroed();
+    let hp = [(*c).h[0].as_mut_ptr(), (*c).h[1].as_mut_ptr()];
     let mut any = [zero; 2];
     let mut raw = zero;
     let mut total = 0usize;
@@ -177,29 +177,29 @@ pub(super) unsafe fn coef(c: *mut Coef, d: *const u8, g: &Record, m: *const u8) 
             let sext = vmulq_f32(cvt(vshrq_n_u32::<8>(f)), k8);
             let cfrac = vmulq_f32(cvt(f), vdupq_n_f32(1.0 / 65535.0));
             let frac = sel(vceqq_f32(inv_q, vdupq_n_f32(0.0)), smin, cfrac);
-            let hh = &mut h[hi];
-            hh.mul[k] = vmulq_f32(vmulq_f32(inv_q, sext), ext);
-            hh.add[k] = vaddq_f32(vmulq_f32(frac, ext), min);
+            let hh = hp[hi];
+            (*hh).mul[k] = vmulq_f32(vmulq_f32(inv_q, sext), ext);
+            (*hh).add[k] = vaddq_f32(vmulq_f32(frac, ext), min);
             let (off, sum) = prefix(bits);
-            hh.off[k] = vaddq_u32(off, vdupq_n_u32(base));
+            (*hh).off[k] = vaddq_u32(off, vdupq_n_u32(base));
             base += sum;
             let one_i = vdupq_n_u32(1);
-            hh.mask[k] = vsubq_u32(vshlq_u32(one_i, vreinterpretq_s32_u32(bits)), one_i);
-            hh.rates[k] = r;
+            (*hh).mask[k] = vsubq_u32(vshlq_u32(one_i, vreinterpretq_s32_u32(bits)), one_i);
+            (*hh).rates[k] = r;
         }
         total += base as usize;
     }
-    for (hi, hh) in h.iter_mut().enumerate().take(halves) {
+    for (hi, &hh) in hp.iter().enumerate().take(halves) {
         let lanes = (n - 4 * hi).min(4);
-        hh.constant = vceqq_u32(any[hi], zero);
-        hh.unused = vmvnq_u32(used[hi]);
-        hh.drop = drop[hi];
-        hh.any_constant = vmaxvq_u32(vandq_u32(hh.constant, used[hi])) != 0;
+        let constant = vceqq_u32(any[hi], zero);
+        (*hh).constant = constant;
+        (*hh).unused = vmvnq_u32(used[hi]);
+        (*hh).drop = drop[hi];
+        (*hh).any_constant = vmaxvq_u32(vandq_u32(constant, used[hi])) != 0;
         let x = (drops >> (8 * hi)) & 0xFF;
         let first = x & 3;
         let same = (x ^ (first * 0x55)) & ((1 << (2 * lanes)) - 1) == 0;
-        hh.udrop = if same { first } else { 4 };
-        (*c).h[hi] = MaybeUninit::new(*hh);
+        (*hh).udrop = if same { first } else { 4 };
     }
     (*c).total = total;
     (*c).raw = vmaxvq_u32(raw) != 0;
