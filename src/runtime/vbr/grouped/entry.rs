@@ -75,7 +75,7 @@ pub(super) const TAIL_HINT: usize = 256;
 /// [`super::common::prefetch`] then skips with the body before the table.
 #[inline(always)]
 fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) -> u32 {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if hint.stride != 0 {
         let stride = hint.stride as u32;
         let seg = super::common::seg_of(key.i0, stride).0;
@@ -83,28 +83,40 @@ fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) -> u32 {
         let p = body.as_ptr();
         // SAFETY: hints only, inside `body` (every range is cut at its end).
         unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                p.add(e.min(body.len().saturating_sub(1))) as *const i8,
-            );
-            super::common::fetch(p, (hint.first as usize).min(body.len()));
+            line(p.add(e.min(body.len().saturating_sub(1))));
+            fetch(p, (hint.first as usize).min(body.len()));
             // The constants and kinds end the body: its last lines.
             let tail = body.len().saturating_sub(TAIL_HINT);
-            super::common::fetch(p.add(tail), body.len() - tail);
+            fetch(p.add(tail), body.len() - tail);
             // The key's segments: the first sample's, and the second's when it is another.
             let next = super::common::seg_of(key.i1, stride).0;
             let second = hint.segments.segment(next).filter(|_| next != seg);
             for (from, to) in [hint.segments.segment(seg), second].into_iter().flatten() {
                 if from < body.len() {
-                    super::common::fetch(p.add(from), to.min(body.len()) - from);
+                    fetch(p.add(from), to.min(body.len()) - from);
                 }
             }
         }
         return hint.segments.placed();
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let _ = (body, hint, key);
     0
 }
+
+/// A hint for the line of `p`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn line(p: *const u8) {
+    core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
+}
+#[cfg(target_arch = "aarch64")]
+use super::neon::prefetch::line;
+
+#[cfg(target_arch = "x86_64")]
+use super::common::fetch;
+#[cfg(target_arch = "aarch64")]
+use super::neon::prefetch::fetch;
 
 /// Samples a whole pose with the widest decoder this machine runs.
 #[inline]
@@ -131,6 +143,9 @@ pub(crate) fn sample_pose(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the key and the buffer were checked above.
         Isa::Sse2 => unsafe { super::sse2::sample_pose(&v, key, o, stride) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the key and the buffer were checked above.
+        Isa::Neon => unsafe { super::neon::sample_pose(&v, key, o, stride) },
         _ => super::scalar::sample_pose(&v, key, out.data, stride),
     }
 }
@@ -232,6 +247,20 @@ pub(crate) fn sample_joints(
                 Isa::Avx512 => super::avx2::sample_channels_512(&v, key, o, stride, channels),
                 _ => super::avx2::sample_channels(&v, key, o, stride, channels),
             }
+        };
+        return;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if matches!(sel.channels, 1 | 3)
+        && sel.slots.is_none()
+        && sel.joints.len() == h.num_joints as usize
+        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
+    {
+        check(h, key, out);
+        let v = view(h, body, d);
+        // SAFETY: NEON is the aarch64 baseline; the key and the buffer were checked above.
+        unsafe {
+            super::neon::sample_channels(&v, key, out.data.as_mut_ptr(), out.stride, sel.channels)
         };
         return;
     }

@@ -44,16 +44,23 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+// Without x86-64 the playback cache (AVX2), the selections' eight-lane decode (AVX2) and
+// what only they read go unused.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) mod body;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod cache;
 mod common;
 #[cfg(feature = "compress")]
 pub mod describe;
 pub(crate) mod entry;
 mod lanes;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables, unused_mut))]
 mod subset;
 pub mod validate;
 
@@ -188,6 +195,7 @@ impl Proto {
     }
 
     /// What a playback cache records of the clip it was filled for.
+    #[cfg(target_arch = "x86_64")]
     fn owner(&self) -> cache::Owner {
         cache::Owner {
             body: self.body.as_ptr() as u64,
@@ -260,9 +268,9 @@ impl Proto {
         stride: usize,
     ) -> bool {
         self.check(key, out, stride);
-        let v = self.view();
         #[cfg(target_arch = "x86_64")]
         if Isa::Avx2.available() {
+            let v = self.view();
             if let Some(mut c) = cache::Cache::new(cache, v.num_groups, self.owner()) {
                 // SAFETY: AVX2 is present; the key and the buffer were checked above; the
                 // cache is this clip's (reset otherwise).
@@ -320,6 +328,9 @@ impl Proto {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the key and the buffer were checked above.
             Isa::Sse2 => unsafe { sse2::sample_pose(&self.view(), key, out.as_mut_ptr(), stride) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the key and the buffer were checked above.
+            Isa::Neon => unsafe { neon::sample_pose(&self.view(), key, out.as_mut_ptr(), stride) },
             Isa::Scalar => scalar::sample_pose(&self.view(), key, out, stride),
             #[allow(unreachable_patterns)]
             _ => return false,
@@ -367,13 +378,15 @@ pub enum Isa {
     Avx2,
     /// Four lanes, SSE2 (the x86-64 baseline).
     Sse2,
+    /// Two halves of four lanes, NEON (the aarch64 baseline).
+    Neon,
     /// One lane at a time, portable.
     Scalar,
 }
 
 impl Isa {
     /// Every decoder, widest first.
-    pub const ALL: [Isa; 4] = [Isa::Avx512, Isa::Avx2, Isa::Sse2, Isa::Scalar];
+    pub const ALL: [Isa; 5] = [Isa::Avx512, Isa::Avx2, Isa::Sse2, Isa::Neon, Isa::Scalar];
 
     /// Whether this machine and build run the decoder.
     pub fn available(self) -> bool {
@@ -387,6 +400,7 @@ impl Isa {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => is_x86_feature_detected!("avx2"),
             Isa::Sse2 => cfg!(target_arch = "x86_64"),
+            Isa::Neon => cfg!(target_arch = "aarch64"),
             Isa::Scalar => true,
             #[allow(unreachable_patterns)]
             _ => false,

@@ -118,6 +118,10 @@ pub fn compare(blob: &[u8], times: &[f32]) -> usize {
 fn isas_available() {
     assert!(Isa::Scalar.available());
     assert_eq!(Isa::Sse2.available(), cfg!(target_arch = "x86_64"));
+    assert_eq!(Isa::Neon.available(), cfg!(target_arch = "aarch64"));
+    if cfg!(target_arch = "aarch64") {
+        assert_eq!(Isa::best(), Isa::Neon);
+    }
     assert!(Isa::best().available());
     // An unavailable decoder writes nothing.
     for isa in Isa::ALL.into_iter().filter(|i| !i.available()) {
@@ -1060,5 +1064,185 @@ fn bodies_are_canonical() {
             g[e..e + tb].copy_from_slice(&v.to_le_bytes()[..tb]);
         }
         refused(&g, "a gap between two segments");
+    }
+}
+
+/// The whole pose of `p` at `key` with the decoder for `isa` writing only `channels` (1
+/// rotations, 3 and translations, 7 all) into `out` (stride 10): the NEON and AVX2 decoders'
+/// channel walks; false where this machine has neither.
+fn sample_channels_isa(
+    p: &Proto,
+    isa: Isa,
+    key: &SampleKey,
+    out: &mut [f32],
+    channels: u32,
+) -> bool {
+    p.check(key, out, 10);
+    let _ = (isa, channels);
+    #[cfg(target_arch = "aarch64")]
+    if isa == Isa::Neon {
+        // SAFETY: NEON is the aarch64 baseline; the key and the buffer were checked above.
+        unsafe { neon::sample_channels(&p.view(), key, out.as_mut_ptr(), 10, channels) };
+        return true;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx2 && isa.available() {
+        // SAFETY: AVX2 is present; the key and the buffer were checked above.
+        unsafe { avx2::sample_channels(&p.view(), key, out.as_mut_ptr(), 10, channels) };
+        return true;
+    }
+    false
+}
+
+/// The widest decoders (NEON on aarch64, the x86-64 ones where the machine has them) against
+/// the scalar decoder, bit for bit, on clips whose groups hold 1 to 8 lanes, with per-track and
+/// per-segment dropped components, raw `f32` components, segment-constant lanes and dropped
+/// keyframes; at keys of one sample, of two in one segment, of two across segments (the next
+/// sample and a far one) and of weight 0; whole poses and the channel walks (rotations, and
+/// translations).
+#[test]
+fn wide_decoders_are_the_scalar_decoder() {
+    let isas: Vec<Isa> = Isa::ALL
+        .into_iter()
+        .filter(|&i| i != Isa::Scalar && i.available())
+        .collect();
+    if isas.is_empty() {
+        eprintln!("skipped: no SIMD decoder here");
+        return;
+    }
+    let mut lanes = [false; LANES + 1];
+    let mut cases = [false; 3];
+    let mut dropped = false;
+    let mut covered = [false; 5];
+    let mut walked = 0;
+    // (joints, samples, scale, edge cases, the encoder's best level: it drops keyframes)
+    for (joints, samples, scale, edited, best) in [
+        (1, 40, true, false, false),
+        (2, 33, false, false, false),
+        (3, 50, true, false, false),
+        (4, 47, false, false, true),
+        (5, 61, true, false, false),
+        (6, 35, false, false, false),
+        (7, 44, true, false, false),
+        (10, 90, true, true, false),
+        (12, 100, false, true, false),
+        (12, 64, true, true, true),
+        (16, 70, true, false, false),
+        (23, 64, true, false, false),
+    ] {
+        let mut clip = generate_clip(&GenerateOptions {
+            joints,
+            samples,
+            scale,
+            animated_translation: true,
+            seed: joints as u64,
+            ..Default::default()
+        });
+        if edited {
+            edge_cases(&mut clip);
+            held_still(&mut clip);
+        }
+        if best {
+            // Slow, steady motion: linear between kept keyframes within the precision.
+            for (j, t) in clip.tracks.iter_mut().enumerate() {
+                let axis = Vec3::new(1.0, j as f32 * 0.3, 0.5).normalize();
+                for (i, q) in t.rotations.iter_mut().enumerate() {
+                    *q = Quat::from_axis_angle(axis, 0.002 * (i + j) as f32);
+                }
+                for (i, v) in t.translations.iter_mut().enumerate() {
+                    *v = Vec3::new(0.01 * i as f32, 0.5, -0.002 * i as f32);
+                }
+            }
+        }
+        let settings = crate::CompressSettings {
+            codec: crate::CodecChoice::Vbr,
+            level: if best {
+                crate::offline::Level::Best
+            } else {
+                crate::offline::Level::Default
+            },
+            ..Default::default()
+        };
+        let blob = crate::offline::compress::compress_segments(&clip, &[], &settings).unwrap();
+        let p = convert(&blob).unwrap();
+        for (x, y) in covered.iter_mut().zip(coverage(&p)) {
+            *x |= y;
+        }
+        let v = p.view();
+        let mut at = 0;
+        for _ in 0..v.num_groups {
+            let r = common::Record::read(v.data, at);
+            at += r.size;
+            lanes[r.n] = true;
+        }
+        let n = samples as u32;
+        let stride = 10;
+        let mut want = vec![0.0f32; joints * stride];
+        let mut got = vec![0.0f32; joints * stride];
+        for i in 0..n {
+            let keys = [
+                (i, i, 0.0),
+                (i, (i + 1).min(n - 1), 0.0),
+                (i, (i + 1).min(n - 1), 0.375),
+                (i, (i * 7 + 3) % n, 0.625),
+                ((i * 5 + 1) % n, i, 0.5),
+            ];
+            for (i0, i1, alpha) in keys {
+                let key = SampleKey { i0, i1, alpha };
+                let sp = common::split(&v, &key);
+                cases[sp.case as usize] = true;
+                let (a, b) = common::positions(&v, &sp);
+                dropped |= a.t > 0.0 || b.t > 0.0;
+                want.fill(f32::NAN);
+                assert!(p.sample_pose_isa(Isa::Scalar, &key, &mut want, stride));
+                for &isa in &isas {
+                    got.fill(f32::NAN);
+                    assert!(p.sample_pose_isa(isa, &key, &mut got, stride));
+                    assert!(same(&want, &got), "{isa:?}, {joints} joints, key {key:?}");
+                    for channels in [1, 3] {
+                        got.fill(f32::NAN);
+                        if !sample_channels_isa(&p, isa, &key, &mut got, channels) {
+                            continue;
+                        }
+                        walked += 1;
+                        for j in 0..joints {
+                            for (f, (&x, &y)) in want[j * 10..j * 10 + 10]
+                                .iter()
+                                .zip(&got[j * 10..j * 10 + 10])
+                                .enumerate()
+                            {
+                                // Rotations 0..4, translations 4..7, scales 7..10.
+                                let ch = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2][f];
+                                let y = if channels & (1 << ch) != 0 {
+                                    y
+                                } else {
+                                    assert!(y.is_nan(), "{isa:?}: channels {channels} wrote {f}");
+                                    x
+                                };
+                                assert_eq!(
+                                    x.to_bits(),
+                                    y.to_bits(),
+                                    "{isa:?}, {joints} joints, channels {channels}, joint {j} \
+                                     float {f}, key {key:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(&lanes[1..], &[true; LANES], "groups of 1 to 8 lanes");
+    assert_eq!(
+        cases, [true; 3],
+        "one sample, two in a segment, two across segments"
+    );
+    assert!(dropped, "a dropped keyframe");
+    assert_eq!(
+        covered, [true; 5],
+        "raw, per-segment, 5-7 lanes, mixed drops, constant"
+    );
+    if cfg!(target_arch = "aarch64") {
+        assert!(walked > 0);
     }
 }
