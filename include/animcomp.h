@@ -166,6 +166,64 @@
 #define ANIMCOMP_CHANNEL_ALL 7
 
 /**
+ * `AnimcompPoseLayout::element`: 32-bit floats.
+ */
+#define ANIMCOMP_ELEMENT_F32 0
+
+/**
+ * `AnimcompPoseLayout::element`: 64-bit floats (the exact widening of the decoded floats).
+ */
+#define ANIMCOMP_ELEMENT_F64 1
+
+/**
+ * `AnimcompPoseLayout::kind`: one record per joint (array of structures), in `data[0]`.
+ */
+#define ANIMCOMP_POSE_LAYOUT_AOS 0
+
+/**
+ * `AnimcompPoseLayout::kind`: three arrays, rotation in `data[0]`, translation in `data[1]`,
+ * scale in `data[2]`, each with its own offset and stride.
+ */
+#define ANIMCOMP_POSE_LAYOUT_SOA 1
+
+/**
+ * `AnimcompPoseLayout::kind`: ozz-animation `SoaTransform` blocks of four joints in `data[0]`
+ * (translation x[4] y[4] z[4], rotation x[4] y[4] z[4] w[4], scale x[4] y[4] z[4]: 160 bytes
+ * with f32), the joint count rounded up to 4; lanes past the last joint get the identity.
+ */
+#define ANIMCOMP_POSE_LAYOUT_SOA4 2
+
+/**
+ * `animcomp_pose_layout_preset`: the ten-float pose (f32 AoS, 0, 16, 28, stride 40).
+ */
+#define ANIMCOMP_POSE_PRESET_TEN_FLOATS 0
+
+/**
+ * `animcomp_pose_layout_preset`: Unreal Engine 5 `FTransform` (double, vectorized):
+ * `Rotation`, `Translation`, `Scale3D` as `VectorRegister4Double` at bytes 0, 32, 64, stride 96
+ * (the fourth double of translation and scale is not written).
+ */
+#define ANIMCOMP_POSE_PRESET_UNREAL5_TRANSFORM 1
+
+/**
+ * `animcomp_pose_layout_preset`: Unreal Engine 4 `FTransform` (float, vectorized): three
+ * `VectorRegister` at bytes 0, 16, 32, stride 48 (the fourth float of translation and scale is
+ * not written).
+ */
+#define ANIMCOMP_POSE_PRESET_UNREAL4_TRANSFORM 2
+
+/**
+ * `animcomp_pose_layout_preset`: Unity-style separate arrays (`NativeArray<quaternion>`,
+ * `NativeArray<float3>` positions, `NativeArray<float3>` scales): strides 16, 12, 12.
+ */
+#define ANIMCOMP_POSE_PRESET_UNITY_SEPARATE 3
+
+/**
+ * `animcomp_pose_layout_preset`: ozz-animation `SoaTransform` (f32 SoA4).
+ */
+#define ANIMCOMP_POSE_PRESET_OZZ_SOA_TRANSFORM 4
+
+/**
  * Status codes returned by every C entry point. `ANIMCOMP_STATUS_OK` is zero.
  */
 enum AnimcompStatus
@@ -895,6 +953,78 @@ typedef struct AnimcompBlobInfo {
   uint64_t curves_size;
 } AnimcompBlobInfo;
 
+/**
+ * Where `animcomp_sample_pose_layout` and `animcomp_sample_joints_layout` write a pose. Fill it
+ * with `animcomp_pose_layout_preset` or zero-initialise it (`= {0}`) and set the fields. Offsets
+ * and strides are in bytes and multiples of the element size.
+ *
+ * - `ANIMCOMP_POSE_LAYOUT_AOS`: joint `j`'s rotation (x y z w), translation (x y z) and scale
+ *   (x y z) at `data[0] + j * record_stride + {rotation,translation,scale}_offset`; the fields
+ *   may not overlap and must fit in the record; the `*_stride` fields are 0.
+ * - `ANIMCOMP_POSE_LAYOUT_SOA`: joint `j`'s rotation at `data[0] + rotation_offset + j *
+ *   rotation_stride`, translation in `data[1]`, scale in `data[2]` likewise; `record_stride` is
+ *   0; each stride holds its field (16, 12, 12 bytes with f32).
+ * - `ANIMCOMP_POSE_LAYOUT_SOA4`: every offset and stride 0.
+ */
+typedef struct AnimcompPoseLayout {
+  /**
+   * `ANIMCOMP_ELEMENT_*`.
+   */
+  uint32_t element;
+  /**
+   * `ANIMCOMP_POSE_LAYOUT_*`.
+   */
+  uint32_t kind;
+  /**
+   * Byte offset of the rotation (x y z w).
+   */
+  uint32_t rotation_offset;
+  /**
+   * Byte offset of the translation (x y z).
+   */
+  uint32_t translation_offset;
+  /**
+   * Byte offset of the scale (x y z).
+   */
+  uint32_t scale_offset;
+  /**
+   * AoS: bytes from one joint's record to the next.
+   */
+  uint32_t record_stride;
+  /**
+   * SoA: bytes from one joint's rotation to the next.
+   */
+  uint32_t rotation_stride;
+  /**
+   * SoA: bytes from one joint's translation to the next.
+   */
+  uint32_t translation_stride;
+  /**
+   * SoA: bytes from one joint's scale to the next.
+   */
+  uint32_t scale_stride;
+  /**
+   * Must be zero.
+   */
+  uint32_t reserved[3];
+} AnimcompPoseLayout;
+
+/**
+ * The caller's output buffers for a pose layout: one (`data[0]`) for AoS and SoA4, three
+ * (rotation, translation, scale) for SoA; unused entries NULL with size 0. Each must be aligned
+ * to the element size; sizes are in bytes.
+ */
+typedef struct AnimcompPoseBuffers {
+  /**
+   * The buffers.
+   */
+  void *data[3];
+  /**
+   * Their sizes in bytes.
+   */
+  size_t size[3];
+} AnimcompPoseBuffers;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1158,6 +1288,39 @@ AnimcompStatus animcomp_blob_info(const void *blob, size_t size, struct Animcomp
  * validated by `animcomp_decompressor_init`).
  */
 AnimcompStatus animcomp_decompressor_info(const struct AnimcompDecompressor *ctx, struct AnimcompBlobInfo *out);
+
+/**
+ * Fills `*layout` with preset `preset` (`ANIMCOMP_POSE_PRESET_*`; another value gives
+ * `ANIMCOMP_STATUS_INVALID_ENUM`).
+ */
+AnimcompStatus animcomp_pose_layout_preset(uint32_t preset, struct AnimcompPoseLayout *layout);
+
+/**
+ * Checks `*layout` and writes into `sizes[0..3]` the bytes each buffer needs for `joints` joints
+ * (or slots): one buffer for AoS and SoA4 (`sizes[1]`, `sizes[2]` are 0), three for SoA. An
+ * invalid layout gives its status (`ANIMCOMP_STATUS_INVALID_ENUM`,
+ * `ANIMCOMP_STATUS_INVALID_ARGUMENT`), a size past the address space
+ * `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+ */
+AnimcompStatus animcomp_pose_layout_size(const struct AnimcompPoseLayout *layout, size_t joints, size_t *sizes);
+
+/**
+ * Samples every joint at the current position into `*out` in `*layout`: values bit for bit
+ * those of `animcomp_sample_pose` (widened exactly to double for `ANIMCOMP_ELEMENT_F64`). Bytes
+ * outside the layout's fields are not written (SoA4 writes whole blocks). Buffers are checked
+ * first (NULL: `ANIMCOMP_STATUS_NULL_POINTER`; not aligned to the element size:
+ * `ANIMCOMP_STATUS_MISALIGNED`; too small: `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`, nothing written;
+ * SoA arrays overlapping: `ANIMCOMP_STATUS_INVALID_ARGUMENT`). Goes through the attached playback
+ * cache as `animcomp_sample_pose` does. Does not allocate.
+ */
+AnimcompStatus animcomp_sample_pose_layout(const struct AnimcompDecompressor *ctx, const struct AnimcompPoseLayout *layout, const struct AnimcompPoseBuffers *out);
+
+/**
+ * `animcomp_sample_joints` into `*layout`: joint `joints[i]`'s channels of `channels` at slot
+ * `out_slots[i]` (or `i` when `out_slots` is NULL); only those fields are written. The buffers
+ * must hold the largest slot; checked as `animcomp_sample_pose_layout`'s. Does not allocate.
+ */
+AnimcompStatus animcomp_sample_joints_layout(const struct AnimcompDecompressor *ctx, const uint32_t *joints, const uint32_t *out_slots, size_t count, uint32_t channels, const struct AnimcompPoseLayout *layout, const struct AnimcompPoseBuffers *out);
 
 /**
  * Writes into `*out_bytes` the bytes of playback cache a context bound to the opened blob

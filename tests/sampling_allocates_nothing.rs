@@ -11,9 +11,17 @@ mod counting_alloc;
 static ALLOC: counting_alloc::Counting = counting_alloc::Counting;
 
 use animcomp::clip::{generate_clip, GenerateOptions};
-use animcomp::decompress::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
+use animcomp::decompress::{
+    DecompressOptions, Decompressor, Looping, OpenBlob, PoseLayout, Rounding,
+};
 use animcomp::offline::DefaultMode;
 use animcomp::{AlignedBlob, CodecChoice, CompressSettings, VbrLayout};
+
+/// A vector's elements as bytes.
+fn bytes_of<T: Copy>(v: &mut [T]) -> &mut [u8] {
+    // SAFETY: plain numbers viewed as bytes.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+}
 
 #[test]
 fn seeking_and_sampling_allocate_nothing() {
@@ -52,6 +60,9 @@ fn seeking_and_sampling_allocate_nothing() {
         let mut pose = vec![0.0f32; nj * 10];
         let joints: Vec<u32> = (0..nj as u32).step_by(3).collect();
         let mut sub = vec![0.0f32; joints.len() * 10];
+        let mut ue5 = vec![0u64; nj * 12];
+        let mut unity = vec![0u32; nj * 10];
+        let mut ozz = vec![0u32; nj.div_ceil(4) * 40];
         let ((), bytes, calls) = counting_alloc::allocated(|| {
             // SAFETY: the words of `cache` viewed as bytes.
             let cache = unsafe {
@@ -67,6 +78,25 @@ fn seeking_and_sampling_allocate_nothing() {
                     .unwrap();
                 cached.seek(t, Looping::Wrap, Rounding::None).unwrap();
                 cached.sample_pose_cached(cache, &mut pose, 10).unwrap();
+                // Poses in the engine's layouts (in place, staged, transposed).
+                let ue5 = bytes_of(&mut ue5);
+                d.sample_pose_layout(&PoseLayout::UNREAL5_TRANSFORM, &mut [ue5])
+                    .unwrap();
+                let (r, rest) = bytes_of(&mut unity).split_at_mut(16 * nj);
+                let (t, s) = rest.split_at_mut(12 * nj);
+                let l = PoseLayout::UNITY_SEPARATE;
+                cached
+                    .sample_pose_layout_cached(cache, &l, &mut [r, t, s])
+                    .unwrap();
+                let ozz = bytes_of(&mut ozz);
+                d.sample_joints_layout(
+                    &joints,
+                    None,
+                    channels,
+                    &PoseLayout::OZZ_SOA_TRANSFORM,
+                    &mut [ozz],
+                )
+                .unwrap();
             }
         });
         assert_eq!(

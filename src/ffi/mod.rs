@@ -25,6 +25,7 @@ pub mod decompress;
 pub mod guard;
 mod handles;
 pub mod info;
+pub mod layout;
 pub mod playback;
 pub mod status;
 pub mod types;
@@ -47,6 +48,10 @@ pub use decompress::{
     animcomp_sample_pose, animcomp_seek, animcomp_seek_sample,
 };
 pub use info::{animcomp_blob_info, animcomp_decompressor_info, animcomp_validate_blob};
+pub use layout::{
+    animcomp_pose_layout_preset, animcomp_pose_layout_size, animcomp_sample_joints_layout,
+    animcomp_sample_pose_layout,
+};
 pub use playback::{
     animcomp_blob_playback_cache_size, animcomp_decompressor_attach_cache,
     animcomp_decompressor_playback_cache_size,

@@ -310,3 +310,94 @@ mod tests {
         assert_eq!(align_of::<AnimcompBlob>(), 16);
     }
 }
+
+/// `AnimcompPoseLayout::element`: 32-bit floats.
+pub const ANIMCOMP_ELEMENT_F32: u32 = 0;
+/// `AnimcompPoseLayout::element`: 64-bit floats (the exact widening of the decoded floats).
+pub const ANIMCOMP_ELEMENT_F64: u32 = 1;
+/// `AnimcompPoseLayout::kind`: one record per joint (array of structures), in `data[0]`.
+pub const ANIMCOMP_POSE_LAYOUT_AOS: u32 = 0;
+/// `AnimcompPoseLayout::kind`: three arrays, rotation in `data[0]`, translation in `data[1]`,
+/// scale in `data[2]`, each with its own offset and stride.
+pub const ANIMCOMP_POSE_LAYOUT_SOA: u32 = 1;
+/// `AnimcompPoseLayout::kind`: ozz-animation `SoaTransform` blocks of four joints in `data[0]`
+/// (translation x[4] y[4] z[4], rotation x[4] y[4] z[4] w[4], scale x[4] y[4] z[4]: 160 bytes
+/// with f32), the joint count rounded up to 4; lanes past the last joint get the identity.
+pub const ANIMCOMP_POSE_LAYOUT_SOA4: u32 = 2;
+/// `animcomp_pose_layout_preset`: the ten-float pose (f32 AoS, 0, 16, 28, stride 40).
+pub const ANIMCOMP_POSE_PRESET_TEN_FLOATS: u32 = 0;
+/// `animcomp_pose_layout_preset`: Unreal Engine 5 `FTransform` (double, vectorized):
+/// `Rotation`, `Translation`, `Scale3D` as `VectorRegister4Double` at bytes 0, 32, 64, stride 96
+/// (the fourth double of translation and scale is not written).
+pub const ANIMCOMP_POSE_PRESET_UNREAL5_TRANSFORM: u32 = 1;
+/// `animcomp_pose_layout_preset`: Unreal Engine 4 `FTransform` (float, vectorized): three
+/// `VectorRegister` at bytes 0, 16, 32, stride 48 (the fourth float of translation and scale is
+/// not written).
+pub const ANIMCOMP_POSE_PRESET_UNREAL4_TRANSFORM: u32 = 2;
+/// `animcomp_pose_layout_preset`: Unity-style separate arrays (`NativeArray<quaternion>`,
+/// `NativeArray<float3>` positions, `NativeArray<float3>` scales): strides 16, 12, 12.
+pub const ANIMCOMP_POSE_PRESET_UNITY_SEPARATE: u32 = 3;
+/// `animcomp_pose_layout_preset`: ozz-animation `SoaTransform` (f32 SoA4).
+pub const ANIMCOMP_POSE_PRESET_OZZ_SOA_TRANSFORM: u32 = 4;
+
+const _: () = {
+    use crate::runtime::{Element, LayoutKind, Preset};
+    assert!(ANIMCOMP_ELEMENT_F32 == Element::F32 as u32);
+    assert!(ANIMCOMP_ELEMENT_F64 == Element::F64 as u32);
+    assert!(ANIMCOMP_POSE_LAYOUT_AOS == LayoutKind::Aos as u32);
+    assert!(ANIMCOMP_POSE_LAYOUT_SOA == LayoutKind::Soa as u32);
+    assert!(ANIMCOMP_POSE_LAYOUT_SOA4 == LayoutKind::Soa4 as u32);
+    assert!(ANIMCOMP_POSE_PRESET_TEN_FLOATS == Preset::TenFloats as u32);
+    assert!(ANIMCOMP_POSE_PRESET_UNREAL5_TRANSFORM == Preset::Unreal5Transform as u32);
+    assert!(ANIMCOMP_POSE_PRESET_UNREAL4_TRANSFORM == Preset::Unreal4Transform as u32);
+    assert!(ANIMCOMP_POSE_PRESET_UNITY_SEPARATE == Preset::UnitySeparate as u32);
+    assert!(ANIMCOMP_POSE_PRESET_OZZ_SOA_TRANSFORM == Preset::OzzSoaTransform as u32);
+};
+
+/// Where `animcomp_sample_pose_layout` and `animcomp_sample_joints_layout` write a pose. Fill it
+/// with `animcomp_pose_layout_preset` or zero-initialise it (`= {0}`) and set the fields. Offsets
+/// and strides are in bytes and multiples of the element size.
+///
+/// - `ANIMCOMP_POSE_LAYOUT_AOS`: joint `j`'s rotation (x y z w), translation (x y z) and scale
+///   (x y z) at `data[0] + j * record_stride + {rotation,translation,scale}_offset`; the fields
+///   may not overlap and must fit in the record; the `*_stride` fields are 0.
+/// - `ANIMCOMP_POSE_LAYOUT_SOA`: joint `j`'s rotation at `data[0] + rotation_offset + j *
+///   rotation_stride`, translation in `data[1]`, scale in `data[2]` likewise; `record_stride` is
+///   0; each stride holds its field (16, 12, 12 bytes with f32).
+/// - `ANIMCOMP_POSE_LAYOUT_SOA4`: every offset and stride 0.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AnimcompPoseLayout {
+    /// `ANIMCOMP_ELEMENT_*`.
+    pub element: u32,
+    /// `ANIMCOMP_POSE_LAYOUT_*`.
+    pub kind: u32,
+    /// Byte offset of the rotation (x y z w).
+    pub rotation_offset: u32,
+    /// Byte offset of the translation (x y z).
+    pub translation_offset: u32,
+    /// Byte offset of the scale (x y z).
+    pub scale_offset: u32,
+    /// AoS: bytes from one joint's record to the next.
+    pub record_stride: u32,
+    /// SoA: bytes from one joint's rotation to the next.
+    pub rotation_stride: u32,
+    /// SoA: bytes from one joint's translation to the next.
+    pub translation_stride: u32,
+    /// SoA: bytes from one joint's scale to the next.
+    pub scale_stride: u32,
+    /// Must be zero.
+    pub reserved: [u32; 3],
+}
+
+/// The caller's output buffers for a pose layout: one (`data[0]`) for AoS and SoA4, three
+/// (rotation, translation, scale) for SoA; unused entries NULL with size 0. Each must be aligned
+/// to the element size; sizes are in bytes.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct AnimcompPoseBuffers {
+    /// The buffers.
+    pub data: [*mut std::os::raw::c_void; 3],
+    /// Their sizes in bytes.
+    pub size: [usize; 3],
+}

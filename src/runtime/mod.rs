@@ -7,6 +7,7 @@ mod dispatch;
 pub(crate) mod fixed;
 pub mod key_cursor;
 pub(crate) mod keys;
+pub mod layout;
 pub mod sampling;
 pub mod seek;
 pub mod segment_lines;
@@ -14,6 +15,7 @@ pub mod vbr;
 
 pub use decompressor::*;
 pub use key_cursor::{cursor_state_size, KeyCursor};
+pub use layout::{Element, LayoutKind, PoseLayout, Preset};
 pub use sampling::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 pub use seek::{clip_duration, Looping, Rounding};
 pub use segment_lines::SegmentLines;

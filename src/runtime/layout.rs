@@ -1,0 +1,552 @@
+//! Poses in the engine's own layout: `f32` or `f64` elements, one record per joint (AoS), three
+//! separate arrays (SoA), or ozz-animation's blocks of four joints (SoA4), with presets for
+//! Unreal Engine 5 and 4 `FTransform`, Unity-style separate arrays and ozz `SoaTransform`.
+//!
+//! A layout is checked once per call ([`PoseLayout::check`]), then the pose is produced without
+//! allocating, in one of three ways (see `docs/runtime.md`, "Poses in the engine's layout"):
+//!
+//! - the ten-float layout itself (`f32` AoS with rotation, translation, scale at bytes 0, 16, 28
+//!   and a stride a multiple of 4 bytes) is the decoders' own output: no conversion;
+//! - a layout whose records cover their first 40 bytes with fields (the `f64` `FTransform` of
+//!   Unreal 5 does: rotation 0..32, translation 32..56), and ozz blocks (160 or 320 bytes of
+//!   fields for four joints), are decoded as ten-float rows into the caller's buffer and then
+//!   widened or transposed in place, record by record (each record read whole before it is
+//!   written): no byte outside the fields is written, no buffer of the library's is used;
+//! - any other layout (Unreal 4's `FTransform`, whose translation's fourth float lies in the
+//!   first 40 bytes; separate arrays) is decoded in chunks of [`STAGE_JOINTS`] joints into a
+//!   ten-float buffer on the stack and scattered into the fields.
+//!
+//! Values are the ten-float decode's, bit for bit; `f64` values are their exact widening.
+
+use super::{Decompressor, CHANNELS_ALL, CHANNEL_ROTATION, CHANNEL_SCALE, CHANNEL_TRANSLATION};
+use crate::math::FLOATS_PER_JOINT;
+use crate::{Error, Result};
+
+/// The element type of a layout's fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Element {
+    /// 32-bit floats.
+    F32 = 0,
+    /// 64-bit floats (the exact widening of the decoded `f32`).
+    F64 = 1,
+}
+
+impl Element {
+    /// Bytes per element.
+    #[inline]
+    pub const fn size(self) -> usize {
+        match self {
+            Element::F32 => 4,
+            Element::F64 => 8,
+        }
+    }
+
+    /// From its C value (`ANIMCOMP_ELEMENT_*`).
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(Element::F32),
+            1 => Some(Element::F64),
+            _ => None,
+        }
+    }
+}
+
+/// How joints are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum LayoutKind {
+    /// One record per joint in one array: each channel at a byte offset within the record.
+    Aos = 0,
+    /// Three arrays, one per channel (rotation, translation, scale), each with its own stride.
+    Soa = 1,
+    /// ozz-animation `SoaTransform`: blocks of four joints, each block translation x[4] y[4]
+    /// z[4], rotation x[4] y[4] z[4] w[4], scale x[4] y[4] z[4] (40 elements); the joint count
+    /// rounded up to four, lanes past the last joint set to the identity transform.
+    Soa4 = 2,
+}
+
+impl LayoutKind {
+    /// From its C value (`ANIMCOMP_LAYOUT_*`).
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(LayoutKind::Aos),
+            1 => Some(LayoutKind::Soa),
+            2 => Some(LayoutKind::Soa4),
+            _ => None,
+        }
+    }
+}
+
+/// Components per channel: rotation x y z w, translation x y z, scale x y z.
+const COMPONENTS: [usize; 3] = [4, 3, 3];
+/// Each channel's first float in a ten-float row.
+const ROW_AT: [usize; 3] = [0, 4, 7];
+/// Each channel's first element in an ozz block, per component four lanes apart.
+const SOA4_AT: [usize; 3] = [12, 0, 28];
+/// Elements in an ozz block of four joints.
+const SOA4_BLOCK: usize = 40;
+/// The identity transform's ten floats.
+const IDENTITY: [f32; 10] = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0];
+
+/// Joints decoded per chunk on the stack for layouts that are scattered (40 bytes each).
+pub const STAGE_JOINTS: usize = 128;
+
+/// Where a pose's joints go: see the module documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PoseLayout {
+    /// Element type.
+    pub element: Element,
+    /// Layout kind.
+    pub kind: LayoutKind,
+    /// Byte offsets of rotation, translation and scale: within a record (AoS), or of each array's
+    /// first joint within its buffer (SoA); zero for SoA4.
+    pub offsets: [usize; 3],
+    /// Byte strides: the record stride three times (AoS), each array's stride (SoA); zero for
+    /// SoA4 (blocks are `40 x element` bytes).
+    pub strides: [usize; 3],
+}
+
+/// Presets (`ANIMCOMP_POSE_LAYOUT_PRESET_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Preset {
+    /// The ten-float pose, stride 10 (40 bytes).
+    TenFloats = 0,
+    /// Unreal Engine 5 `FTransform` (`TTransform<double>`, vectorized): `Rotation`,
+    /// `Translation`, `Scale3D` as `VectorRegister4Double` (4 doubles, 32 bytes) at 0, 32, 64;
+    /// 96 bytes, 16-byte aligned. The fourth double of translation and scale is not written.
+    Unreal5Transform = 1,
+    /// Unreal Engine 4 `FTransform` (vectorized): three `VectorRegister` (`__m128`) at 0, 16, 32;
+    /// 48 bytes. The fourth float of translation and scale is not written.
+    Unreal4Transform = 2,
+    /// Unity-style separate arrays: rotation `quaternion` (float4 x y z w, 16 bytes), position
+    /// `float3` (12 bytes), scale `float3` (12 bytes), as `NativeArray`s.
+    UnitySeparate = 3,
+    /// ozz-animation `SoaTransform` (160 bytes per four joints).
+    OzzSoaTransform = 4,
+}
+
+impl Preset {
+    /// From its C value.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        Some(match v {
+            0 => Preset::TenFloats,
+            1 => Preset::Unreal5Transform,
+            2 => Preset::Unreal4Transform,
+            3 => Preset::UnitySeparate,
+            4 => Preset::OzzSoaTransform,
+            _ => return None,
+        })
+    }
+}
+
+impl PoseLayout {
+    /// The ten-float pose (`f32` AoS, offsets 0, 16, 28, stride 40).
+    pub const TEN_FLOATS: PoseLayout = PoseLayout::aos(Element::F32, [0, 16, 28], 40);
+    /// [`Preset::Unreal5Transform`].
+    pub const UNREAL5_TRANSFORM: PoseLayout = PoseLayout::aos(Element::F64, [0, 32, 64], 96);
+    /// [`Preset::Unreal4Transform`].
+    pub const UNREAL4_TRANSFORM: PoseLayout = PoseLayout::aos(Element::F32, [0, 16, 32], 48);
+    /// [`Preset::UnitySeparate`].
+    pub const UNITY_SEPARATE: PoseLayout = PoseLayout::soa(Element::F32, [0, 0, 0], [16, 12, 12]);
+    /// [`Preset::OzzSoaTransform`].
+    pub const OZZ_SOA_TRANSFORM: PoseLayout = PoseLayout::soa4(Element::F32);
+
+    /// A record per joint, `stride` bytes apart, with the channels at byte `offsets`.
+    pub const fn aos(element: Element, offsets: [usize; 3], stride: usize) -> Self {
+        PoseLayout {
+            element,
+            kind: LayoutKind::Aos,
+            offsets,
+            strides: [stride; 3],
+        }
+    }
+
+    /// Three arrays (rotation, translation, scale): joint `j`'s channel `c` at byte
+    /// `offsets[c] + j * strides[c]` of buffer `c`.
+    pub const fn soa(element: Element, offsets: [usize; 3], strides: [usize; 3]) -> Self {
+        PoseLayout {
+            element,
+            kind: LayoutKind::Soa,
+            offsets,
+            strides,
+        }
+    }
+
+    /// ozz-style blocks of four joints.
+    pub const fn soa4(element: Element) -> Self {
+        PoseLayout {
+            element,
+            kind: LayoutKind::Soa4,
+            offsets: [0; 3],
+            strides: [0; 3],
+        }
+    }
+
+    /// A preset.
+    pub const fn preset(p: Preset) -> Self {
+        match p {
+            Preset::TenFloats => Self::TEN_FLOATS,
+            Preset::Unreal5Transform => Self::UNREAL5_TRANSFORM,
+            Preset::Unreal4Transform => Self::UNREAL4_TRANSFORM,
+            Preset::UnitySeparate => Self::UNITY_SEPARATE,
+            Preset::OzzSoaTransform => Self::OZZ_SOA_TRANSFORM,
+        }
+    }
+
+    /// Buffers the layout takes: three for SoA, one otherwise.
+    pub const fn buffers(&self) -> usize {
+        match self.kind {
+            LayoutKind::Soa => 3,
+            _ => 1,
+        }
+    }
+
+    /// Checks the layout's fields: offsets and strides multiples of the element size, fields
+    /// within a record not overlapping, strides holding their fields, zero where unused.
+    pub fn validate(&self) -> Result<()> {
+        let e = self.element.size();
+        match self.kind {
+            LayoutKind::Soa4 => {
+                if self.offsets != [0; 3] || self.strides != [0; 3] {
+                    return Err(Error::InvalidArgument(
+                        "a SoA4 layout has no offsets or strides (they must be zero)",
+                    ));
+                }
+            }
+            LayoutKind::Aos => {
+                let s = self.strides[0];
+                if self.strides != [s; 3] {
+                    return Err(Error::InvalidArgument(
+                        "an AoS layout has one record stride",
+                    ));
+                }
+                if !s.is_multiple_of(e) || self.offsets.iter().any(|o| !o.is_multiple_of(e)) {
+                    return Err(Error::InvalidArgument(
+                        "offsets and stride must be multiples of the element size",
+                    ));
+                }
+                let end = |c: usize| self.offsets[c].checked_add(COMPONENTS[c] * e);
+                for c in 0..3 {
+                    let ec = end(c).ok_or(Error::InvalidArgument("field offset overflows"))?;
+                    if ec > s {
+                        return Err(Error::InvalidArgument(
+                            "the record stride must hold every field",
+                        ));
+                    }
+                    for d in c + 1..3 {
+                        let ed = end(d).ok_or(Error::InvalidArgument("field offset overflows"))?;
+                        if self.offsets[c] < ed && self.offsets[d] < ec {
+                            return Err(Error::InvalidArgument("fields overlap within a record"));
+                        }
+                    }
+                }
+            }
+            LayoutKind::Soa => {
+                #[allow(clippy::needless_range_loop)] // three arrays indexed alike
+                for c in 0..3 {
+                    let (o, s) = (self.offsets[c], self.strides[c]);
+                    if !o.is_multiple_of(e) || !s.is_multiple_of(e) {
+                        return Err(Error::InvalidArgument(
+                            "offsets and strides must be multiples of the element size",
+                        ));
+                    }
+                    if s < COMPONENTS[c] * e {
+                        return Err(Error::InvalidArgument(
+                            "an array's stride must hold its field",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes buffer `b` needs for `slots` joints (`None` when it overflows the address space).
+    pub fn required_bytes(&self, b: usize, slots: usize) -> Option<usize> {
+        if slots == 0 {
+            return Some(0);
+        }
+        let e = self.element.size();
+        let n = match self.kind {
+            LayoutKind::Soa4 => slots.div_ceil(4).checked_mul(SOA4_BLOCK * e),
+            LayoutKind::Aos => {
+                let end = (0..3)
+                    .map(|c| self.offsets[c] + COMPONENTS[c] * e)
+                    .max()
+                    .unwrap_or(0);
+                (slots - 1)
+                    .checked_mul(self.strides[0])
+                    .and_then(|x| x.checked_add(end))
+            }
+            LayoutKind::Soa => (slots - 1)
+                .checked_mul(self.strides[b])
+                .and_then(|x| x.checked_add(self.offsets[b]))
+                .and_then(|x| x.checked_add(COMPONENTS[b] * e)),
+        };
+        n.filter(|n| *n <= isize::MAX as usize)
+    }
+
+    /// Checks the layout and buffers of `lens` bytes at addresses `addrs` for `slots` joints:
+    /// [`PoseLayout::validate`], the buffer count, each address aligned to the element size, each
+    /// length enough ([`Error::BufferTooSmall`] with the bytes the first short buffer needs).
+    pub fn check(&self, addrs: &[usize], lens: &[usize], slots: usize) -> Result<()> {
+        self.validate()?;
+        if addrs.len() != self.buffers() || lens.len() != self.buffers() {
+            return Err(Error::InvalidArgument(
+                "a SoA layout takes three buffers, the others one",
+            ));
+        }
+        for b in 0..self.buffers() {
+            if !addrs[b].is_multiple_of(self.element.size()) {
+                return Err(Error::Misaligned);
+            }
+            let need = self.required_bytes(b, slots).ok_or(Error::InvalidArgument(
+                "the pose's size overflows the address space",
+            ))?;
+            if lens[b] < need {
+                return Err(Error::BufferTooSmall { required: need });
+            }
+        }
+        Ok(())
+    }
+
+    /// The byte position of component `k` of channel `c` of slot `s`, and its buffer.
+    #[inline(always)]
+    fn at(&self, s: usize, c: usize, k: usize) -> (usize, usize) {
+        let e = self.element.size();
+        match self.kind {
+            LayoutKind::Aos => (0, s * self.strides[0] + self.offsets[c] + k * e),
+            LayoutKind::Soa => (c, self.offsets[c] + s * self.strides[c] + k * e),
+            LayoutKind::Soa4 => (0, ((s / 4) * SOA4_BLOCK + SOA4_AT[c] + 4 * k + s % 4) * e),
+        }
+    }
+
+    /// Writes the channels of `channels` of the ten floats `t` at slot `s` of checked buffers.
+    #[inline]
+    pub(crate) fn write(&self, out: &mut [&mut [u8]], s: usize, t: &[f32], channels: u32) {
+        for c in 0..3 {
+            if channels & (1 << c) == 0 {
+                continue;
+            }
+            for k in 0..COMPONENTS[c] {
+                let (b, at) = self.at(s, c, k);
+                put(self.element, &mut out[b][at..], t[ROW_AT[c] + k]);
+            }
+        }
+    }
+
+    /// Whether this is the ten-float layout the decoders write (any stride a multiple of 4).
+    fn is_ten_floats(&self) -> bool {
+        self.kind == LayoutKind::Aos
+            && self.element == Element::F32
+            && self.offsets == [0, 16, 28]
+            && self.strides[0].is_multiple_of(4)
+    }
+
+    /// Whether ten-float rows at each record's start lie within its fields (AoS).
+    fn rows_in_fields(&self) -> bool {
+        if self.kind != LayoutKind::Aos || !self.strides[0].is_multiple_of(4) {
+            return false;
+        }
+        let e = self.element.size();
+        // Every 4-byte word of bytes 0..40 inside a field.
+        (0..40).step_by(4).all(|w| {
+            (0..3).any(|c| self.offsets[c] <= w && w < self.offsets[c] + COMPONENTS[c] * e)
+        })
+    }
+}
+
+/// Writes `v` (as the element type) at the start of `d`.
+#[inline(always)]
+fn put(e: Element, d: &mut [u8], v: f32) {
+    match e {
+        Element::F32 => d[..4].copy_from_slice(&v.to_ne_bytes()),
+        Element::F64 => d[..8].copy_from_slice(&(v as f64).to_ne_bytes()),
+    }
+}
+
+/// The ten floats at the start of `d`.
+#[inline(always)]
+fn row(d: &[u8]) -> [f32; 10] {
+    let mut t = [0.0f32; 10];
+    for (k, x) in t.iter_mut().enumerate() {
+        *x = f32::from_ne_bytes(d[4 * k..4 * k + 4].try_into().unwrap());
+    }
+    t
+}
+
+/// `bytes` as floats (the caller checked its alignment to 4).
+#[inline]
+fn as_floats(bytes: &mut [u8]) -> &mut [f32] {
+    debug_assert!((bytes.as_ptr() as usize).is_multiple_of(4));
+    // SAFETY: the buffer was checked aligned to the element size (4 or 8) and any bytes are a
+    // valid f32; the length is rounded down.
+    unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr() as *mut f32, bytes.len() / 4) }
+}
+
+impl Decompressor<'_> {
+    /// Samples every joint into `out` in `layout` (one buffer, or three for
+    /// [`LayoutKind::Soa`]): values bit for bit those of [`Decompressor::sample_pose`] (widened
+    /// exactly for `f64`); bytes outside the fields are not written (SoA4 writes whole blocks,
+    /// lanes past the last joint the identity). Does not allocate.
+    pub fn sample_pose_layout(&self, layout: &PoseLayout, out: &mut [&mut [u8]]) -> Result<()> {
+        self.check_layout(layout, out, self.num_joints())?;
+        self.pose_layout(layout, out, None);
+        Ok(())
+    }
+
+    /// [`Decompressor::sample_pose_layout`] through a playback cache (as
+    /// [`Decompressor::sample_pose_cached`]).
+    pub fn sample_pose_layout_cached(
+        &self,
+        cache: &mut [u8],
+        layout: &PoseLayout,
+        out: &mut [&mut [u8]],
+    ) -> Result<()> {
+        self.check_layout(layout, out, self.num_joints())?;
+        let need = self.playback_cache_size();
+        if cache.len() < need {
+            return Err(Error::BufferTooSmall { required: need });
+        }
+        if need > 0 && !(cache.as_ptr() as usize).is_multiple_of(16) {
+            return Err(Error::Misaligned);
+        }
+        self.pose_layout(layout, out, Some(cache));
+        Ok(())
+    }
+
+    /// [`Decompressor::sample_joints`] into `layout`: joint `joints[i]`'s channels of
+    /// `channels` at slot `out_slots[i]` (or `i`). Only those fields are written.
+    pub fn sample_joints_layout(
+        &self,
+        joints: &[u32],
+        out_slots: Option<&[u32]>,
+        channels: u32,
+        layout: &PoseLayout,
+        out: &mut [&mut [u8]],
+    ) -> Result<()> {
+        if channels == 0 || channels & !CHANNELS_ALL != 0 {
+            return Err(Error::InvalidEnum {
+                what: "channels",
+                value: channels,
+            });
+        }
+        if let Some(s) = out_slots {
+            if s.len() != joints.len() {
+                return Err(Error::InvalidArgument(
+                    "out_slots must have one entry per joint",
+                ));
+            }
+        }
+        let nj = self.num_joints() as u32;
+        let mut slots = 0usize;
+        for (i, &j) in joints.iter().enumerate() {
+            if j >= nj {
+                return Err(Error::JointOutOfRange(j));
+            }
+            slots = slots.max(out_slots.map_or(i, |s| s[i] as usize) + 1);
+        }
+        self.check_layout(layout, out, slots)?;
+        let mut stage = [0.0f32; STAGE_JOINTS * FLOATS_PER_JOINT];
+        for (k, chunk) in joints.chunks(STAGE_JOINTS).enumerate() {
+            let n = chunk.len();
+            self.sample_joints(chunk, None, channels, &mut stage[..n * 10], 10)?;
+            for (i, t) in stage[..n * 10].chunks_exact(10).enumerate() {
+                let e = k * STAGE_JOINTS + i;
+                let s = out_slots.map_or(e, |s| s[e] as usize);
+                layout.write(out, s, t, channels);
+            }
+        }
+        Ok(())
+    }
+
+    /// [`PoseLayout::check`] on Rust buffers.
+    fn check_layout(&self, layout: &PoseLayout, out: &[&mut [u8]], slots: usize) -> Result<()> {
+        let mut addrs = [0usize; 3];
+        let mut lens = [0usize; 3];
+        let n = out.len().min(3);
+        for (b, o) in out.iter().take(n).enumerate() {
+            addrs[b] = o.as_ptr() as usize;
+            lens[b] = o.len();
+        }
+        if out.len() != layout.buffers() {
+            return Err(Error::InvalidArgument(
+                "a SoA layout takes three buffers, the others one",
+            ));
+        }
+        layout.check(&addrs[..n], &lens[..n], slots)
+    }
+
+    /// The whole pose into checked buffers.
+    pub(crate) fn pose_layout(
+        &self,
+        layout: &PoseLayout,
+        out: &mut [&mut [u8]],
+        cache: Option<&mut [u8]>,
+    ) {
+        let n = self.num_joints();
+        if n == 0 {
+            return;
+        }
+        let decode = |floats: &mut [f32], stride: usize, cache: Option<&mut [u8]>| match cache {
+            Some(c) => self.sample_pose_cached_checked(c, floats, stride),
+            None => {
+                // The buffer was checked for the layout, which holds the rows.
+                let _ = self.sample_pose(floats, stride);
+            }
+        };
+        if layout.is_ten_floats() {
+            decode(as_floats(out[0]), layout.strides[0] / 4, cache);
+        } else if layout.rows_in_fields() {
+            // Rows at each record's start, then each record widened or moved from its own bytes.
+            let rs = layout.strides[0];
+            decode(as_floats(out[0]), rs / 4, cache);
+            for j in 0..n {
+                let t = row(&out[0][j * rs..]);
+                layout.write(out, j, &t, CHANNELS_ALL);
+            }
+        } else if layout.kind == LayoutKind::Soa4 {
+            // Rows of 40 (f32) or 80 (f64) bytes: four make a block, transposed in place.
+            let e = layout.element.size();
+            decode(as_floats(out[0]), 10 * e / 4, cache);
+            let rb = 10 * e;
+            for b in 0..n.div_ceil(4) {
+                let mut rows = [IDENTITY; 4];
+                for (l, r) in rows.iter_mut().enumerate() {
+                    if 4 * b + l < n {
+                        *r = row(&out[0][(4 * b + l) * rb..]);
+                    }
+                }
+                for (l, r) in rows.iter().enumerate() {
+                    layout.write(out, 4 * b + l, r, CHANNELS_ALL);
+                }
+            }
+        } else {
+            let mut stage = [0.0f32; STAGE_JOINTS * FLOATS_PER_JOINT];
+            if n <= STAGE_JOINTS {
+                decode(&mut stage[..n * 10], 10, cache);
+                for (j, t) in stage[..n * 10].chunks_exact(10).enumerate() {
+                    layout.write(out, j, t, CHANNELS_ALL);
+                }
+            } else {
+                let mut ids = [0u32; STAGE_JOINTS];
+                for first in (0..n).step_by(STAGE_JOINTS) {
+                    let m = (n - first).min(STAGE_JOINTS);
+                    for (i, x) in ids[..m].iter_mut().enumerate() {
+                        *x = (first + i) as u32;
+                    }
+                    let _ = self.sample_joints(&ids[..m], None, CHANNELS_ALL, &mut stage, 10);
+                    for (i, t) in stage[..m * 10].chunks_exact(10).enumerate() {
+                        layout.write(out, first + i, t, CHANNELS_ALL);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// The channel bits are the channel indices' powers of two.
+const _: () =
+    assert!(CHANNEL_ROTATION == 1 << 0 && CHANNEL_TRANSLATION == 1 << 1 && CHANNEL_SCALE == 1 << 2);

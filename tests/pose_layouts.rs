@@ -1,0 +1,730 @@
+//! Poses in the engine's layout (`Decompressor::sample_pose_layout`, `sample_pose_layout_cached`,
+//! `sample_joints_layout` and their C entry points): for every codec, layout kind and element
+//! type, the bytes written are the ten-float decode converted by a reference written here (bit
+//! for bit, `f64` the exact widening), bytes outside the fields keep a sentinel, and hostile
+//! layouts and buffers get their statuses.
+#![cfg(feature = "compress")]
+
+use animcomp::clip::{generate_clip, GenerateOptions};
+use animcomp::decompress::{
+    DecompressOptions, Decompressor, Element, Looping, OpenBlob, PoseLayout, Rounding,
+};
+use animcomp::ffi::*;
+use animcomp::offline::DefaultMode;
+use animcomp::{AlignedBlob, CodecChoice, CompressSettings, Error, Status, VbrLayout};
+
+const SENTINEL: u8 = 0xA5;
+
+/// 8-byte aligned zeroed bytes (as `u64` words), `n` bytes viewed.
+struct Buf(Vec<u64>, usize);
+
+impl Buf {
+    fn new(n: usize) -> Self {
+        Buf(
+            vec![u64::from_ne_bytes([SENTINEL; 8]); n.div_ceil(8) + 1],
+            n,
+        )
+    }
+    fn bytes(&mut self) -> &mut [u8] {
+        // SAFETY: the words viewed as bytes (at most their length).
+        unsafe { std::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast::<u8>(), self.1) }
+    }
+}
+
+/// The reference: byte position of component `k` of channel `c` of slot `s` in buffer `b`.
+fn position(l: &PoseLayout, s: usize, c: usize, k: usize) -> (usize, usize) {
+    let e = l.element.size();
+    match l.kind {
+        animcomp::decompress::LayoutKind::Aos => (0, s * l.strides[0] + l.offsets[c] + k * e),
+        animcomp::decompress::LayoutKind::Soa => (c, l.offsets[c] + s * l.strides[c] + k * e),
+        animcomp::decompress::LayoutKind::Soa4 => {
+            // translation x[4] y[4] z[4], rotation x[4] y[4] z[4] w[4], scale x[4] y[4] z[4]
+            let first = [12, 0, 28][c];
+            (0, (s / 4 * 40 + first + k * 4 + s % 4) * e)
+        }
+    }
+}
+
+/// The reference conversion of ten-float `t` at slot `s` into `bufs` (channels of `mask`).
+fn convert(l: &PoseLayout, bufs: &mut [Vec<u8>], s: usize, t: &[f32], mask: u32) {
+    for (c, (first, n)) in [(0usize, 4usize), (4, 3), (7, 3)].into_iter().enumerate() {
+        if mask & (1 << c) == 0 {
+            continue;
+        }
+        for k in 0..n {
+            let (b, at) = position(l, s, c, k);
+            let v = t[first + k];
+            match l.element {
+                Element::F32 => bufs[b][at..at + 4].copy_from_slice(&v.to_ne_bytes()),
+                Element::F64 => bufs[b][at..at + 8].copy_from_slice(&(v as f64).to_ne_bytes()),
+            }
+        }
+    }
+}
+
+fn layouts() -> Vec<(&'static str, PoseLayout)> {
+    vec![
+        ("ten floats", PoseLayout::TEN_FLOATS),
+        (
+            "ten floats, stride 13",
+            PoseLayout::aos(Element::F32, [0, 16, 28], 52),
+        ),
+        ("unreal 5", PoseLayout::UNREAL5_TRANSFORM),
+        ("unreal 4", PoseLayout::UNREAL4_TRANSFORM),
+        ("unity", PoseLayout::UNITY_SEPARATE),
+        ("ozz", PoseLayout::OZZ_SOA_TRANSFORM),
+        ("ozz f64", PoseLayout::soa4(Element::F64)),
+        (
+            "f32 aos, translation first",
+            PoseLayout::aos(Element::F32, [12, 0, 28], 40),
+        ),
+        (
+            "f32 aos, scale first, padded",
+            PoseLayout::aos(Element::F32, [20, 36, 0], 64),
+        ),
+        (
+            "f64 aos, packed",
+            PoseLayout::aos(Element::F64, [0, 32, 56], 80),
+        ),
+        (
+            "f64 aos, gap in the first 40 bytes",
+            PoseLayout::aos(Element::F64, [48, 0, 80], 112),
+        ),
+        (
+            "f64 soa, padded arrays",
+            PoseLayout::soa(Element::F64, [8, 0, 16], [40, 32, 24]),
+        ),
+        (
+            "f32 soa, float4 vectors",
+            PoseLayout::soa(Element::F32, [0, 4, 0], [16, 16, 16]),
+        ),
+    ]
+}
+
+/// Sentinel buffers for `slots` joints of `l`.
+fn buffers(l: &PoseLayout, slots: usize) -> Vec<Buf> {
+    (0..l.buffers())
+        .map(|b| Buf::new(l.required_bytes(b, slots).unwrap()))
+        .collect()
+}
+
+fn snapshot(bufs: &mut [Buf]) -> Vec<Vec<u8>> {
+    bufs.iter_mut().map(|b| b.bytes().to_vec()).collect()
+}
+
+/// The expected bytes of a whole pose: sentinels, the fields converted from `pose`, and ozz
+/// lanes past the last joint the identity.
+fn expected_pose(l: &PoseLayout, nj: usize, pose: &[f32]) -> Vec<Vec<u8>> {
+    let mut bufs: Vec<Vec<u8>> = (0..l.buffers())
+        .map(|b| vec![SENTINEL; l.required_bytes(b, nj).unwrap()])
+        .collect();
+    for j in 0..nj {
+        convert(l, &mut bufs, j, &pose[j * 10..j * 10 + 10], 7);
+    }
+    if l.kind == animcomp::decompress::LayoutKind::Soa4 {
+        let id = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0];
+        for j in nj..nj.div_ceil(4) * 4 {
+            convert(l, &mut bufs, j, &id, 7);
+        }
+    }
+    bufs
+}
+
+fn blobs(joints: usize) -> Vec<(String, AlignedBlob, Vec<f32>, usize)> {
+    let clip = generate_clip(&GenerateOptions {
+        joints,
+        samples: 61,
+        scale: true,
+        animated_translation: true,
+        seed: 23,
+        ..Default::default()
+    });
+    let bind = clip.bind_pose_floats().unwrap();
+    let mut out = Vec::new();
+    for (codec, layout) in [
+        (CodecChoice::Vbr, VbrLayout::Grouped),
+        (CodecChoice::Fixed, VbrLayout::Segments),
+        (CodecChoice::Keys, VbrLayout::Segments),
+    ] {
+        for mode in [DefaultMode::Identity, DefaultMode::BindPose] {
+            let s = CompressSettings {
+                codec,
+                vbr_layout: layout,
+                default_mode: mode,
+                ..Default::default()
+            };
+            let blob = AlignedBlob::from_bytes(&animcomp::compress(&clip, &s).unwrap());
+            out.push((format!("{codec:?} {mode:?}"), blob, bind.clone(), joints));
+        }
+    }
+    out
+}
+
+fn check_codecs(joints: usize) {
+    for (name, blob, bind, nj) in blobs(joints) {
+        let opts = DecompressOptions {
+            verify_checksum: true,
+            bind_pose: Some(&bind),
+        };
+        let open = OpenBlob::open(blob.as_bytes(), &opts).unwrap();
+        let mut d = Decompressor::bind(&open);
+        let mut cache = vec![0u128; d.playback_cache_size().div_ceil(16)];
+        // SAFETY: the words of `cache` viewed as bytes.
+        let cache = unsafe {
+            std::slice::from_raw_parts_mut(cache.as_mut_ptr().cast::<u8>(), cache.len() * 16)
+        };
+        for (i, t) in [0.0f32, 0.37, 0.38, 0.5, 0.2].into_iter().enumerate() {
+            d.seek(t, Looping::Clamp, Rounding::None).unwrap();
+            let mut pose = vec![0.0f32; nj * 10];
+            d.sample_pose(&mut pose, 10).unwrap();
+            for (lname, l) in layouts() {
+                let want = expected_pose(&l, nj, &pose);
+                let mut bufs = buffers(&l, nj);
+                {
+                    let mut views: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.bytes()).collect();
+                    d.sample_pose_layout(&l, &mut views).unwrap();
+                }
+                assert!(snapshot(&mut bufs) == want, "{name} {lname} t={t}: pose");
+                let mut bufs = buffers(&l, nj);
+                {
+                    let mut views: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.bytes()).collect();
+                    d.sample_pose_layout_cached(cache, &l, &mut views).unwrap();
+                }
+                assert!(
+                    snapshot(&mut bufs) == want,
+                    "{name} {lname} t={t}: cached pose"
+                );
+
+                // Selections: masks, slots (reversed, with gaps, one repeated).
+                let joints: Vec<u32> = (0..nj as u32).rev().step_by(2).collect();
+                let mut slots: Vec<u32> = (0..joints.len() as u32).map(|k| 3 * k + 1).collect();
+                if slots.len() > 2 {
+                    slots[2] = slots[0];
+                }
+                let nslots = *slots.iter().max().unwrap() as usize + 1;
+                for (mask, use_slots) in [
+                    (7, true),
+                    (1, false),
+                    (2, true),
+                    (4, true),
+                    (5, false),
+                    (6, true),
+                    (3, true),
+                ] {
+                    let sl = use_slots.then_some(&slots[..]);
+                    let n = if use_slots { nslots } else { joints.len() };
+                    let mut ten = vec![0.0f32; n * 10];
+                    d.sample_joints(&joints, sl, mask, &mut ten, 10).unwrap();
+                    let mut want: Vec<Vec<u8>> = (0..l.buffers())
+                        .map(|b| vec![SENTINEL; l.required_bytes(b, n).unwrap()])
+                        .collect();
+                    for e in 0..joints.len() {
+                        let s = sl.map_or(e, |s| s[e] as usize);
+                        convert(&l, &mut want, s, &ten[s * 10..s * 10 + 10], mask);
+                    }
+                    let mut bufs = buffers(&l, n);
+                    {
+                        let mut views: Vec<&mut [u8]> =
+                            bufs.iter_mut().map(|b| b.bytes()).collect();
+                        d.sample_joints_layout(&joints, sl, mask, &l, &mut views)
+                            .unwrap();
+                    }
+                    assert!(
+                        snapshot(&mut bufs) == want,
+                        "{name} {lname} t={t} mask {mask} slots {use_slots}: selection"
+                    );
+                }
+                let _ = i;
+            }
+        }
+    }
+}
+
+#[test]
+fn every_codec_and_layout_matches_the_ten_float_decode() {
+    check_codecs(29);
+}
+
+#[test]
+fn poses_larger_than_a_stage_match_too() {
+    check_codecs(animcomp::decompress::layout::STAGE_JOINTS + 37);
+}
+
+#[test]
+fn f64_is_the_exact_widening() {
+    let (_, blob, bind, nj) = blobs(7).remove(0);
+    let open = OpenBlob::open(
+        blob.as_bytes(),
+        &DecompressOptions {
+            verify_checksum: true,
+            bind_pose: Some(&bind),
+        },
+    )
+    .unwrap();
+    let mut d = Decompressor::bind(&open);
+    d.seek(0.3, Looping::Clamp, Rounding::None).unwrap();
+    let mut pose = vec![0.0f32; nj * 10];
+    d.sample_pose(&mut pose, 10).unwrap();
+    let l = PoseLayout::UNREAL5_TRANSFORM;
+    let mut b = Buf::new(96 * nj);
+    d.sample_pose_layout(&l, &mut [b.bytes()]).unwrap();
+    let bytes = b.bytes();
+    for j in 0..nj {
+        let f =
+            |at: usize| f64::from_ne_bytes(bytes[j * 96 + at..j * 96 + at + 8].try_into().unwrap());
+        for k in 0..4 {
+            assert_eq!(f(8 * k), pose[j * 10 + k] as f64);
+        }
+        for k in 0..3 {
+            assert_eq!(f(32 + 8 * k), pose[j * 10 + 4 + k] as f64);
+            assert_eq!(f(64 + 8 * k), pose[j * 10 + 7 + k] as f64);
+        }
+        // The fourth double of translation and scale is not written.
+        assert_eq!(&bytes[j * 96 + 56..j * 96 + 64], &[SENTINEL; 8]);
+        assert_eq!(&bytes[j * 96 + 88..j * 96 + 96], &[SENTINEL; 8]);
+    }
+}
+
+#[test]
+fn hostile_layouts_are_refused() {
+    use animcomp::decompress::LayoutKind;
+    let bad = [
+        PoseLayout::aos(Element::F32, [0, 16, 28], 36), // stride too small
+        PoseLayout::aos(Element::F32, [0, 12, 28], 40), // rotation and translation overlap
+        PoseLayout::aos(Element::F64, [0, 32, 60], 96), // offset not a multiple of 8
+        PoseLayout::aos(Element::F32, [0, 16, 28], 42), // stride not a multiple of 4
+        PoseLayout::aos(Element::F32, [usize::MAX - 3, 16, 28], 40), // offset overflows
+        PoseLayout::soa(Element::F32, [0, 0, 0], [16, 8, 12]), // array stride too small
+        PoseLayout::soa(Element::F64, [0, 4, 0], [32, 24, 24]), // offset not a multiple of 8
+        PoseLayout {
+            element: Element::F32,
+            kind: LayoutKind::Soa4,
+            offsets: [0, 0, 4],
+            strides: [0; 3],
+        },
+        PoseLayout {
+            element: Element::F32,
+            kind: LayoutKind::Aos,
+            offsets: [0, 16, 28],
+            strides: [40, 40, 44],
+        },
+    ];
+    for l in bad {
+        assert!(
+            matches!(l.validate(), Err(Error::InvalidArgument(_))),
+            "{l:?}"
+        );
+    }
+    let (_, blob, bind, nj) = blobs(9).remove(0);
+    let open = OpenBlob::open(
+        blob.as_bytes(),
+        &DecompressOptions {
+            verify_checksum: true,
+            bind_pose: Some(&bind),
+        },
+    )
+    .unwrap();
+    let d = Decompressor::bind(&open);
+    // Too small: the bytes required, nothing written.
+    let l = PoseLayout::UNREAL4_TRANSFORM;
+    let mut b = Buf::new(48 * nj - 5);
+    assert_eq!(
+        d.sample_pose_layout(&l, &mut [b.bytes()]),
+        Err(Error::BufferTooSmall {
+            required: 48 * (nj - 1) + 44
+        })
+    );
+    assert!(b.bytes().iter().all(|&x| x == SENTINEL));
+    // Misaligned.
+    let mut b = Buf::new(48 * nj + 8);
+    assert_eq!(
+        d.sample_pose_layout(&l, &mut [&mut b.bytes()[2..]]),
+        Err(Error::Misaligned)
+    );
+    let l64 = PoseLayout::UNREAL5_TRANSFORM;
+    let mut b = Buf::new(96 * nj + 8);
+    assert_eq!(
+        d.sample_pose_layout(&l64, &mut [&mut b.bytes()[4..]]),
+        Err(Error::Misaligned)
+    );
+    // Wrong buffer count.
+    let mut b = Buf::new(96 * nj);
+    assert!(matches!(
+        d.sample_pose_layout(&PoseLayout::UNITY_SEPARATE, &mut [b.bytes()]),
+        Err(Error::InvalidArgument(_))
+    ));
+    // Ozz: the joint count rounded up to four.
+    let mut b = Buf::new(160 * nj.div_ceil(4) - 4);
+    assert_eq!(
+        d.sample_pose_layout(&PoseLayout::OZZ_SOA_TRANSFORM, &mut [b.bytes()]),
+        Err(Error::BufferTooSmall {
+            required: 160 * nj.div_ceil(4)
+        })
+    );
+    // Selections: channels, slots, joints.
+    let mut b = Buf::new(48 * nj);
+    assert!(matches!(
+        d.sample_joints_layout(&[0], None, 8, &l, &mut [b.bytes()]),
+        Err(Error::InvalidEnum { .. })
+    ));
+    assert!(matches!(
+        d.sample_joints_layout(&[0], None, 0, &l, &mut [b.bytes()]),
+        Err(Error::InvalidEnum { .. })
+    ));
+    assert_eq!(
+        d.sample_joints_layout(&[nj as u32], None, 7, &l, &mut [b.bytes()]),
+        Err(Error::JointOutOfRange(nj as u32))
+    );
+    assert_eq!(
+        d.sample_joints_layout(&[0], Some(&[nj as u32]), 7, &l, &mut [b.bytes()]),
+        Err(Error::BufferTooSmall {
+            required: 48 * nj + 44
+        })
+    );
+    // Huge slots overflow as arguments, not as a length.
+    let big = PoseLayout::aos(Element::F64, [0, 32, 64], 1 << 40);
+    assert!(matches!(
+        d.sample_joints_layout(&[0], Some(&[u32::MAX]), 7, &big, &mut [b.bytes()]),
+        Err(Error::InvalidArgument(_)) | Err(Error::BufferTooSmall { .. })
+    ));
+}
+
+/// A context on the first test blob, through the C ABI.
+fn c_context(nj: usize) -> (AlignedBlob, Vec<f32>, AnimcompDecompressor) {
+    let (_, blob, bind, _) = blobs(nj).remove(0);
+    let mut ctx = AnimcompDecompressor {
+        opaque: [0; ANIMCOMP_DECOMPRESSOR_WORDS],
+    };
+    let mut o = AnimcompDecompressOptions {
+        verify_checksum: 1,
+        reserved0: 0,
+        bind_pose: bind.as_ptr(),
+        bind_pose_len: bind.len() as u64,
+        reserved: [0; 1],
+    };
+    o.verify_checksum = 1;
+    let b = blob.as_bytes();
+    assert_eq!(
+        unsafe { animcomp_decompressor_init(&mut ctx, b.as_ptr().cast(), b.len(), &o) },
+        Status::Ok
+    );
+    (blob, bind, ctx)
+}
+
+fn preset(p: u32) -> AnimcompPoseLayout {
+    let mut l = AnimcompPoseLayout::default();
+    assert_eq!(
+        unsafe { animcomp_pose_layout_preset(p, &mut l) },
+        Status::Ok
+    );
+    l
+}
+
+#[test]
+fn c_presets_and_statuses() {
+    let nj = 11;
+    let (_blob, _bind, mut ctx) = c_context(nj);
+    unsafe {
+        assert_eq!(animcomp_seek(&mut ctx, 0.25, 0, 0), Status::Ok);
+    }
+    let mut ten = vec![0.0f32; nj * 10];
+    assert_eq!(
+        unsafe { animcomp_sample_pose(&ctx, ten.as_mut_ptr(), ten.len(), 10) },
+        Status::Ok
+    );
+    let u5 = preset(ANIMCOMP_POSE_PRESET_UNREAL5_TRANSFORM);
+    assert_eq!(
+        (
+            u5.element,
+            u5.kind,
+            u5.rotation_offset,
+            u5.translation_offset,
+            u5.scale_offset,
+            u5.record_stride
+        ),
+        (
+            ANIMCOMP_ELEMENT_F64,
+            ANIMCOMP_POSE_LAYOUT_AOS,
+            0,
+            32,
+            64,
+            96
+        )
+    );
+    let u4 = preset(ANIMCOMP_POSE_PRESET_UNREAL4_TRANSFORM);
+    assert_eq!(
+        (
+            u4.element,
+            u4.translation_offset,
+            u4.scale_offset,
+            u4.record_stride
+        ),
+        (0, 16, 32, 48)
+    );
+    let un = preset(ANIMCOMP_POSE_PRESET_UNITY_SEPARATE);
+    assert_eq!(
+        (
+            un.kind,
+            un.rotation_stride,
+            un.translation_stride,
+            un.scale_stride,
+            un.record_stride
+        ),
+        (ANIMCOMP_POSE_LAYOUT_SOA, 16, 12, 12, 0)
+    );
+    let oz = preset(ANIMCOMP_POSE_PRESET_OZZ_SOA_TRANSFORM);
+    assert_eq!(oz.kind, ANIMCOMP_POSE_LAYOUT_SOA4);
+    let mut l = AnimcompPoseLayout::default();
+    assert_eq!(
+        unsafe { animcomp_pose_layout_preset(5, &mut l) },
+        Status::InvalidEnum
+    );
+    assert_eq!(
+        unsafe { animcomp_pose_layout_preset(0, std::ptr::null_mut()) },
+        Status::NullPointer
+    );
+
+    // Sizes.
+    let mut sizes = [9usize; 3];
+    assert_eq!(
+        unsafe { animcomp_pose_layout_size(&un, nj, sizes.as_mut_ptr()) },
+        Status::Ok
+    );
+    assert_eq!(sizes, [16 * nj, 12 * nj, 12 * nj]);
+    assert_eq!(
+        unsafe { animcomp_pose_layout_size(&oz, nj, sizes.as_mut_ptr()) },
+        Status::Ok
+    );
+    assert_eq!(sizes, [160 * nj.div_ceil(4), 0, 0]);
+    assert_eq!(
+        unsafe { animcomp_pose_layout_size(&u5, usize::MAX, sizes.as_mut_ptr()) },
+        Status::InvalidArgument
+    );
+
+    // UE5 through C equals the widened ten floats.
+    let mut b = Buf::new(96 * nj);
+    let mut bufs = AnimcompPoseBuffers {
+        data: [
+            b.bytes().as_mut_ptr().cast(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        ],
+        size: [96 * nj, 0, 0],
+    };
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
+        Status::Ok
+    );
+    let want = expected_pose(&PoseLayout::UNREAL5_TRANSFORM, nj, &ten);
+    assert!(b.bytes()[..want[0].len()] == want[0][..]);
+    assert_eq!(&b.bytes()[want[0].len()..], &[SENTINEL; 8]);
+
+    // Hostile descriptors.
+    let mut bad = u5;
+    bad.element = 2;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &bad, &bufs) },
+        Status::InvalidEnum
+    );
+    let mut bad = u5;
+    bad.kind = 3;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &bad, &bufs) },
+        Status::InvalidEnum
+    );
+    let mut bad = u5;
+    bad.reserved[2] = 1;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &bad, &bufs) },
+        Status::InvalidArgument
+    );
+    let mut bad = u5;
+    bad.rotation_stride = 96;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &bad, &bufs) },
+        Status::InvalidArgument
+    );
+    let mut bad = u5;
+    bad.scale_offset = 40;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &bad, &bufs) },
+        Status::InvalidArgument
+    );
+    let mut bad = oz;
+    bad.record_stride = 160;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &bad, &bufs) },
+        Status::InvalidArgument
+    );
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, std::ptr::null(), &bufs) },
+        Status::NullPointer
+    );
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &u5, std::ptr::null()) },
+        Status::NullPointer
+    );
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(std::ptr::null(), &u5, &bufs) },
+        Status::NullPointer
+    );
+    // Hostile buffers.
+    bufs.size[0] = 96 * (nj - 1) + 87;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
+        Status::BufferTooSmall
+    );
+    bufs.size[0] = usize::MAX;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
+        Status::InvalidArgument
+    );
+    bufs.size[0] = 96 * nj;
+    bufs.size[1] = 4;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
+        Status::InvalidArgument
+    );
+    bufs.size[1] = 0;
+    bufs.data[0] = unsafe { bufs.data[0].cast::<u8>().add(4).cast() };
+    bufs.size[0] = 96 * nj - 4;
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
+        Status::Misaligned
+    );
+    bufs.data[0] = std::ptr::null_mut();
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
+        Status::NullPointer
+    );
+
+    // Unity arrays overlapping.
+    let mut b = Buf::new(40 * nj);
+    let p = b.bytes().as_mut_ptr();
+    let over = AnimcompPoseBuffers {
+        data: [
+            p.cast(),
+            unsafe { p.add(16 * nj - 4) }.cast(),
+            unsafe { p.add(28 * nj) }.cast(),
+        ],
+        size: [16 * nj, 12 * nj, 12 * nj],
+    };
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &un, &over) },
+        Status::InvalidArgument
+    );
+    let ok = AnimcompPoseBuffers {
+        data: [
+            p.cast(),
+            unsafe { p.add(16 * nj) }.cast(),
+            unsafe { p.add(28 * nj) }.cast(),
+        ],
+        size: [16 * nj, 12 * nj, 12 * nj],
+    };
+    assert_eq!(
+        unsafe { animcomp_sample_pose_layout(&ctx, &un, &ok) },
+        Status::Ok
+    );
+
+    // Selections through C, with slots.
+    let joints = [3u32, 1, 7];
+    let slots = [0u32, 5, 2];
+    let mut b = Buf::new(48 * 6);
+    let bufs = AnimcompPoseBuffers {
+        data: [
+            b.bytes().as_mut_ptr().cast(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        ],
+        size: [48 * 6, 0, 0],
+    };
+    assert_eq!(
+        unsafe {
+            animcomp_sample_joints_layout(&ctx, joints.as_ptr(), slots.as_ptr(), 3, 2, &u4, &bufs)
+        },
+        Status::Ok
+    );
+    let mut want = vec![vec![SENTINEL; 48 * 6]];
+    let b = &mut b;
+    for (e, &j) in joints.iter().enumerate() {
+        let j = j as usize;
+        convert(
+            &PoseLayout::UNREAL4_TRANSFORM,
+            &mut want,
+            slots[e] as usize,
+            &ten[j * 10..j * 10 + 10],
+            2,
+        );
+    }
+    assert!(b.bytes() == &want[0][..]);
+    let small = AnimcompPoseBuffers {
+        size: [48 * 5, 0, 0],
+        ..bufs
+    };
+    assert_eq!(
+        unsafe {
+            animcomp_sample_joints_layout(&ctx, joints.as_ptr(), slots.as_ptr(), 3, 2, &u4, &small)
+        },
+        Status::BufferTooSmall
+    );
+    assert_eq!(
+        unsafe {
+            animcomp_sample_joints_layout(&ctx, joints.as_ptr(), slots.as_ptr(), 3, 9, &u4, &bufs)
+        },
+        Status::InvalidEnum
+    );
+}
+
+#[test]
+fn c_attached_cache_serves_every_layout() {
+    let nj = 13;
+    let (_blob, _bind, mut ctx) = c_context(nj);
+    let mut need = 0usize;
+    assert_eq!(
+        unsafe { animcomp_decompressor_playback_cache_size(&ctx, &mut need) },
+        Status::Ok
+    );
+    let mut cache = vec![0u128; need.div_ceil(16).max(1)];
+    assert_eq!(
+        unsafe { animcomp_decompressor_attach_cache(&mut ctx, cache.as_mut_ptr().cast(), need) },
+        Status::Ok
+    );
+    for p in 0..5 {
+        let l = preset(p);
+        let rl = match p {
+            0 => PoseLayout::TEN_FLOATS,
+            1 => PoseLayout::UNREAL5_TRANSFORM,
+            2 => PoseLayout::UNREAL4_TRANSFORM,
+            3 => PoseLayout::UNITY_SEPARATE,
+            _ => PoseLayout::OZZ_SOA_TRANSFORM,
+        };
+        for i in 0..20 {
+            let t = i as f32 / 30.0;
+            unsafe {
+                assert_eq!(animcomp_seek(&mut ctx, t, 0, 0), Status::Ok);
+            }
+            let mut ten = vec![0.0f32; nj * 10];
+            assert_eq!(
+                unsafe { animcomp_sample_pose(&ctx, ten.as_mut_ptr(), ten.len(), 10) },
+                Status::Ok
+            );
+            let mut bufs = buffers(&rl, nj);
+            let mut c = AnimcompPoseBuffers {
+                data: [std::ptr::null_mut(); 3],
+                size: [0; 3],
+            };
+            for (k, b) in bufs.iter_mut().enumerate() {
+                c.data[k] = b.bytes().as_mut_ptr().cast();
+                c.size[k] = b.1;
+            }
+            assert_eq!(
+                unsafe { animcomp_sample_pose_layout(&ctx, &l, &c) },
+                Status::Ok
+            );
+            assert!(
+                snapshot(&mut bufs) == expected_pose(&rl, nj, &ten),
+                "preset {p} t {t}"
+            );
+        }
+    }
+}
