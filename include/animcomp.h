@@ -1010,19 +1010,35 @@ typedef struct AnimcompPoseLayout {
 } AnimcompPoseLayout;
 
 /**
- * The caller's output buffers for a pose layout: one (`data[0]`) for AoS and SoA4, three
- * (rotation, translation, scale) for SoA; unused entries NULL with size 0. Each must be aligned
- * to the element size; sizes are in bytes.
+ * The caller's output buffers for a pose layout: one (`data0`) for AoS and SoA4, three
+ * (rotation `data0`, translation `data1`, scale `data2`) for SoA; unused ones NULL with size 0.
+ * Each must be aligned to the element size; sizes are in bytes.
  */
 typedef struct AnimcompPoseBuffers {
   /**
-   * The buffers.
+   * The first buffer (AoS records, SoA rotations, SoA4 blocks).
    */
-  void *data[3];
+  void *data0;
   /**
-   * Their sizes in bytes.
+   * Its size in bytes.
    */
-  size_t size[3];
+  size_t size0;
+  /**
+   * SoA translations (else NULL).
+   */
+  void *data1;
+  /**
+   * Its size in bytes (else 0).
+   */
+  size_t size1;
+  /**
+   * SoA scales (else NULL).
+   */
+  void *data2;
+  /**
+   * Its size in bytes (else 0).
+   */
+  size_t size2;
 } AnimcompPoseBuffers;
 
 #ifdef __cplusplus

@@ -343,6 +343,24 @@ private:
   AnimcompBlob handle_{};
 };
 
+/** Pose layout presets (animcomp_pose_layout_preset), for Decompressor::sample_pose. */
+struct PoseLayout {
+  /** A preset (ANIMCOMP_POSE_PRESET_*); an unknown one gives a zeroed layout, which is refused. */
+  static AnimcompPoseLayout preset(uint32_t p) noexcept {
+    AnimcompPoseLayout l{};
+    if (animcomp_pose_layout_preset(p, &l) != ANIMCOMP_STATUS_OK) l = AnimcompPoseLayout{};
+    return l;
+  }
+  /** Unreal Engine 5 FTransform (double; 0, 32, 64, stride 96). */
+  static AnimcompPoseLayout unreal5() noexcept { return preset(ANIMCOMP_POSE_PRESET_UNREAL5_TRANSFORM); }
+  /** Unreal Engine 4 FTransform (float; 0, 16, 32, stride 48). */
+  static AnimcompPoseLayout unreal4() noexcept { return preset(ANIMCOMP_POSE_PRESET_UNREAL4_TRANSFORM); }
+  /** Unity-style separate arrays (quaternion, float3, float3). */
+  static AnimcompPoseLayout unity() noexcept { return preset(ANIMCOMP_POSE_PRESET_UNITY_SEPARATE); }
+  /** ozz-animation SoaTransform blocks of four joints. */
+  static AnimcompPoseLayout ozz() noexcept { return preset(ANIMCOMP_POSE_PRESET_OZZ_SOA_TRANSFORM); }
+};
+
 /**
  * A decompression context bound to a blob (which must outlive it and every copy of it). Copyable
  * and allocation-free: copy it to give another thread its own playhead on the same blob.
@@ -421,6 +439,43 @@ public:
                        uint32_t channels, float *out, std::size_t len_floats,
                        std::size_t stride = 0) const noexcept {
     return animcomp_sample_joints(&ctx_, joints, out_slots, count, channels, out, len_floats, stride);
+  }
+  /** Every joint into `out` in `layout`: animcomp_sample_pose_layout. */
+  Status sample_pose(const AnimcompPoseLayout &layout, const AnimcompPoseBuffers &out) const noexcept {
+    return animcomp_sample_pose_layout(&ctx_, &layout, &out);
+  }
+  /**
+   * Every joint into an array of engine records `T` (AoS `layout`, e.g. a mirror of Unreal's
+   * FTransform with PoseLayout::unreal5()): animcomp_sample_pose_layout.
+   */
+  template <class T>
+  Status sample_pose(const AnimcompPoseLayout &layout, T *records, std::size_t count) const noexcept {
+    AnimcompPoseBuffers b{};
+    b.data0 = records;
+    b.size0 = count * sizeof(T);
+    return animcomp_sample_pose_layout(&ctx_, &layout, &b);
+  }
+  /**
+   * Every joint into three arrays (SoA `layout`, e.g. PoseLayout::unity() with quaternions,
+   * positions, scales): animcomp_sample_pose_layout.
+   */
+  template <class R, class T, class S>
+  Status sample_pose(const AnimcompPoseLayout &layout, R *rotations, T *translations, S *scales,
+                     std::size_t count) const noexcept {
+    AnimcompPoseBuffers b{};
+    b.data0 = rotations;
+    b.data1 = translations;
+    b.data2 = scales;
+    b.size0 = count * sizeof(R);
+    b.size1 = count * sizeof(T);
+    b.size2 = count * sizeof(S);
+    return animcomp_sample_pose_layout(&ctx_, &layout, &b);
+  }
+  /** A joint selection into `out` in `layout`: animcomp_sample_joints_layout. */
+  Status sample_joints(const uint32_t *joints, const uint32_t *out_slots, std::size_t count,
+                       uint32_t channels, const AnimcompPoseLayout &layout,
+                       const AnimcompPoseBuffers &out) const noexcept {
+    return animcomp_sample_joints_layout(&ctx_, joints, out_slots, count, channels, &layout, &out);
   }
   /** Writes every curve (`len` floats available): animcomp_sample_curves. */
   Status sample_curves(float *out, std::size_t len) const noexcept {

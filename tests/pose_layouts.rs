@@ -411,6 +411,17 @@ fn c_context(nj: usize) -> (AlignedBlob, Vec<f32>, AnimcompDecompressor) {
     (blob, bind, ctx)
 }
 
+fn three(d: [*mut u8; 3], n: [usize; 3]) -> AnimcompPoseBuffers {
+    AnimcompPoseBuffers {
+        data0: d[0].cast(),
+        size0: n[0],
+        data1: d[1].cast(),
+        size1: n[1],
+        data2: d[2].cast(),
+        size2: n[2],
+    }
+}
+
 fn preset(p: u32) -> AnimcompPoseLayout {
     let mut l = AnimcompPoseLayout::default();
     assert_eq!(
@@ -503,14 +514,14 @@ fn c_presets_and_statuses() {
 
     // UE5 through C equals the widened ten floats.
     let mut b = Buf::new(96 * nj);
-    let mut bufs = AnimcompPoseBuffers {
-        data: [
-            b.bytes().as_mut_ptr().cast(),
+    let mut bufs = three(
+        [
+            b.bytes().as_mut_ptr(),
             std::ptr::null_mut(),
             std::ptr::null_mut(),
         ],
-        size: [96 * nj, 0, 0],
-    };
+        [96 * nj, 0, 0],
+    );
     assert_eq!(
         unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
         Status::Ok
@@ -569,30 +580,30 @@ fn c_presets_and_statuses() {
         Status::NullPointer
     );
     // Hostile buffers.
-    bufs.size[0] = 96 * (nj - 1) + 87;
+    bufs.size0 = 96 * (nj - 1) + 87;
     assert_eq!(
         unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
         Status::BufferTooSmall
     );
-    bufs.size[0] = usize::MAX;
+    bufs.size0 = usize::MAX;
     assert_eq!(
         unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
         Status::InvalidArgument
     );
-    bufs.size[0] = 96 * nj;
-    bufs.size[1] = 4;
+    bufs.size0 = 96 * nj;
+    bufs.size1 = 4;
     assert_eq!(
         unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
         Status::InvalidArgument
     );
-    bufs.size[1] = 0;
-    bufs.data[0] = unsafe { bufs.data[0].cast::<u8>().add(4).cast() };
-    bufs.size[0] = 96 * nj - 4;
+    bufs.size1 = 0;
+    bufs.data0 = unsafe { bufs.data0.cast::<u8>().add(4).cast() };
+    bufs.size0 = 96 * nj - 4;
     assert_eq!(
         unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
         Status::Misaligned
     );
-    bufs.data[0] = std::ptr::null_mut();
+    bufs.data0 = std::ptr::null_mut();
     assert_eq!(
         unsafe { animcomp_sample_pose_layout(&ctx, &u5, &bufs) },
         Status::NullPointer
@@ -601,26 +612,18 @@ fn c_presets_and_statuses() {
     // Unity arrays overlapping.
     let mut b = Buf::new(40 * nj);
     let p = b.bytes().as_mut_ptr();
-    let over = AnimcompPoseBuffers {
-        data: [
-            p.cast(),
-            unsafe { p.add(16 * nj - 4) }.cast(),
-            unsafe { p.add(28 * nj) }.cast(),
-        ],
-        size: [16 * nj, 12 * nj, 12 * nj],
-    };
+    let over = three(
+        [p, unsafe { p.add(16 * nj - 4) }, unsafe { p.add(28 * nj) }],
+        [16 * nj, 12 * nj, 12 * nj],
+    );
     assert_eq!(
         unsafe { animcomp_sample_pose_layout(&ctx, &un, &over) },
         Status::InvalidArgument
     );
-    let ok = AnimcompPoseBuffers {
-        data: [
-            p.cast(),
-            unsafe { p.add(16 * nj) }.cast(),
-            unsafe { p.add(28 * nj) }.cast(),
-        ],
-        size: [16 * nj, 12 * nj, 12 * nj],
-    };
+    let ok = three(
+        [p, unsafe { p.add(16 * nj) }, unsafe { p.add(28 * nj) }],
+        [16 * nj, 12 * nj, 12 * nj],
+    );
     assert_eq!(
         unsafe { animcomp_sample_pose_layout(&ctx, &un, &ok) },
         Status::Ok
@@ -630,14 +633,14 @@ fn c_presets_and_statuses() {
     let joints = [3u32, 1, 7];
     let slots = [0u32, 5, 2];
     let mut b = Buf::new(48 * 6);
-    let bufs = AnimcompPoseBuffers {
-        data: [
-            b.bytes().as_mut_ptr().cast(),
+    let bufs = three(
+        [
+            b.bytes().as_mut_ptr(),
             std::ptr::null_mut(),
             std::ptr::null_mut(),
         ],
-        size: [48 * 6, 0, 0],
-    };
+        [48 * 6, 0, 0],
+    );
     assert_eq!(
         unsafe {
             animcomp_sample_joints_layout(&ctx, joints.as_ptr(), slots.as_ptr(), 3, 2, &u4, &bufs)
@@ -658,7 +661,7 @@ fn c_presets_and_statuses() {
     }
     assert!(b.bytes() == &want[0][..]);
     let small = AnimcompPoseBuffers {
-        size: [48 * 5, 0, 0],
+        size0: 48 * 5,
         ..bufs
     };
     assert_eq!(
@@ -709,14 +712,13 @@ fn c_attached_cache_serves_every_layout() {
                 Status::Ok
             );
             let mut bufs = buffers(&rl, nj);
-            let mut c = AnimcompPoseBuffers {
-                data: [std::ptr::null_mut(); 3],
-                size: [0; 3],
-            };
+            let mut d = [std::ptr::null_mut(); 3];
+            let mut n = [0; 3];
             for (k, b) in bufs.iter_mut().enumerate() {
-                c.data[k] = b.bytes().as_mut_ptr().cast();
-                c.size[k] = b.1;
+                d[k] = b.bytes().as_mut_ptr();
+                n[k] = b.1;
             }
+            let c = three(d, n);
             assert_eq!(
                 unsafe { animcomp_sample_pose_layout(&ctx, &l, &c) },
                 Status::Ok

@@ -15,11 +15,17 @@
 //! runtime's (`Decompressor`, the widest decoder), bit for bit. The reference the decoders are
 //! tested against is `offline::vbr::reference` (`runtime/vbr/grouped/tests.rs`).
 //!
+//! Poses in the engine's layout: `layouts DIR N [PRESET VARIANT]` times, per preset (`ue5`,
+//! `ue4`, `unity`, `ozz`), the ten-float decode alone (`ten`), the ten-float decode and a second
+//! pass converting it into the layout (`convert`), and the decode straight into the layout
+//! (`straight`), in interleaved rounds, and prints ns/pose and the ratios; with PRESET and
+//! VARIANT it runs that one alone (for callgrind).
+//!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
 use animcomp::decompress::seek::resolve;
 use animcomp::decompress::vbr::grouped::{Isa, Proto, ProtoCache};
-use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::decompress::{DecompressOptions, Decompressor, Looping, PoseLayout, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{compress, AlignedBlob, CompressSettings};
 use animcomp_import::{collect_files, load, ImportOptions};
@@ -51,6 +57,7 @@ fn main() {
                 }
             }
         }
+        Some("layouts") => layouts(&args),
         Some(
             mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
             | "playcache" | "proto" | "protoplay" | "protocheck" | "protocache"
@@ -265,5 +272,169 @@ fn main() {
                 "usage: decode_profile write|writegrouped DIR CLIPS... | sample|subset|all|rotations|one|play|playcache|samplecache|proto|protoavx512|protoavx2|protosse2|protoscalar|protoplay|protocheck DIR [N]"
             )
         }
+    }
+}
+
+/// The presets the `layouts` mode measures.
+const PRESETS: [(&str, PoseLayout); 4] = [
+    ("ue5", PoseLayout::UNREAL5_TRANSFORM),
+    ("ue4", PoseLayout::UNREAL4_TRANSFORM),
+    ("unity", PoseLayout::UNITY_SEPARATE),
+    ("ozz", PoseLayout::OZZ_SOA_TRANSFORM),
+];
+
+/// The second pass of `convert`: ten floats per joint into preset `p`'s buffers (what a caller
+/// writes by hand without layouts).
+fn convert(p: &str, ten: &[f32], out: &mut [Vec<u64>]) {
+    let n = ten.len() / 10;
+    match p {
+        "ue5" => {
+            let o = &mut out[0];
+            for j in 0..n {
+                let (t, r) = (&ten[j * 10..j * 10 + 10], j * 12);
+                for k in 0..4 {
+                    o[r + k] = (t[k] as f64).to_bits();
+                }
+                for k in 0..3 {
+                    o[r + 4 + k] = (t[4 + k] as f64).to_bits();
+                    o[r + 8 + k] = (t[7 + k] as f64).to_bits();
+                }
+            }
+        }
+        "ue4" => {
+            let o = f32s(&mut out[0]);
+            for j in 0..n {
+                let (t, r) = (&ten[j * 10..j * 10 + 10], j * 12);
+                o[r..r + 7].copy_from_slice(&t[..7]);
+                o[r + 8..r + 11].copy_from_slice(&t[7..]);
+            }
+        }
+        "unity" => {
+            let (a, rest) = out.split_at_mut(1);
+            let (b, c) = rest.split_at_mut(1);
+            let (r, t, s) = (f32s(&mut a[0]), f32s(&mut b[0]), f32s(&mut c[0]));
+            for j in 0..n {
+                let x = &ten[j * 10..j * 10 + 10];
+                r[j * 4..j * 4 + 4].copy_from_slice(&x[..4]);
+                t[j * 3..j * 3 + 3].copy_from_slice(&x[4..7]);
+                s[j * 3..j * 3 + 3].copy_from_slice(&x[7..]);
+            }
+        }
+        _ => {
+            let o = f32s(&mut out[0]);
+            const AT: [usize; 10] = [12, 16, 20, 24, 0, 4, 8, 28, 32, 36];
+            for j in 0..n {
+                let x = &ten[j * 10..j * 10 + 10];
+                let b = j / 4 * 40 + j % 4;
+                for k in 0..10 {
+                    o[b + AT[k]] = x[k];
+                }
+            }
+        }
+    }
+}
+
+fn f32s(v: &mut [u64]) -> &mut [f32] {
+    // SAFETY: words viewed as floats.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<f32>(), v.len() * 2) }
+}
+
+fn bytes(v: &mut [u64]) -> &mut [u8] {
+    // SAFETY: words viewed as bytes.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), v.len() * 8) }
+}
+
+/// `layouts DIR N [PRESET VARIANT]`.
+fn layouts(args: &[String]) {
+    let dir = PathBuf::from(&args[1]);
+    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let only = args.get(3).zip(args.get(4));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "blob"))
+        .collect();
+    files.sort();
+    let blobs: Vec<AlignedBlob> = files
+        .iter()
+        .map(|p| AlignedBlob::from_bytes(&std::fs::read(p).unwrap()))
+        .collect();
+    let variants = ["ten", "convert", "straight"];
+    let rounds = if only.is_some() { 1 } else { 5 };
+    // ns per (preset, variant), summed over rounds.
+    let mut ns = vec![[0u128; 3]; PRESETS.len()];
+    let mut poses = 0usize;
+    for round in 0..rounds {
+        for (pi, (pname, layout)) in PRESETS.iter().enumerate() {
+            for (vi, v) in variants.iter().enumerate() {
+                if only.is_some_and(|(p, w)| p != pname || w != v) {
+                    continue;
+                }
+                for b in &blobs {
+                    let mut d =
+                        Decompressor::new(b.as_bytes(), &DecompressOptions::default()).unwrap();
+                    let nj = d.num_joints();
+                    let dur = d.header().duration();
+                    let mut ten = vec![0.0f32; nj * FLOATS_PER_JOINT];
+                    let mut out: Vec<Vec<u64>> = (0..layout.buffers())
+                        .map(|k| vec![0u64; layout.required_bytes(k, nj).unwrap().div_ceil(8)])
+                        .collect();
+                    let mut seed = 0x2545_f491_4f6c_dd1du64 ^ round as u64;
+                    let t0 = Instant::now();
+                    for _ in 0..n {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let t = (seed >> 40) as f32 / (1u64 << 24) as f32 * dur;
+                        d.seek(black_box(t), Looping::Clamp, Rounding::None)
+                            .unwrap();
+                        match vi {
+                            0 => d.sample_pose(&mut ten, FLOATS_PER_JOINT).unwrap(),
+                            1 => {
+                                d.sample_pose(&mut ten, FLOATS_PER_JOINT).unwrap();
+                                convert(pname, &ten, &mut out);
+                            }
+                            _ => {
+                                let mut views: Vec<&mut [u8]> =
+                                    out.iter_mut().map(|o| bytes(o)).collect();
+                                let k = layout.buffers();
+                                let mut arr: [&mut [u8]; 3] = [&mut [], &mut [], &mut []];
+                                for (a, v) in arr.iter_mut().zip(views.drain(..)) {
+                                    *a = v;
+                                }
+                                d.sample_pose_layout(layout, &mut arr[..k]).unwrap();
+                            }
+                        }
+                        black_box(&mut ten);
+                        black_box(&mut out);
+                    }
+                    ns[pi][vi] += t0.elapsed().as_nanos();
+                    if pi == 0 && vi == 0 {
+                        poses += n;
+                    }
+                }
+            }
+        }
+    }
+    if only.is_some() {
+        println!("done");
+        return;
+    }
+    println!(
+        "{} blobs, {} poses per variant and preset ({rounds} interleaved rounds)",
+        blobs.len(),
+        poses
+    );
+    for (pi, (pname, _)) in PRESETS.iter().enumerate() {
+        let per = |vi: usize| ns[pi][vi] as f64 / poses as f64;
+        println!(
+            "{pname:6} ten {:7.1} ns  convert {:7.1} ns  straight {:7.1} ns  straight/convert {:.3}  straight/ten {:.3}",
+            per(0),
+            per(1),
+            per(2),
+            per(2) / per(1),
+            per(2) / per(0)
+        );
     }
 }

@@ -276,21 +276,30 @@ class Blob(bytes):
         """Joints."""
         return int(self._h.info()["num_joints"])
 
-    def sample(self, t: float, *, looping: str = "clamp") -> np.ndarray:
+    def sample(self, t: float, *, looping: str = "clamp", dtype: Any = np.float32) -> np.ndarray:
         """The local pose at time ``t`` (seconds): (joints, 10) float32, per joint rotation
         x y z w, translation x y z, scale x y z: exactly what the C ABI's
-        ``animcomp_seek`` + ``animcomp_sample_pose`` write. ``looping``: "clamp" or "wrap"."""
+        ``animcomp_seek`` + ``animcomp_sample_pose`` write. ``looping``: "clamp" or "wrap".
+        ``dtype=np.float64`` gives the exact widening of those floats, decoded by the library
+        straight into the float64 array (``animcomp_sample_pose_layout``)."""
+        if _wide(dtype):
+            return self._h.sample64(float(t), looping)
         return self._h.sample(float(t), looping)
 
-    def sample_many(self, times: Any, *, looping: str = "clamp") -> np.ndarray:
+    def sample_many(
+        self, times: Any, *, looping: str = "clamp", dtype: Any = np.float32
+    ) -> np.ndarray:
         """Poses at each time of the 1-D ``times``: (N, joints, 10), in one call with the GIL
-        released."""
+        released; ``dtype`` as for :meth:`sample`."""
+        wide = _wide(dtype)
         ts = np.asarray(times)
         if ts.dtype.kind not in "fiu" or ts.ndim != 1:
             raise InputError(f"times: expected a 1-D array of numbers, got {ts.dtype} {ts.shape}", 2)
         ts = np.ascontiguousarray(ts, dtype=np.float64)
         if not np.isfinite(ts).all():
             raise InputError("times: NaN or infinite time", 24)
+        if wide:
+            return self._h.sample_many64(ts, looping)
         return self._h.sample_many(ts, looping)
 
     def sample_curves(self, t: float, *, looping: str = "clamp") -> np.ndarray:
@@ -421,3 +430,13 @@ def _blob_from_file(path: PathLike) -> Blob:
         return Blob(data)
     except BlobError as e:
         raise BlobError(f"{os.fspath(path)}: {e}", e.status) from None
+
+
+def _wide(dtype: Any) -> bool:
+    """Whether a pose dtype asks for float64 (float32 is the default; others are refused)."""
+    d = np.dtype(dtype)
+    if d == np.float64:
+        return True
+    if d == np.float32:
+        return False
+    raise InputError(f"dtype: expected float32 or float64, got {d}", 2)

@@ -7,7 +7,9 @@
 //! exception classes of `animcomp._errors`, carrying the C status code.
 
 use animcomp::clip::{Joint, Skeleton, Track};
-use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
+use animcomp::decompress::{
+    DecompressOptions, Decompressor, Element, Looping, PoseLayout, Rounding,
+};
 use animcomp::format::{AdditiveFormat, Header};
 use animcomp::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
 use animcomp::metric::Metric;
@@ -574,7 +576,30 @@ impl Handle {
         d.seek(t, looping, Rounding::None)?;
         d.sample_pose(out, FLOATS_PER_JOINT)
     }
+
+    /// [`Handle::pose_at`] in float64 (the exact widening of the float32 pose), decoded by the
+    /// library straight into `out` (its packed f64 layout).
+    fn pose_at64(
+        &self,
+        d: &mut Decompressor<'_>,
+        t: f32,
+        looping: Looping,
+        out: &mut [f64],
+    ) -> animcomp::Result<()> {
+        d.seek(t, looping, Rounding::None)?;
+        // SAFETY: the doubles viewed as bytes (any bytes are valid doubles).
+        let bytes = unsafe {
+            std::slice::from_raw_parts_mut(
+                out.as_mut_ptr().cast::<u8>(),
+                std::mem::size_of_val(out),
+            )
+        };
+        d.sample_pose_layout(&PACKED_F64, &mut [bytes])
+    }
 }
+
+/// Ten doubles per joint: rotation, translation, scale at bytes 0, 32, 56, stride 80.
+const PACKED_F64: PoseLayout = PoseLayout::aos(Element::F64, [0, 32, 56], 80);
 
 #[pymethods]
 impl Handle {
@@ -672,6 +697,56 @@ impl Handle {
                 if per > 0 {
                     for (t, o) in ts.iter().zip(out.chunks_exact_mut(per)) {
                         self.pose_at(&mut d, *t as f32, looping, o)?;
+                    }
+                } else {
+                    for t in &ts {
+                        d.seek(*t as f32, looping, Rounding::None)?;
+                    }
+                }
+                Ok(out)
+            })
+            .map_err(|e| lib_error(py, e))?;
+        let a = Array3::from_shape_vec((ts.len(), nj, FLOATS_PER_JOINT), out).expect("shape");
+        Ok(a.into_pyarray(py))
+    }
+
+    /// [`Handle::sample`] in float64: (joints, 10), the exact widening of the float32 pose.
+    #[pyo3(signature = (t, looping="clamp"))]
+    fn sample64<'py>(
+        &self,
+        py: Python<'py>,
+        t: f64,
+        looping: &str,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let looping = parse_looping(py, looping)?;
+        let nj = self.header.num_joints as usize;
+        let mut out = vec![0.0f64; nj * FLOATS_PER_JOINT];
+        let mut d = self.decompressor().map_err(|e| lib_error(py, e))?;
+        self.pose_at64(&mut d, t as f32, looping, &mut out)
+            .map_err(|e| lib_error(py, e))?;
+        let a = Array2::from_shape_vec((nj, FLOATS_PER_JOINT), out).expect("shape");
+        Ok(a.into_pyarray(py))
+    }
+
+    /// [`Handle::sample_many`] in float64: (N, joints, 10), GIL released.
+    #[pyo3(signature = (times, looping="clamp"))]
+    fn sample_many64<'py>(
+        &self,
+        py: Python<'py>,
+        times: PyReadonlyArray1<'py, f64>,
+        looping: &str,
+    ) -> PyResult<Bound<'py, PyArray3<f64>>> {
+        let looping = parse_looping(py, looping)?;
+        let ts = contiguous(py, &times, "times")?.to_vec();
+        let nj = self.header.num_joints as usize;
+        let per = nj * FLOATS_PER_JOINT;
+        let out = py
+            .allow_threads(|| -> animcomp::Result<Vec<f64>> {
+                let mut out = vec![0.0f64; ts.len() * per];
+                let mut d = self.decompressor()?;
+                if per > 0 {
+                    for (t, o) in ts.iter().zip(out.chunks_exact_mut(per)) {
+                        self.pose_at64(&mut d, *t as f32, looping, o)?;
                     }
                 } else {
                     for t in &ts {

@@ -392,3 +392,20 @@ def test_a_format_version_2_vbr_blob_is_refused_and_regrouped():
             got = grp.sample(t, looping=("clamp", "wrap")[looping])
             assert got.tobytes() == want.tobytes(), (t, looping)
     assert at == len(poses)
+
+
+def test_float64_poses_are_the_exact_widening(bvh):
+    clip = animcomp.load(bvh)
+    for codec in ("vbr", "fixed", "keys"):
+        blob = animcomp.compress(clip, codec=codec)
+        for t in (0.0, 0.37, 2.9):
+            p32 = blob.sample(t)
+            p64 = blob.sample(t, dtype=np.float64)
+            assert p64.dtype == np.float64 and p64.shape == p32.shape
+            assert np.array_equal(p64, p32.astype(np.float64))
+        times = np.linspace(-0.5, 4.0, 9)
+        m64 = blob.sample_many(times, looping="wrap", dtype="float64")
+        assert m64.dtype == np.float64
+        assert np.array_equal(m64, blob.sample_many(times, looping="wrap").astype(np.float64))
+    with pytest.raises(animcomp.InputError):
+        blob.sample(0.0, dtype=np.int32)

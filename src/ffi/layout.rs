@@ -94,10 +94,11 @@ unsafe fn buffers<'a>(
     slots: usize,
 ) -> Result<[&'a mut [u8]; 3]> {
     let used = layout.buffers();
+    let (data, size) = b.arrays();
     let mut addrs = [0usize; 3];
     #[allow(clippy::needless_range_loop)] // three arrays indexed alike
     for i in 0..3 {
-        let (p, n) = (b.data[i], b.size[i]);
+        let (p, n) = (data[i], size[i]);
         if i >= used {
             if !p.is_null() || n != 0 {
                 return Err(Error::InvalidArgument(
@@ -116,17 +117,17 @@ unsafe fn buffers<'a>(
         }
         addrs[i] = p as usize;
     }
-    layout.check(&addrs[..used], &b.size[..used], slots)?;
+    layout.check(&addrs[..used], &size[..used], slots)?;
     for i in 0..used {
         for k in i + 1..used {
-            if addrs[i] < addrs[k] + b.size[k] && addrs[k] < addrs[i] + b.size[i] {
+            if addrs[i] < addrs[k] + size[k] && addrs[k] < addrs[i] + size[i] {
                 return Err(Error::InvalidArgument("the pose buffers overlap"));
             }
         }
     }
     let mut out: [&'a mut [u8]; 3] = [&mut [], &mut [], &mut []];
     for (i, o) in out.iter_mut().enumerate().take(used) {
-        *o = std::slice::from_raw_parts_mut(b.data[i] as *mut u8, b.size[i]);
+        *o = std::slice::from_raw_parts_mut(data[i] as *mut u8, size[i]);
     }
     Ok(out)
 }

@@ -390,14 +390,32 @@ pub struct AnimcompPoseLayout {
     pub reserved: [u32; 3],
 }
 
-/// The caller's output buffers for a pose layout: one (`data[0]`) for AoS and SoA4, three
-/// (rotation, translation, scale) for SoA; unused entries NULL with size 0. Each must be aligned
-/// to the element size; sizes are in bytes.
+/// The caller's output buffers for a pose layout: one (`data0`) for AoS and SoA4, three
+/// (rotation `data0`, translation `data1`, scale `data2`) for SoA; unused ones NULL with size 0.
+/// Each must be aligned to the element size; sizes are in bytes.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct AnimcompPoseBuffers {
-    /// The buffers.
-    pub data: [*mut std::os::raw::c_void; 3],
-    /// Their sizes in bytes.
-    pub size: [usize; 3],
+    /// The first buffer (AoS records, SoA rotations, SoA4 blocks).
+    pub data0: *mut std::os::raw::c_void,
+    /// Its size in bytes.
+    pub size0: usize,
+    /// SoA translations (else NULL).
+    pub data1: *mut std::os::raw::c_void,
+    /// Its size in bytes (else 0).
+    pub size1: usize,
+    /// SoA scales (else NULL).
+    pub data2: *mut std::os::raw::c_void,
+    /// Its size in bytes (else 0).
+    pub size2: usize,
+}
+
+impl AnimcompPoseBuffers {
+    /// The three buffers and their sizes.
+    pub fn arrays(&self) -> ([*mut std::os::raw::c_void; 3], [usize; 3]) {
+        (
+            [self.data0, self.data1, self.data2],
+            [self.size0, self.size1, self.size2],
+        )
+    }
 }

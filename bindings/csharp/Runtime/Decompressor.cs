@@ -109,6 +109,60 @@ namespace AnimComp
             return NativeMethods.animcomp_sample_pose(Context, pose, new UIntPtr((uint)lengthFloats), new UIntPtr((uint)stride));
         }
 
+        /// <summary>A pose layout preset (animcomp_pose_layout_preset, ANIMCOMP_POSE_PRESET_*).</summary>
+        public static AnimcompStatus PoseLayoutPreset(uint preset, out AnimcompPoseLayout layout)
+        {
+            AnimcompPoseLayout l = default(AnimcompPoseLayout);
+            AnimcompStatus s = NativeMethods.animcomp_pose_layout_preset(preset, &l);
+            layout = l;
+            return s;
+        }
+
+        /// <summary>
+        /// Every joint in <paramref name="layout"/> (animcomp_sample_pose_layout): one buffer for
+        /// AoS and SoA4, three (rotations, translations, scales) for SoA, e.g. the unsafe pointers
+        /// of three NativeArrays with the ANIMCOMP_POSE_PRESET_UNITY_SEPARATE preset. Sizes in bytes.
+        /// </summary>
+        public AnimcompStatus SamplePose(AnimcompPoseLayout layout, void* data0, long size0,
+                                         void* data1 = null, long size1 = 0, void* data2 = null, long size2 = 0)
+        {
+            if (size0 < 0 || size1 < 0 || size2 < 0) return AnimcompStatus.ANIMCOMP_STATUS_INVALID_ARGUMENT;
+            AnimcompPoseBuffers b = default(AnimcompPoseBuffers);
+            b.data0 = data0;
+            b.size0 = new UIntPtr((ulong)size0);
+            b.data1 = data1;
+            b.size1 = new UIntPtr((ulong)size1);
+            b.data2 = data2;
+            b.size2 = new UIntPtr((ulong)size2);
+            return NativeMethods.animcomp_sample_pose_layout(Context, &layout, &b);
+        }
+
+        /// <summary>
+        /// The joints <paramref name="joints"/> (channel mask <paramref name="channels"/>) at
+        /// <paramref name="slots"/> (null: slot i) in <paramref name="layout"/>
+        /// (animcomp_sample_joints_layout); buffers as <see cref="SamplePose(AnimcompPoseLayout, void*, long, void*, long, void*, long)"/>.
+        /// </summary>
+        public AnimcompStatus SampleJoints(uint[] joints, uint[] slots, uint channels, AnimcompPoseLayout layout,
+                                           void* data0, long size0, void* data1 = null, long size1 = 0,
+                                           void* data2 = null, long size2 = 0)
+        {
+            if (joints == null) return AnimcompStatus.ANIMCOMP_STATUS_NULL_POINTER;
+            if (slots != null && slots.Length != joints.Length) return AnimcompStatus.ANIMCOMP_STATUS_INVALID_ARGUMENT;
+            if (size0 < 0 || size1 < 0 || size2 < 0) return AnimcompStatus.ANIMCOMP_STATUS_INVALID_ARGUMENT;
+            AnimcompPoseBuffers b = default(AnimcompPoseBuffers);
+            b.data0 = data0;
+            b.size0 = new UIntPtr((ulong)size0);
+            b.data1 = data1;
+            b.size1 = new UIntPtr((ulong)size1);
+            b.data2 = data2;
+            b.size2 = new UIntPtr((ulong)size2);
+            uint dummy = 0;
+            fixed (uint* j = joints)
+            fixed (uint* s = slots)
+                return NativeMethods.animcomp_sample_joints_layout(Context, j != null ? j : &dummy, s,
+                    new UIntPtr((uint)joints.Length), channels, &layout, &b);
+        }
+
         /// <summary>One joint's 10 floats into <paramref name="joint10"/> (animcomp_sample_joint).</summary>
         public AnimcompStatus SampleJoint(uint joint, float[] joint10)
         {

@@ -655,6 +655,98 @@ namespace AnimComp.Native
     }
 
     /// <summary>
+    /// Where `animcomp_sample_pose_layout` and `animcomp_sample_joints_layout` write a pose. Fill it
+    /// with `animcomp_pose_layout_preset` or zero-initialise it (`= {0}`) and set the fields. Offsets
+    /// and strides are in bytes and multiples of the element size.
+    ///
+    /// - `ANIMCOMP_POSE_LAYOUT_AOS`: joint `j`'s rotation (x y z w), translation (x y z) and scale
+    /// (x y z) at `data[0] + j * record_stride + {rotation,translation,scale}_offset`; the fields
+    /// may not overlap and must fit in the record; the `*_stride` fields are 0.
+    /// - `ANIMCOMP_POSE_LAYOUT_SOA`: joint `j`'s rotation at `data[0] + rotation_offset + j *
+    /// rotation_stride`, translation in `data[1]`, scale in `data[2]` likewise; `record_stride` is
+    /// 0; each stride holds its field (16, 12, 12 bytes with f32).
+    /// - `ANIMCOMP_POSE_LAYOUT_SOA4`: every offset and stride 0.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct AnimcompPoseLayout
+    {
+        /// <summary>
+        /// `ANIMCOMP_ELEMENT_*`.
+        /// </summary>
+        public uint element;
+        /// <summary>
+        /// `ANIMCOMP_POSE_LAYOUT_*`.
+        /// </summary>
+        public uint kind;
+        /// <summary>
+        /// Byte offset of the rotation (x y z w).
+        /// </summary>
+        public uint rotation_offset;
+        /// <summary>
+        /// Byte offset of the translation (x y z).
+        /// </summary>
+        public uint translation_offset;
+        /// <summary>
+        /// Byte offset of the scale (x y z).
+        /// </summary>
+        public uint scale_offset;
+        /// <summary>
+        /// AoS: bytes from one joint's record to the next.
+        /// </summary>
+        public uint record_stride;
+        /// <summary>
+        /// SoA: bytes from one joint's rotation to the next.
+        /// </summary>
+        public uint rotation_stride;
+        /// <summary>
+        /// SoA: bytes from one joint's translation to the next.
+        /// </summary>
+        public uint translation_stride;
+        /// <summary>
+        /// SoA: bytes from one joint's scale to the next.
+        /// </summary>
+        public uint scale_stride;
+        /// <summary>
+        /// Must be zero.
+        /// </summary>
+        public fixed uint reserved[3];
+    }
+
+    /// <summary>
+    /// The caller's output buffers for a pose layout: one (`data0`) for AoS and SoA4, three
+    /// (rotation `data0`, translation `data1`, scale `data2`) for SoA; unused ones NULL with size 0.
+    /// Each must be aligned to the element size; sizes are in bytes.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct AnimcompPoseBuffers
+    {
+        /// <summary>
+        /// The first buffer (AoS records, SoA rotations, SoA4 blocks).
+        /// </summary>
+        public void* data0;
+        /// <summary>
+        /// Its size in bytes.
+        /// </summary>
+        public UIntPtr size0;
+        /// <summary>
+        /// SoA translations (else NULL).
+        /// </summary>
+        public void* data1;
+        /// <summary>
+        /// Its size in bytes (else 0).
+        /// </summary>
+        public UIntPtr size1;
+        /// <summary>
+        /// SoA scales (else NULL).
+        /// </summary>
+        public void* data2;
+        /// <summary>
+        /// Its size in bytes (else 0).
+        /// </summary>
+        public UIntPtr size2;
+    }
+
+    /// <summary>
     /// The C functions of animcomp.h, one to one (same names, same parameters). Functions
     /// that need the compressor are left out when ANIMCOMP_RUNTIME_ONLY is defined (match
     /// the native library you ship).
@@ -773,6 +865,54 @@ namespace AnimComp.Native
         /// `animcomp_sample_joints`: every channel.
         /// </summary>
         public const uint ANIMCOMP_CHANNEL_ALL = 7;
+        /// <summary>
+        /// `AnimcompPoseLayout::element`: 32-bit floats.
+        /// </summary>
+        public const uint ANIMCOMP_ELEMENT_F32 = 0;
+        /// <summary>
+        /// `AnimcompPoseLayout::element`: 64-bit floats (the exact widening of the decoded floats).
+        /// </summary>
+        public const uint ANIMCOMP_ELEMENT_F64 = 1;
+        /// <summary>
+        /// `AnimcompPoseLayout::kind`: one record per joint (array of structures), in `data[0]`.
+        /// </summary>
+        public const uint ANIMCOMP_POSE_LAYOUT_AOS = 0;
+        /// <summary>
+        /// `AnimcompPoseLayout::kind`: three arrays, rotation in `data[0]`, translation in `data[1]`,
+        /// scale in `data[2]`, each with its own offset and stride.
+        /// </summary>
+        public const uint ANIMCOMP_POSE_LAYOUT_SOA = 1;
+        /// <summary>
+        /// `AnimcompPoseLayout::kind`: ozz-animation `SoaTransform` blocks of four joints in `data[0]`
+        /// (translation x[4] y[4] z[4], rotation x[4] y[4] z[4] w[4], scale x[4] y[4] z[4]: 160 bytes
+        /// with f32), the joint count rounded up to 4; lanes past the last joint get the identity.
+        /// </summary>
+        public const uint ANIMCOMP_POSE_LAYOUT_SOA4 = 2;
+        /// <summary>
+        /// `animcomp_pose_layout_preset`: the ten-float pose (f32 AoS, 0, 16, 28, stride 40).
+        /// </summary>
+        public const uint ANIMCOMP_POSE_PRESET_TEN_FLOATS = 0;
+        /// <summary>
+        /// `animcomp_pose_layout_preset`: Unreal Engine 5 `FTransform` (double, vectorized):
+        /// `Rotation`, `Translation`, `Scale3D` as `VectorRegister4Double` at bytes 0, 32, 64, stride 96
+        /// (the fourth double of translation and scale is not written).
+        /// </summary>
+        public const uint ANIMCOMP_POSE_PRESET_UNREAL5_TRANSFORM = 1;
+        /// <summary>
+        /// `animcomp_pose_layout_preset`: Unreal Engine 4 `FTransform` (float, vectorized): three
+        /// `VectorRegister` at bytes 0, 16, 32, stride 48 (the fourth float of translation and scale is
+        /// not written).
+        /// </summary>
+        public const uint ANIMCOMP_POSE_PRESET_UNREAL4_TRANSFORM = 2;
+        /// <summary>
+        /// `animcomp_pose_layout_preset`: Unity-style separate arrays (`NativeArray&lt;quaternion&gt;`,
+        /// `NativeArray&lt;float3&gt;` positions, `NativeArray&lt;float3&gt;` scales): strides 16, 12, 12.
+        /// </summary>
+        public const uint ANIMCOMP_POSE_PRESET_UNITY_SEPARATE = 3;
+        /// <summary>
+        /// `animcomp_pose_layout_preset`: ozz-animation `SoaTransform` (f32 SoA4).
+        /// </summary>
+        public const uint ANIMCOMP_POSE_PRESET_OZZ_SOA_TRANSFORM = 4;
 
 #if !ANIMCOMP_RUNTIME_ONLY
         /// <summary>
@@ -1065,6 +1205,43 @@ namespace AnimComp.Native
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_decompressor_info", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern AnimcompStatus animcomp_decompressor_info(AnimcompDecompressor* ctx, AnimcompBlobInfo* @out);
+
+        /// <summary>
+        /// Fills `*layout` with preset `preset` (`ANIMCOMP_POSE_PRESET_*`; another value gives
+        /// `ANIMCOMP_STATUS_INVALID_ENUM`).
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_pose_layout_preset", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_pose_layout_preset(uint preset, AnimcompPoseLayout* layout);
+
+        /// <summary>
+        /// Checks `*layout` and writes into `sizes[0..3]` the bytes each buffer needs for `joints` joints
+        /// (or slots): one buffer for AoS and SoA4 (`sizes[1]`, `sizes[2]` are 0), three for SoA. An
+        /// invalid layout gives its status (`ANIMCOMP_STATUS_INVALID_ENUM`,
+        /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`), a size past the address space
+        /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_pose_layout_size", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_pose_layout_size(AnimcompPoseLayout* layout, UIntPtr joints, UIntPtr* sizes);
+
+        /// <summary>
+        /// Samples every joint at the current position into `*out` in `*layout`: values bit for bit
+        /// those of `animcomp_sample_pose` (widened exactly to double for `ANIMCOMP_ELEMENT_F64`). Bytes
+        /// outside the layout's fields are not written (SoA4 writes whole blocks). Buffers are checked
+        /// first (NULL: `ANIMCOMP_STATUS_NULL_POINTER`; not aligned to the element size:
+        /// `ANIMCOMP_STATUS_MISALIGNED`; too small: `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`, nothing written;
+        /// SoA arrays overlapping: `ANIMCOMP_STATUS_INVALID_ARGUMENT`). Goes through the attached playback
+        /// cache as `animcomp_sample_pose` does. Does not allocate.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_sample_pose_layout", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_sample_pose_layout(AnimcompDecompressor* ctx, AnimcompPoseLayout* layout, AnimcompPoseBuffers* @out);
+
+        /// <summary>
+        /// `animcomp_sample_joints` into `*layout`: joint `joints[i]`'s channels of `channels` at slot
+        /// `out_slots[i]` (or `i` when `out_slots` is NULL); only those fields are written. The buffers
+        /// must hold the largest slot; checked as `animcomp_sample_pose_layout`'s. Does not allocate.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_sample_joints_layout", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_sample_joints_layout(AnimcompDecompressor* ctx, uint* joints, uint* out_slots, UIntPtr count, uint channels, AnimcompPoseLayout* layout, AnimcompPoseBuffers* @out);
 
         /// <summary>
         /// Writes into `*out_bytes` the bytes of playback cache a context bound to the opened blob

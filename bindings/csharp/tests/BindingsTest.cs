@@ -106,6 +106,27 @@ static unsafe class BindingsTest
                     Check(((float*)buffer.Pointer)[12 * 2 + 3] == pose[2 * 10 + 3], "strided pose matches");
                     buffer.Dispose();
                     Check(d.SamplePose(new float[5]) == AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL, "short buffer status");
+                    // Unity-style separate arrays (what the NativeArray overloads pass) and UE5 doubles.
+                    AnimcompPoseLayout unity, ue5;
+                    Check(Decompressor.PoseLayoutPreset(NativeMethods.ANIMCOMP_POSE_PRESET_UNITY_SEPARATE, out unity) == AnimcompStatus.ANIMCOMP_STATUS_OK, "unity preset");
+                    Check(Decompressor.PoseLayoutPreset(NativeMethods.ANIMCOMP_POSE_PRESET_UNREAL5_TRANSFORM, out ue5) == AnimcompStatus.ANIMCOMP_STATUS_OK, "ue5 preset");
+                    var rot = new NativeBuffer(joints * 16);
+                    var pos = new NativeBuffer(joints * 12);
+                    var scl = new NativeBuffer(joints * 12);
+                    Check(d.SamplePose(unity, (void*)rot.Pointer, joints * 16, (void*)pos.Pointer, joints * 12, (void*)scl.Pointer, joints * 12) == AnimcompStatus.ANIMCOMP_STATUS_OK, "unity arrays");
+                    bool arraysSame = true;
+                    for (int j = 0; j < joints; ++j)
+                    {
+                        for (int k = 0; k < 4; ++k) arraysSame &= ((float*)rot.Pointer)[j * 4 + k] == pose[j * 10 + k];
+                        for (int k = 0; k < 3; ++k) arraysSame &= ((float*)pos.Pointer)[j * 3 + k] == pose[j * 10 + 4 + k];
+                        for (int k = 0; k < 3; ++k) arraysSame &= ((float*)scl.Pointer)[j * 3 + k] == pose[j * 10 + 7 + k];
+                    }
+                    Check(arraysSame, "unity arrays equal the ten-float pose");
+                    var xf = new NativeBuffer(joints * 96);
+                    Check(d.SamplePose(ue5, (void*)xf.Pointer, joints * 96) == AnimcompStatus.ANIMCOMP_STATUS_OK, "ue5 transforms");
+                    Check(((double*)xf.Pointer)[12 * 2 + 4 + 1] == (double)pose[2 * 10 + 5], "ue5 translation is the widened float");
+                    Check(d.SamplePose(ue5, (void*)xf.Pointer, 95) == AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL, "ue5 short buffer");
+                    rot.Dispose(); pos.Dispose(); scl.Dispose(); xf.Dispose();
                 }
                 OpenOnceBindMany(blob, joints, expectedPoses);
                 PlaybackCache(blob, joints, expectedPoses);

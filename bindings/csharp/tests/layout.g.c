@@ -72,5 +72,23 @@ int main(void) {
     printf("offset AnimcompBlobInfo.additive_format %zu\n", offsetof(AnimcompBlobInfo, additive_format));
     printf("offset AnimcompBlobInfo.reserved1 %zu\n", offsetof(AnimcompBlobInfo, reserved1));
     printf("offset AnimcompBlobInfo.curves_size %zu\n", offsetof(AnimcompBlobInfo, curves_size));
+    printf("size AnimcompPoseLayout %zu\n", sizeof(AnimcompPoseLayout));
+    printf("offset AnimcompPoseLayout.element %zu\n", offsetof(AnimcompPoseLayout, element));
+    printf("offset AnimcompPoseLayout.kind %zu\n", offsetof(AnimcompPoseLayout, kind));
+    printf("offset AnimcompPoseLayout.rotation_offset %zu\n", offsetof(AnimcompPoseLayout, rotation_offset));
+    printf("offset AnimcompPoseLayout.translation_offset %zu\n", offsetof(AnimcompPoseLayout, translation_offset));
+    printf("offset AnimcompPoseLayout.scale_offset %zu\n", offsetof(AnimcompPoseLayout, scale_offset));
+    printf("offset AnimcompPoseLayout.record_stride %zu\n", offsetof(AnimcompPoseLayout, record_stride));
+    printf("offset AnimcompPoseLayout.rotation_stride %zu\n", offsetof(AnimcompPoseLayout, rotation_stride));
+    printf("offset AnimcompPoseLayout.translation_stride %zu\n", offsetof(AnimcompPoseLayout, translation_stride));
+    printf("offset AnimcompPoseLayout.scale_stride %zu\n", offsetof(AnimcompPoseLayout, scale_stride));
+    printf("offset AnimcompPoseLayout.reserved %zu\n", offsetof(AnimcompPoseLayout, reserved));
+    printf("size AnimcompPoseBuffers %zu\n", sizeof(AnimcompPoseBuffers));
+    printf("offset AnimcompPoseBuffers.data0 %zu\n", offsetof(AnimcompPoseBuffers, data0));
+    printf("offset AnimcompPoseBuffers.size0 %zu\n", offsetof(AnimcompPoseBuffers, size0));
+    printf("offset AnimcompPoseBuffers.data1 %zu\n", offsetof(AnimcompPoseBuffers, data1));
+    printf("offset AnimcompPoseBuffers.size1 %zu\n", offsetof(AnimcompPoseBuffers, size1));
+    printf("offset AnimcompPoseBuffers.data2 %zu\n", offsetof(AnimcompPoseBuffers, data2));
+    printf("offset AnimcompPoseBuffers.size2 %zu\n", offsetof(AnimcompPoseBuffers, size2));
     return 0;
 }

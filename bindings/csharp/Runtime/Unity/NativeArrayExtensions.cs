@@ -16,6 +16,31 @@ namespace AnimComp.Unity
         {
             return decompressor.SamplePose((float*)NativeArrayUnsafeUtility.GetUnsafePtr(pose), pose.Length, stride);
         }
+
+        /// <summary>
+        /// Every joint into three NativeArrays, as jobs keep them: rotations (e.g.
+        /// Unity.Mathematics quaternion, 16 bytes), positions and scales (float3, 12 bytes), with
+        /// the ANIMCOMP_POSE_PRESET_UNITY_SEPARATE layout (or any SoA layout whose strides are the
+        /// element sizes).
+        /// </summary>
+        public static AnimcompStatus SamplePose<TRotation, TPosition, TScale>(this Decompressor decompressor,
+            AnimcompPoseLayout layout, NativeArray<TRotation> rotations, NativeArray<TPosition> positions,
+            NativeArray<TScale> scales)
+            where TRotation : struct where TPosition : struct where TScale : struct
+        {
+            return decompressor.SamplePose(layout,
+                NativeArrayUnsafeUtility.GetUnsafePtr(rotations), (long)rotations.Length * UnsafeUtility.SizeOf<TRotation>(),
+                NativeArrayUnsafeUtility.GetUnsafePtr(positions), (long)positions.Length * UnsafeUtility.SizeOf<TPosition>(),
+                NativeArrayUnsafeUtility.GetUnsafePtr(scales), (long)scales.Length * UnsafeUtility.SizeOf<TScale>());
+        }
+
+        /// <summary>Every joint into one NativeArray of records (AoS or SoA4 layout).</summary>
+        public static AnimcompStatus SamplePose<TRecord>(this Decompressor decompressor, AnimcompPoseLayout layout,
+            NativeArray<TRecord> records) where TRecord : struct
+        {
+            return decompressor.SamplePose(layout, NativeArrayUnsafeUtility.GetUnsafePtr(records),
+                (long)records.Length * UnsafeUtility.SizeOf<TRecord>());
+        }
     }
 }
 #endif
