@@ -326,13 +326,40 @@ impl PoseLayout {
     /// Writes the channels of `channels` of the ten floats `t` at slot `s` of checked buffers.
     #[inline]
     pub(crate) fn write(&self, out: &mut [&mut [u8]], s: usize, t: &[f32], channels: u32) {
+        let t = &t[..FLOATS_PER_JOINT];
         for c in 0..3 {
             if channels & (1 << c) == 0 {
                 continue;
             }
-            for k in 0..COMPONENTS[c] {
-                let (b, at) = self.at(s, c, k);
-                put(self.element, &mut out[b][at..], t[ROW_AT[c] + k]);
+            let n = COMPONENTS[c];
+            let src = &t[ROW_AT[c]..ROW_AT[c] + n];
+            if self.kind == LayoutKind::Soa4 {
+                for (k, &v) in src.iter().enumerate() {
+                    let (b, at) = self.at(s, c, k);
+                    put(self.element, &mut out[b][at..], v);
+                }
+                continue;
+            }
+            // AoS and SoA: the components are consecutive elements.
+            let (b, at) = self.at(s, c, 0);
+            match self.element {
+                Element::F32 => {
+                    let d = &mut out[b][at..at + 4 * n];
+                    // SAFETY: `d` holds `4 * n` bytes, `src` is `n` floats (checked above).
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            src.as_ptr().cast::<u8>(),
+                            d.as_mut_ptr(),
+                            4 * n,
+                        )
+                    };
+                }
+                Element::F64 => {
+                    let d = &mut out[b][at..at + 8 * n];
+                    for (k, &v) in src.iter().enumerate() {
+                        d[8 * k..8 * k + 8].copy_from_slice(&(v as f64).to_ne_bytes());
+                    }
+                }
             }
         }
     }
@@ -449,12 +476,31 @@ impl Decompressor<'_> {
             slots = slots.max(out_slots.map_or(i, |s| s[i] as usize) + 1);
         }
         self.check_layout(layout, out, slots)?;
-        let mut stage = [0.0f32; STAGE_JOINTS * FLOATS_PER_JOINT];
-        for (k, chunk) in joints.chunks(STAGE_JOINTS).enumerate() {
+        match joints.len() {
+            0..=8 => self.staged_joints::<80>(joints, out_slots, channels, layout, out),
+            9..=32 => self.staged_joints::<320>(joints, out_slots, channels, layout, out),
+            _ => self.staged_joints::<{ STAGE_JOINTS * FLOATS_PER_JOINT }>(
+                joints, out_slots, channels, layout, out,
+            ),
+        }
+    }
+
+    /// A checked selection through a ten-float buffer of `F` floats on the stack, in chunks.
+    fn staged_joints<const F: usize>(
+        &self,
+        joints: &[u32],
+        out_slots: Option<&[u32]>,
+        channels: u32,
+        layout: &PoseLayout,
+        out: &mut [&mut [u8]],
+    ) -> Result<()> {
+        let per = F / FLOATS_PER_JOINT;
+        let mut stage = [0.0f32; F];
+        for (k, chunk) in joints.chunks(per).enumerate() {
             let n = chunk.len();
             self.sample_joints(chunk, None, channels, &mut stage[..n * 10], 10)?;
             for (i, t) in stage[..n * 10].chunks_exact(10).enumerate() {
-                let e = k * STAGE_JOINTS + i;
+                let e = k * per + i;
                 let s = out_slots.map_or(e, |s| s[e] as usize);
                 layout.write(out, s, t, channels);
             }
@@ -523,25 +569,49 @@ impl Decompressor<'_> {
                     layout.write(out, 4 * b + l, r, CHANNELS_ALL);
                 }
             }
+        } else if n <= 32 {
+            self.staged::<320>(layout, out, cache);
+        } else if n <= 64 {
+            self.staged::<640>(layout, out, cache);
         } else {
-            let mut stage = [0.0f32; STAGE_JOINTS * FLOATS_PER_JOINT];
-            if n <= STAGE_JOINTS {
-                decode(&mut stage[..n * 10], 10, cache);
-                for (j, t) in stage[..n * 10].chunks_exact(10).enumerate() {
-                    layout.write(out, j, t, CHANNELS_ALL);
+            self.staged::<{ STAGE_JOINTS * FLOATS_PER_JOINT }>(layout, out, cache);
+        }
+    }
+
+    /// A whole pose through a ten-float buffer of `F` floats on the stack (sized to the pose
+    /// when it fits, so that small poses do not clear 5 KB), scattered into the fields.
+    #[inline]
+    fn staged<const F: usize>(
+        &self,
+        layout: &PoseLayout,
+        out: &mut [&mut [u8]],
+        cache: Option<&mut [u8]>,
+    ) {
+        let n = self.num_joints();
+        let per = F / FLOATS_PER_JOINT;
+        let mut stage = [0.0f32; F];
+        if n <= per {
+            let floats = &mut stage[..n * FLOATS_PER_JOINT];
+            match cache {
+                Some(c) => self.sample_pose_cached_checked(c, floats, FLOATS_PER_JOINT),
+                None => {
+                    let _ = self.sample_pose(floats, FLOATS_PER_JOINT);
                 }
-            } else {
-                let mut ids = [0u32; STAGE_JOINTS];
-                for first in (0..n).step_by(STAGE_JOINTS) {
-                    let m = (n - first).min(STAGE_JOINTS);
-                    for (i, x) in ids[..m].iter_mut().enumerate() {
-                        *x = (first + i) as u32;
-                    }
-                    let _ = self.sample_joints(&ids[..m], None, CHANNELS_ALL, &mut stage, 10);
-                    for (i, t) in stage[..m * 10].chunks_exact(10).enumerate() {
-                        layout.write(out, first + i, t, CHANNELS_ALL);
-                    }
-                }
+            }
+            for (j, t) in floats.chunks_exact(FLOATS_PER_JOINT).enumerate() {
+                layout.write(out, j, t, CHANNELS_ALL);
+            }
+            return;
+        }
+        let mut ids = [0u32; STAGE_JOINTS];
+        for first in (0..n).step_by(per) {
+            let m = (n - first).min(per);
+            for (i, x) in ids[..m].iter_mut().enumerate() {
+                *x = (first + i) as u32;
+            }
+            let _ = self.sample_joints(&ids[..m], None, CHANNELS_ALL, &mut stage, 10);
+            for (i, t) in stage[..m * 10].chunks_exact(10).enumerate() {
+                layout.write(out, first + i, t, CHANNELS_ALL);
             }
         }
     }
