@@ -394,16 +394,6 @@ fn put(e: Element, d: &mut [u8], v: f32) {
     }
 }
 
-/// The ten floats at the start of `d`.
-#[inline(always)]
-fn row(d: &[u8]) -> [f32; 10] {
-    let mut t = [0.0f32; 10];
-    for (k, x) in t.iter_mut().enumerate() {
-        *x = f32::from_ne_bytes(d[4 * k..4 * k + 4].try_into().unwrap());
-    }
-    t
-}
-
 /// `bytes` as floats (the caller checked its alignment to 4).
 #[inline]
 fn as_floats(bytes: &mut [u8]) -> &mut [f32] {
@@ -411,6 +401,81 @@ fn as_floats(bytes: &mut [u8]) -> &mut [f32] {
     // SAFETY: the buffer was checked aligned to the element size (4 or 8) and any bytes are a
     // valid f32; the length is rounded down.
     unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr() as *mut f32, bytes.len() / 4) }
+}
+
+/// The fields of an AoS or SoA layout as raw addresses: channel `c` of slot `j` at
+/// `base[c] + j * stride[c]`, its components consecutive elements. Made from checked buffers;
+/// the writers' callers keep `j` below the slots they were checked for.
+#[derive(Clone, Copy)]
+struct Fields {
+    base: [*mut u8; 3],
+    stride: [usize; 3],
+}
+
+impl Fields {
+    /// The fields of `layout` (AoS or SoA) over `out`.
+    fn new(layout: &PoseLayout, out: &mut [&mut [u8]]) -> Self {
+        debug_assert!(layout.kind != LayoutKind::Soa4);
+        let mut base = [std::ptr::null_mut(); 3];
+        for (c, b) in base.iter_mut().enumerate() {
+            let buf = if layout.kind == LayoutKind::Soa { c } else { 0 };
+            *b = out[buf].as_mut_ptr().wrapping_add(layout.offsets[c]);
+        }
+        Fields {
+            base,
+            stride: layout.strides,
+        }
+    }
+
+    /// Writes ten floats at slot `j`, `W`: widened to f64.
+    ///
+    /// # Safety
+    /// Slot `j` is within the slots the buffers were checked for.
+    #[inline(always)]
+    unsafe fn put<const W: bool>(&self, j: usize, t: &[f32; 10]) {
+        for c in 0..3 {
+            let d = self.base[c].add(j * self.stride[c]);
+            let src = t.as_ptr().add(ROW_AT[c]);
+            if W {
+                for k in 0..COMPONENTS[c] {
+                    (d as *mut f64).add(k).write_unaligned(*src.add(k) as f64);
+                }
+            } else {
+                std::ptr::copy_nonoverlapping(src.cast::<u8>(), d, 4 * COMPONENTS[c]);
+            }
+        }
+    }
+}
+
+/// Ten floats at `p` (unaligned).
+///
+/// # Safety
+/// `p` is readable for 40 bytes.
+#[inline(always)]
+unsafe fn read_row(p: *const u8) -> [f32; 10] {
+    (p as *const [f32; 10]).read_unaligned()
+}
+
+/// Writes four ten-float rows as an ozz block at `d` (`W`: f64 elements).
+///
+/// # Safety
+/// `d` is writable for the block (40 elements).
+#[inline(always)]
+unsafe fn put_block<const W: bool>(d: *mut u8, rows: &[[f32; 10]; 4]) {
+    // Element `SOA4_AT[c] + 4 k + lane` is component `k` of channel `c` of row `lane`.
+    for c in 0..3 {
+        for k in 0..COMPONENTS[c] {
+            for (lane, r) in rows.iter().enumerate() {
+                let e = SOA4_AT[c] + 4 * k + lane;
+                let v = r[ROW_AT[c] + k];
+                if W {
+                    (d as *mut f64).add(e).write_unaligned(v as f64);
+                } else {
+                    (d as *mut f32).add(e).write_unaligned(v);
+                }
+            }
+        }
+    }
 }
 
 impl Decompressor<'_> {
@@ -546,27 +611,41 @@ impl Decompressor<'_> {
         if layout.is_ten_floats() {
             decode(as_floats(out[0]), layout.strides[0] / 4, cache);
         } else if layout.rows_in_fields() {
-            // Rows at each record's start, then each record widened or moved from its own bytes.
+            // Rows at each record's start, then each record widened or moved from its own bytes
+            // (read whole before it is written).
             let rs = layout.strides[0];
             decode(as_floats(out[0]), rs / 4, cache);
-            for j in 0..n {
-                let t = row(&out[0][j * rs..]);
-                layout.write(out, j, &t, CHANNELS_ALL);
+            let f = Fields::new(layout, out);
+            let p = out[0].as_ptr();
+            // SAFETY: the buffer holds `n` records of `rs` bytes (the last one up to its last
+            // field), whose first 40 bytes are fields (`rows_in_fields`).
+            unsafe {
+                match layout.element {
+                    Element::F64 => (0..n).for_each(|j| f.put::<true>(j, &read_row(p.add(j * rs)))),
+                    Element::F32 => {
+                        (0..n).for_each(|j| f.put::<false>(j, &read_row(p.add(j * rs))))
+                    }
+                }
             }
         } else if layout.kind == LayoutKind::Soa4 {
             // Rows of 40 (f32) or 80 (f64) bytes: four make a block, transposed in place.
             let e = layout.element.size();
             decode(as_floats(out[0]), 10 * e / 4, cache);
-            let rb = 10 * e;
+            let (rb, block) = (10 * e, SOA4_BLOCK * e);
+            let p = out[0].as_mut_ptr();
             for b in 0..n.div_ceil(4) {
                 let mut rows = [IDENTITY; 4];
-                for (l, r) in rows.iter_mut().enumerate() {
-                    if 4 * b + l < n {
-                        *r = row(&out[0][(4 * b + l) * rb..]);
+                // SAFETY: the buffer holds `ceil(n / 4)` blocks; row `4 b + l` lies in block `b`.
+                unsafe {
+                    for (l, r) in rows.iter_mut().enumerate() {
+                        if 4 * b + l < n {
+                            *r = read_row(p.add((4 * b + l) * rb));
+                        }
                     }
-                }
-                for (l, r) in rows.iter().enumerate() {
-                    layout.write(out, 4 * b + l, r, CHANNELS_ALL);
+                    match layout.element {
+                        Element::F64 => put_block::<true>(p.add(b * block), &rows),
+                        Element::F32 => put_block::<false>(p.add(b * block), &rows),
+                    }
                 }
             }
         } else if n <= 32 {
@@ -598,9 +677,7 @@ impl Decompressor<'_> {
                     let _ = self.sample_pose(floats, FLOATS_PER_JOINT);
                 }
             }
-            for (j, t) in floats.chunks_exact(FLOATS_PER_JOINT).enumerate() {
-                layout.write(out, j, t, CHANNELS_ALL);
-            }
+            scatter(layout, out, 0, floats);
             return;
         }
         let mut ids = [0u32; STAGE_JOINTS];
@@ -610,8 +687,22 @@ impl Decompressor<'_> {
                 *x = (first + i) as u32;
             }
             let _ = self.sample_joints(&ids[..m], None, CHANNELS_ALL, &mut stage, 10);
-            for (i, t) in stage[..m * 10].chunks_exact(10).enumerate() {
-                layout.write(out, first + i, t, CHANNELS_ALL);
+            scatter(layout, out, first, &stage[..m * 10]);
+        }
+    }
+}
+
+/// Writes the ten-float rows `rows` at slots `first..` of a checked AoS or SoA layout.
+#[inline]
+fn scatter(layout: &PoseLayout, out: &mut [&mut [u8]], first: usize, rows: &[f32]) {
+    let f = Fields::new(layout, out);
+    for (i, t) in rows.chunks_exact(FLOATS_PER_JOINT).enumerate() {
+        let t: &[f32; 10] = t.try_into().unwrap();
+        // SAFETY: the buffers were checked for every joint of the pose.
+        unsafe {
+            match layout.element {
+                Element::F64 => f.put::<true>(first + i, t),
+                Element::F32 => f.put::<false>(first + i, t),
             }
         }
     }
