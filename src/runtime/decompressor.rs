@@ -303,6 +303,20 @@ impl<'a> Decompressor<'a> {
         );
     }
 
+    /// The whole pose with each channel's rows at `rows`, where the codec writes rows anywhere;
+    /// `false` (nothing written) otherwise. The caller checked that `rows` hold every joint.
+    #[inline]
+    pub(crate) fn sample_pose_rows(&self, rows: crate::runtime::PoseRows) -> bool {
+        dispatch::sample_pose_rows(
+            &self.header,
+            self.body(),
+            &self.hint,
+            &self.key,
+            &self.defaults(),
+            rows,
+        )
+    }
+
     /// Samples one joint.
     pub fn sample_joint(&self, joint: u32) -> Result<Transform> {
         if joint >= self.header.num_joints {

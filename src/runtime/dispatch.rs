@@ -25,6 +25,25 @@ pub(crate) fn sample_pose(
     }
 }
 
+/// Samples a whole pose with each channel's rows at `rows` where the codec's decoder writes
+/// rows anywhere (`vbr` on AVX2 and AVX-512); `false` (nothing written) otherwise.
+#[inline]
+pub(crate) fn sample_pose_rows(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    rows: super::PoseRows,
+) -> bool {
+    match h.codec {
+        CodecId::Vbr if h.num_joints > 0 => {
+            super::vbr::grouped::entry::sample_pose_rows(h, body, hint, key, d, rows)
+        }
+        _ => false,
+    }
+}
+
 /// Samples a whole pose through a playback cache (codecs without one sample as
 /// [`sample_pose`] does).
 #[inline]

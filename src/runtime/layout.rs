@@ -427,6 +427,15 @@ impl Fields {
         }
     }
 
+    /// The rows of an f32 layout (offsets and strides checked multiples of 4 bytes).
+    #[inline]
+    fn rows(&self) -> super::PoseRows {
+        super::PoseRows {
+            base: self.base.map(|b| b.cast::<f32>()),
+            stride: self.stride.map(|s| s / 4),
+        }
+    }
+
     /// Writes ten floats at slot `j`, `W`: widened to f64.
     ///
     /// # Safety
@@ -648,6 +657,11 @@ impl Decompressor<'_> {
                     }
                 }
             }
+        } else if cache.is_none()
+            && layout.element == Element::F32
+            && self.sample_pose_rows(Fields::new(layout, out).rows())
+        {
+            // Written straight by the decoder.
         } else if n <= 32 {
             self.staged::<320>(layout, out, cache);
         } else if n <= 64 {

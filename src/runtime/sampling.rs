@@ -142,6 +142,38 @@ impl PoseOut<'_> {
     }
 }
 
+/// Where a decoder writes each channel's row: channel `c` (rotation 4 floats, translation and
+/// scale 3) of joint `j` at `base[c] + j * stride[c]` floats. The ten-float pose is
+/// [`PoseRows::ten`]; the f32 layouts of `runtime::layout` are others. Made only for buffers
+/// checked to hold every joint's rows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PoseRows {
+    /// Each channel's row of joint 0.
+    pub base: [*mut f32; 3],
+    /// Floats from one joint's row to the next, per channel.
+    pub stride: [usize; 3],
+}
+
+impl PoseRows {
+    /// Ten floats per joint at `stride` floats from `out`.
+    #[inline(always)]
+    pub fn ten(out: *mut f32, stride: usize) -> Self {
+        PoseRows {
+            base: [out, out.wrapping_add(4), out.wrapping_add(7)],
+            stride: [stride; 3],
+        }
+    }
+
+    /// Channel `ch`'s row of joint `j`.
+    ///
+    /// # Safety
+    /// `j` is a joint of the checked buffer, `ch < 3`.
+    #[inline(always)]
+    pub unsafe fn at(&self, j: usize, ch: usize) -> *mut f32 {
+        self.base[ch].add(j * self.stride[ch])
+    }
+}
+
 /// Which joints [`crate::runtime::Decompressor::sample_joints`] writes, where, and which
 /// channels (all checked by the caller: joints in range, slots within the buffer, mask valid).
 pub struct JointSelection<'a> {

@@ -7,7 +7,7 @@ use super::common::{positions, prefetch, split, write_statics, Pos, Split, ONE, 
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
-use crate::math::CHANNEL_OFFSETS;
+use crate::runtime::PoseRows;
 use crate::runtime::SampleKey;
 use core::arch::x86_64::*;
 
@@ -256,10 +256,12 @@ unsafe fn store(
 /// inlined (out of line it cost a cached bandai pose about 100 more instructions).
 macro_rules! statics {
     ($p:expr, $out:expr, $stride:expr, $channels:expr, $put3:ident) => {{
+        statics!(rows $p, PoseRows::ten($out, $stride), $channels, $put3)
+    }};
+    (rows $p:expr, $rows:expr, $channels:expr, $put3:ident) => {{
         write_statics(
             $p,
-            $out,
-            $stride,
+            $rows,
             $channels,
             |dst, src| _mm_storeu_ps(dst, _mm_loadu_ps(src)),
             |dst, src| $put3(dst, _mm_loadu_ps(src)),
@@ -327,7 +329,7 @@ macro_rules! group {
 /// 32 vector registers instead of 16 and spills less, and a row of three floats is one masked
 /// store.
 macro_rules! whole_pose {
-    ($f:literal, $sample_pose:ident, $sample_channels:ident, $walk:ident, $put3:ident) => {
+    ($f:literal, $sample_pose:ident, $sample_channels:ident, $sample_rows:ident, $walk:ident, $put3:ident) => {
         #[target_feature(enable = $f)]
         pub(super) unsafe fn $sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
             $sample_channels(p, key, out, stride, 7)
@@ -345,14 +347,22 @@ macro_rules! whole_pose {
             channels: u32,
         ) {
             debug_assert!(matches!(channels, 1 | 3 | 7));
+            $sample_rows(p, key, PoseRows::ten(out, stride), channels)
+        }
+
+        /// The pose ([`sample_channels`]) with each channel's rows at `rows` (the layouts of
+        /// `runtime::layout` written straight); the caller checks that they hold every joint.
+        #[inline]
+        #[target_feature(enable = $f)]
+        pub(super) unsafe fn $sample_rows(p: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
             // One split of the key serves the hints and the walk.
             let sp = split(p, key);
             prefetch(p, &sp);
-            statics!(p, out, stride, channels, $put3);
+            statics!(rows p, rows, channels, $put3);
             match sp.case {
-                PAIR => $walk::<PAIR>(p, key, &sp, out, stride, channels),
-                TWO => $walk::<TWO>(p, key, &sp, out, stride, channels),
-                _ => $walk::<ONE>(p, key, &sp, out, stride, channels),
+                PAIR => $walk::<PAIR>(p, key, &sp, rows, channels),
+                TWO => $walk::<TWO>(p, key, &sp, rows, channels),
+                _ => $walk::<ONE>(p, key, &sp, rows, channels),
             }
         }
 
@@ -362,8 +372,7 @@ macro_rules! whole_pose {
             p: &View,
             key: &SampleKey,
             sp: &Split,
-            out: *mut f32,
-            stride: usize,
+            rows: PoseRows,
             channels: u32,
         ) {
             let data = p.data;
@@ -382,14 +391,11 @@ macro_rules! whole_pose {
                     let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
                     let v =
                         super::subset::lone_group(p, key, (a, b), M, at, (ga, gb), g.class == 0);
-                    let dst = out.add(g.joints[0] as usize * stride);
+                    let dst = rows.at(g.joints[0] as usize, g.class as usize % 3);
                     if g.class == 0 {
                         _mm_storeu_ps(dst, _mm_loadu_ps(v.as_ptr()));
                     } else {
-                        $put3(
-                            dst.add(if g.class == 1 { 4 } else { 7 }),
-                            _mm_loadu_ps(v.as_ptr()),
-                        );
+                        $put3(dst, _mm_loadu_ps(v.as_ptr()));
                     }
                     if gi + 1 == p.num_groups {
                         break;
@@ -405,8 +411,8 @@ macro_rules! whole_pose {
                     )
                 } else {
                     let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
-                    let at = CHANNEL_OFFSETS[g.class as usize % 3];
-                    store!(q, g, out, stride, at, g.class != 0, $put3);
+                    let c = g.class as usize % 3;
+                    store!(q, g, rows.base[c], rows.stride[c], 0, g.class != 0, $put3);
                     (ta, tb)
                 };
                 ga += ta;
@@ -418,11 +424,19 @@ macro_rules! whole_pose {
     };
 }
 
-whole_pose!("avx2", sample_pose, sample_channels, walk, put3);
+whole_pose!(
+    "avx2",
+    sample_pose,
+    sample_channels,
+    sample_rows,
+    walk,
+    put3
+);
 whole_pose!(
     "avx2,avx512f,avx512vl",
     sample_pose_512,
     sample_channels_512,
+    sample_rows_512,
     walk_512,
     put3_512
 );

@@ -7,6 +7,7 @@ use super::{View, DEFAULT_VALUES};
 use crate::format::bytes::read_u32;
 use crate::format::vbr::keyframe::keyframe_position;
 use crate::math::CHANNEL_OFFSETS;
+use crate::runtime::PoseRows;
 use crate::runtime::SampleKey;
 
 /// One sample (`alpha` 0 or equal samples).
@@ -308,7 +309,7 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
     fetch(from, (to as usize).saturating_sub(from as usize));
 }
 
-/// Writes the static channels (constants, then defaults) into the pose at `out`: `put4(dst,
+/// Writes the static channels (constants, then defaults) into the rows of `rows`: `put4(dst,
 /// src)` stores a rotation's four floats from `src`, `put3(dst, src)` a vector's three (`src`
 /// may be read four floats wide: the body or [`DEFAULT_VALUES`] holds a fourth).
 ///
@@ -317,8 +318,7 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
 #[inline(always)]
 pub(super) unsafe fn write_statics(
     p: &View,
-    out: *mut f32,
-    stride: usize,
+    rows: PoseRows,
     channels: u32,
     put4: impl Fn(*mut f32, *const f32),
     put3: impl Fn(*mut f32, *const f32),
@@ -329,7 +329,7 @@ pub(super) unsafe fn write_statics(
     let kinds = p.kinds.as_ptr();
     // The constants, per channel in joint order, as their values are stored.
     let mut at = p.static_values.as_ptr();
-    for (ch, &off) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
+    for (ch, _) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
         let (count, n) = (p.statics[ch], if ch == 0 { 4 } else { 3 });
         if count == 0 {
             continue;
@@ -342,7 +342,7 @@ pub(super) unsafe fn write_statics(
         for w in 0..words {
             let mut x = *mask.add(w);
             while x != 0 {
-                let dst = out.add((32 * w + x.trailing_zeros() as usize) * stride + off);
+                let dst = rows.at(32 * w + x.trailing_zeros() as usize, ch);
                 x &= x - 1;
                 if ch == 0 {
                     put4(dst, at);
@@ -389,7 +389,7 @@ pub(super) unsafe fn write_statics(
                 }
                 x &= x - 1;
                 left -= 1;
-                let (dst, from) = (out.add(j * stride + off), src.add(j * step));
+                let (dst, from) = (rows.at(j, ch), src.add(j * step));
                 match ch {
                     0 => put4(dst, from),
                     1 => put3(dst, from),
@@ -402,8 +402,8 @@ pub(super) unsafe fn write_statics(
     if p.all_scales && channels & 4 != 0 {
         for j in 0..p.num_joints {
             match bind {
-                Some(b) => copy3(out.add(j * stride + 7), b.add(j * 10 + 7)),
-                None => put3(out.add(j * stride + 7), scale),
+                Some(b) => copy3(rows.at(j, 2), b.add(j * 10 + 7)),
+                None => put3(rows.at(j, 2), scale),
             }
         }
     }

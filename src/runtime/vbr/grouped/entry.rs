@@ -150,6 +150,39 @@ pub(crate) fn sample_pose(
     }
 }
 
+/// Samples a whole pose with each channel's rows at `rows` (f32 fields of an engine's layout)
+/// when the widest decoder writes rows anywhere (AVX2, AVX-512); `false` (nothing written)
+/// otherwise. The caller checked that `rows` hold every joint.
+#[inline]
+pub(crate) fn sample_pose_rows(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    rows: crate::runtime::PoseRows,
+) -> bool {
+    assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
+    #[cfg(target_arch = "x86_64")]
+    {
+        let isa = Isa::best();
+        if matches!(isa, Isa::Avx512 | Isa::Avx2) {
+            let mut v = view(h, body, d);
+            v.hinted = hint_entries(body, hint, key);
+            // SAFETY: the ISA is present; the key was checked above, the rows by the caller.
+            unsafe {
+                match isa {
+                    Isa::Avx512 => super::avx2::sample_rows_512(&v, key, rows, 7),
+                    _ => super::avx2::sample_rows(&v, key, rows, 7),
+                }
+            }
+            return true;
+        }
+    }
+    let _ = (h, body, hint, d, rows);
+    false
+}
+
 /// Samples a whole pose through the playback cache in `cache` (AVX2; otherwise, or with a
 /// cache too small or misaligned, as [`sample_pose`]).
 #[inline]

@@ -298,8 +298,7 @@ pub(super) unsafe fn sample_channels(
     prefetch(p, &sp);
     write_statics(
         p,
-        out,
-        stride,
+        crate::runtime::PoseRows::ten(out, stride),
         channels,
         |dst, src| vst1q_f32(dst, vld1q_f32(src)),
         |dst, src| put3(dst, vld1q_f32(src)),

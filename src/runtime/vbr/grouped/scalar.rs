@@ -175,8 +175,7 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
         debug_assert!(n >= 10);
         write_statics(
             p,
-            o,
-            stride,
+            crate::runtime::PoseRows::ten(o, stride),
             7,
             |dst, src| std::ptr::copy_nonoverlapping(src, dst, 4),
             |dst, src| std::ptr::copy_nonoverlapping(src, dst, 3),

@@ -286,8 +286,7 @@ pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, strid
     };
     write_statics(
         p,
-        out,
-        stride,
+        crate::runtime::PoseRows::ten(out, stride),
         7,
         |dst, src| put(dst, _mm_loadu_ps(src), 0),
         |dst, src| put(dst, _mm_loadu_ps(src), 4),
