@@ -378,10 +378,15 @@ impl PoseLayout {
             return false;
         }
         let e = self.element.size();
-        // Every 4-byte word of bytes 0..40 inside a field.
-        (0..40).step_by(4).all(|w| {
-            (0..3).any(|c| self.offsets[c] <= w && w < self.offsets[c] + COMPONENTS[c] * e)
-        })
+        // Every 4-byte word of bytes 0..40 inside a field: the fields' words as bits.
+        let mut words = 0u64;
+        for (&o, &m) in self.offsets.iter().zip(&COMPONENTS) {
+            let (first, n) = (o / 4, m * e / 4);
+            if first < 10 {
+                words |= ((1u64 << n) - 1) << first;
+            }
+        }
+        words & 0x3ff == 0x3ff
     }
 }
 
@@ -619,6 +624,12 @@ impl Decompressor<'_> {
         };
         if layout.is_ten_floats() {
             decode(as_floats(out[0]), layout.strides[0] / 4, cache);
+        } else if cache.is_none()
+            && layout.element == Element::F32
+            && layout.kind != LayoutKind::Soa4
+            && self.sample_pose_rows(Fields::new(layout, out).rows())
+        {
+            // Written straight by the decoder.
         } else if layout.rows_in_fields() {
             // Rows at each record's start, then each record widened or moved from its own bytes
             // (read whole before it is written).
@@ -657,11 +668,6 @@ impl Decompressor<'_> {
                     }
                 }
             }
-        } else if cache.is_none()
-            && layout.element == Element::F32
-            && self.sample_pose_rows(Fields::new(layout, out).rows())
-        {
-            // Written straight by the decoder.
         } else if n <= 32 {
             self.staged::<320>(layout, out, cache);
         } else if n <= 64 {
