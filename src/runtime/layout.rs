@@ -7,14 +7,16 @@
 //!
 //! - the ten-float layout itself (`f32` AoS with rotation, translation, scale at bytes 0, 16, 28
 //!   and a stride a multiple of 4 bytes) is the decoders' own output: no conversion;
+//! - other `f32` AoS and SoA layouts are written straight by the grouped `vbr` decoder where it
+//!   writes rows anywhere (per-channel rows: AVX2, AVX-512), without the playback cache;
 //! - a layout whose records cover their first 40 bytes with fields (the `f64` `FTransform` of
 //!   Unreal 5 does: rotation 0..32, translation 32..56), and ozz blocks (160 or 320 bytes of
 //!   fields for four joints), are decoded as ten-float rows into the caller's buffer and then
 //!   widened or transposed in place, record by record (each record read whole before it is
 //!   written): no byte outside the fields is written, no buffer of the library's is used;
-//! - any other layout (Unreal 4's `FTransform`, whose translation's fourth float lies in the
-//!   first 40 bytes; separate arrays) is decoded in chunks of [`STAGE_JOINTS`] joints into a
-//!   ten-float buffer on the stack and scattered into the fields.
+//! - anything else (other codecs and decoders, `f64` SoA, selections) is decoded into a
+//!   ten-float buffer on the stack (at most [`STAGE_JOINTS`] joints at a time) and scattered
+//!   into the fields.
 //!
 //! Values are the ten-float decode's, bit for bit; `f64` values are their exact widening.
 
@@ -60,8 +62,8 @@ pub enum LayoutKind {
     Aos = 0,
     /// Three arrays, one per channel (rotation, translation, scale), each with its own stride.
     Soa = 1,
-    /// ozz-animation `SoaTransform`: blocks of four joints, each block translation x[4] y[4]
-    /// z[4], rotation x[4] y[4] z[4] w[4], scale x[4] y[4] z[4] (40 elements); the joint count
+    /// ozz-animation `SoaTransform`: blocks of four joints, each block translation `x[4] y[4]
+    /// z[4]`, rotation `x[4] y[4] z[4] w[4]`, scale `x[4] y[4] z[4]` (40 elements); the joint count
     /// rounded up to four, lanes past the last joint set to the identity transform.
     Soa4 = 2,
 }

@@ -122,11 +122,11 @@ static unsafe class BindingsTest
                         for (int k = 0; k < 3; ++k) arraysSame &= ((float*)scl.Pointer)[j * 3 + k] == pose[j * 10 + 7 + k];
                     }
                     Check(arraysSame, "unity arrays equal the ten-float pose");
-                    var xf = new NativeBuffer(joints * 96);
-                    Check(d.SamplePose(ue5, (void*)xf.Pointer, joints * 96) == AnimcompStatus.ANIMCOMP_STATUS_OK, "ue5 transforms");
-                    Check(((double*)xf.Pointer)[12 * 2 + 4 + 1] == (double)pose[2 * 10 + 5], "ue5 translation is the widened float");
-                    Check(d.SamplePose(ue5, (void*)xf.Pointer, 95) == AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL, "ue5 short buffer");
-                    rot.Dispose(); pos.Dispose(); scl.Dispose(); xf.Dispose();
+                    var ue5Xf = new NativeBuffer(joints * 96);
+                    Check(d.SamplePose(ue5, (void*)ue5Xf.Pointer, joints * 96) == AnimcompStatus.ANIMCOMP_STATUS_OK, "ue5 transforms");
+                    Check(((double*)ue5Xf.Pointer)[12 * 2 + 4 + 1] == (double)pose[2 * 10 + 5], "ue5 translation is the widened float");
+                    Check(d.SamplePose(ue5, (void*)ue5Xf.Pointer, 95) == AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL, "ue5 short buffer");
+                    rot.Dispose(); pos.Dispose(); scl.Dispose(); ue5Xf.Dispose();
                 }
                 OpenOnceBindMany(blob, joints, expectedPoses);
                 PlaybackCache(blob, joints, expectedPoses);
