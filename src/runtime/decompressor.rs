@@ -317,6 +317,24 @@ impl<'a> Decompressor<'a> {
         )
     }
 
+    /// [`Decompressor::sample_pose_rows`] through a checked playback cache.
+    #[inline]
+    pub(crate) fn sample_pose_cached_rows(
+        &self,
+        cache: &mut [u8],
+        rows: crate::runtime::PoseRows,
+    ) -> bool {
+        dispatch::sample_pose_cached_rows(
+            &self.header,
+            self.body(),
+            &self.hint,
+            &self.key,
+            &self.defaults(),
+            rows,
+            cache,
+        )
+    }
+
     /// Samples one joint.
     pub fn sample_joint(&self, joint: u32) -> Result<Transform> {
         if joint >= self.header.num_joints {

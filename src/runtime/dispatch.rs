@@ -44,6 +44,25 @@ pub(crate) fn sample_pose_rows(
     }
 }
 
+/// [`sample_pose_rows`] through a playback cache.
+#[inline]
+pub(crate) fn sample_pose_cached_rows(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    rows: super::PoseRows,
+    cache: &mut [u8],
+) -> bool {
+    match h.codec {
+        CodecId::Vbr if h.num_joints > 0 => {
+            super::vbr::grouped::entry::sample_pose_cached_rows(h, body, hint, key, d, rows, cache)
+        }
+        _ => false,
+    }
+}
+
 /// Samples a whole pose through a playback cache (codecs without one sample as
 /// [`sample_pose`] does).
 #[inline]

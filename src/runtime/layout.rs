@@ -8,7 +8,7 @@
 //! - the ten-float layout itself (`f32` AoS with rotation, translation, scale at bytes 0, 16, 28
 //!   and a stride a multiple of 4 bytes) is the decoders' own output: no conversion;
 //! - other `f32` AoS and SoA layouts are written straight by the grouped `vbr` decoder where it
-//!   writes rows anywhere (per-channel rows: AVX2, AVX-512), without the playback cache;
+//!   writes rows anywhere (per-channel rows: AVX2, AVX-512), with or without the playback cache;
 //! - a layout whose records cover their first 40 bytes with fields (the `f64` `FTransform` of
 //!   Unreal 5 does: rotation 0..32, translation 32..56), and ozz blocks (160 or 320 bytes of
 //!   fields for four joints), are decoded as ten-float rows into the caller's buffer and then
@@ -611,7 +611,7 @@ impl Decompressor<'_> {
         &self,
         layout: &PoseLayout,
         out: &mut [&mut [u8]],
-        cache: Option<&mut [u8]>,
+        mut cache: Option<&mut [u8]>,
     ) {
         let n = self.num_joints();
         if n == 0 {
@@ -626,10 +626,12 @@ impl Decompressor<'_> {
         };
         if layout.is_ten_floats() {
             decode(as_floats(out[0]), layout.strides[0] / 4, cache);
-        } else if cache.is_none()
-            && layout.element == Element::F32
+        } else if layout.element == Element::F32
             && layout.kind != LayoutKind::Soa4
-            && self.sample_pose_rows(Fields::new(layout, out).rows())
+            && match cache.as_deref_mut() {
+                None => self.sample_pose_rows(Fields::new(layout, out).rows()),
+                Some(c) => self.sample_pose_cached_rows(c, Fields::new(layout, out).rows()),
+            }
         {
             // Written straight by the decoder.
         } else if layout.rows_in_fields() {

@@ -501,11 +501,10 @@ pub(super) unsafe fn sample_pose_cached(
     p: &View,
     c: &mut super::cache::Cache,
     key: &SampleKey,
-    out: *mut f32,
-    stride: usize,
+    rows: PoseRows,
 ) {
     match isa {
-        super::Isa::Avx512 => play::sample_pose_cached_512(p, c, key, out, stride),
-        _ => play::sample_pose_cached(p, c, key, out, stride),
+        super::Isa::Avx512 => play::sample_pose_cached_512(p, c, key, rows),
+        _ => play::sample_pose_cached(p, c, key, rows),
     }
 }

@@ -183,6 +183,43 @@ pub(crate) fn sample_pose_rows(
     false
 }
 
+/// [`sample_pose_rows`] through the playback cache in `mem` (as [`sample_pose_cached`]);
+/// `false` (nothing written) without AVX2.
+#[inline]
+pub(crate) fn sample_pose_cached_rows(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    rows: crate::runtime::PoseRows,
+    mem: &mut [u8],
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if Isa::Avx2.available() {
+        if cache::jump(mem, key.i0) {
+            return sample_pose_rows(h, body, hint, key, d, rows);
+        }
+        assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
+        let v = view(h, body, d);
+        let owner = cache::Owner {
+            body: body.as_ptr() as u64,
+            len: body.len() as u64,
+            checksum: h.checksum,
+            bind: d.bind_pose.map_or(0, |b| b.as_ptr() as u64),
+        };
+        if let Some(mut c) = cache::Cache::new(mem, v.num_groups, owner) {
+            // SAFETY: AVX2 is present; the key was checked above, the rows by the caller; the
+            // cache names this body and bind pose (reset otherwise).
+            unsafe { super::avx2::sample_pose_cached(Isa::best(), &v, &mut c, key, rows) };
+            return true;
+        }
+        return sample_pose_rows(h, body, hint, key, d, rows);
+    }
+    let _ = (h, body, hint, key, d, rows, mem);
+    false
+}
+
 /// Samples a whole pose through the playback cache in `cache` (AVX2; otherwise, or with a
 /// cache too small or misaligned, as [`sample_pose`]).
 #[inline]
@@ -219,8 +256,7 @@ pub(crate) fn sample_pose_cached(
                     &v,
                     &mut c,
                     key,
-                    out.data.as_mut_ptr(),
-                    out.stride,
+                    crate::runtime::PoseRows::ten(out.data.as_mut_ptr(), out.stride),
                 )
             };
             return;

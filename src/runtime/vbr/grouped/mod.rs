@@ -275,7 +275,13 @@ impl Proto {
                 // SAFETY: AVX2 is present; the key and the buffer were checked above; the
                 // cache is this clip's (reset otherwise).
                 unsafe {
-                    avx2::sample_pose_cached(self.best, &v, &mut c, key, out.as_mut_ptr(), stride)
+                    avx2::sample_pose_cached(
+                        self.best,
+                        &v,
+                        &mut c,
+                        key,
+                        crate::runtime::PoseRows::ten(out.as_mut_ptr(), stride),
+                    )
                 };
                 return true;
             }

@@ -20,7 +20,7 @@ unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
 /// writing a row of three floats (see `whole_pose!`): `sample_pose_cached` for AVX2,
 /// `sample_pose_cached_512` for AVX-512 F and VL.
 macro_rules! cached_pose {
-    ($f:literal, $sample_pose_cached:ident, $fill:ident, $fill_ahead:ident, $sample_pose:ident, $put3:ident) => {
+    ($f:literal, $sample_pose_cached:ident, $fill:ident, $fill_ahead:ident, $sample_rows:ident, $put3:ident) => {
         /// Decodes sample `s` of every group into slot `k` and, with `AHEAD`, sample `s + 1`
         /// (in the same segment) into slot `k2`: one pass over the groups and their
         /// coefficients for both.
@@ -96,8 +96,7 @@ macro_rules! cached_pose {
             p: &View,
             c: &mut Cache,
             key: &SampleKey,
-            out: *mut f32,
-            stride: usize,
+            rows: PoseRows,
         ) {
             debug_assert!(c.values.len() == SLOTS * p.num_groups && c.coefs.len() == p.num_groups);
             // Near the previous key (playback, either direction, or wrapping to the first samples):
@@ -105,9 +104,9 @@ macro_rules! cached_pose {
             let near = cache::near(c.head.last, key.i0);
             c.head.last = key.i0;
             if !near {
-                return $sample_pose(p, key, out, stride);
+                return $sample_rows(p, key, rows, 7);
             }
-            statics!(p, out, stride, 7, $put3);
+            statics!(rows p, rows, 7, $put3);
             let one = key.i1 == key.i0 || key.alpha <= 0.0;
             let held = c.head.held;
             let find = |s: u32| held.iter().position(|&h| h == s);
@@ -181,7 +180,7 @@ macro_rules! cached_pose {
                             q
                         }
                     };
-                    (q, 0)
+                    (q, 0usize)
                 } else {
                     let v = if one {
                         [a[0], a[1], a[2]]
@@ -196,10 +195,10 @@ macro_rules! cached_pose {
                     let m = _mm256_set1_ps(MAX_ABS_VALUE);
                     let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
                     let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
-                    let at = if gv.class == 1 { 4 } else { 7 };
-                    ([v[0], v[1], v[2], _mm256_setzero_ps()], at)
+                    let c = if gv.class == 1 { 1 } else { 2 };
+                    ([v[0], v[1], v[2], _mm256_setzero_ps()], c)
                 };
-                store!(q, gv, out, stride, at, gv.class != 0, $put3);
+                store!(q, gv, rows.base[at], rows.stride[at], 0, gv.class != 0, $put3);
             }
         }
     };
@@ -210,7 +209,7 @@ cached_pose!(
     sample_pose_cached,
     fill,
     fill_ahead,
-    sample_pose,
+    sample_rows,
     put3
 );
 cached_pose!(
@@ -218,6 +217,6 @@ cached_pose!(
     sample_pose_cached_512,
     fill_512,
     fill_ahead_512,
-    sample_pose_512,
+    sample_rows_512,
     put3_512
 );
