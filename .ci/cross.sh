@@ -4,7 +4,7 @@
 #   and run under qemu-aarch64;
 # - wasm32-wasip1: the runtime-only library's tests and the determinism test (which needs the
 #   compressor), run under Node's WASI (.ci/wasi-run.mjs); the runtime-only library built again
-#   with `-C target-feature=+simd128`.
+#   with `-C target-feature=+simd128`, and the determinism test with it (the simd128 decoder).
 # The determinism test (tests/determinism.rs) checks the same pinned hashes on each, so a pose or
 # blob that differs on a CPU fails here. `.ci/run` installs the cross linker, qemu and the two
 # Rust targets; a missing one fails this script in one line (nothing is skipped).
@@ -60,3 +60,7 @@ step "wasm32 cargo test determinism (node WASI)" \
 # Its own target directory: RUSTFLAGS would otherwise make cargo rebuild the units above.
 step "wasm32 simd128 build runtime-only" env RUSTFLAGS="-C target-feature=+simd128" \
   cargo build -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm-simd128
+# The simd128 decoder against the pinned hashes (the grouped decoder's own tests need the
+# compressor, so this is where a simd128 pose that differs shows).
+step "wasm32 simd128 cargo test determinism (node WASI)" env RUSTFLAGS="-C target-feature=+simd128" \
+  cargo test -p animcomp --target "$WASM" --target-dir target/wasm-simd128 --test determinism

@@ -65,6 +65,10 @@ pub(crate) fn hint(h: &Header, body: &[u8]) -> BodyHint {
 
 /// Bytes at the body's end a whole pose hints at its entry: the constants and kinds of most
 /// clips (they end the body); the pose's own prefetch skips them when the entry hinted.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 pub(super) const TAIL_HINT: usize = 256;
 
 /// Hints, before the body header is read, what a whole pose reads from the open blob's
@@ -146,6 +150,9 @@ pub(crate) fn sample_pose(
         #[cfg(target_arch = "aarch64")]
         // SAFETY: the key and the buffer were checked above.
         Isa::Neon => unsafe { super::neon::sample_pose(&v, key, o, stride) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        // SAFETY: the key and the buffer were checked above.
+        Isa::Simd128 => unsafe { super::simd128::sample_pose(&v, key, o, stride) },
         _ => super::scalar::sample_pose(&v, key, out.data, stride),
     }
 }
@@ -330,6 +337,26 @@ pub(crate) fn sample_joints(
         // SAFETY: NEON is the aarch64 baseline; the key and the buffer were checked above.
         unsafe {
             super::neon::sample_channels(&v, key, out.data.as_mut_ptr(), out.stride, sel.channels)
+        };
+        return;
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if matches!(sel.channels, 1 | 3)
+        && sel.slots.is_none()
+        && sel.joints.len() == h.num_joints as usize
+        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
+    {
+        check(h, key, out);
+        let v = view(h, body, d);
+        // SAFETY: the build enables `simd128`; the key and the buffer were checked above.
+        unsafe {
+            super::simd128::sample_channels(
+                &v,
+                key,
+                out.data.as_mut_ptr(),
+                out.stride,
+                sel.channels,
+            )
         };
         return;
     }

@@ -58,6 +58,8 @@ mod lanes;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod scalar;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables, unused_mut))]
@@ -337,6 +339,11 @@ impl Proto {
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the key and the buffer were checked above.
             Isa::Neon => unsafe { neon::sample_pose(&self.view(), key, out.as_mut_ptr(), stride) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            // SAFETY: the key and the buffer were checked above.
+            Isa::Simd128 => unsafe {
+                simd128::sample_pose(&self.view(), key, out.as_mut_ptr(), stride)
+            },
             Isa::Scalar => scalar::sample_pose(&self.view(), key, out, stride),
             #[allow(unreachable_patterns)]
             _ => return false,
@@ -386,13 +393,23 @@ pub enum Isa {
     Sse2,
     /// Two halves of four lanes, NEON (the aarch64 baseline).
     Neon,
+    /// Two halves of four lanes, WebAssembly SIMD (wasm32 built with `simd128`: chosen when
+    /// the build enables it).
+    Simd128,
     /// One lane at a time, portable.
     Scalar,
 }
 
 impl Isa {
     /// Every decoder, widest first.
-    pub const ALL: [Isa; 5] = [Isa::Avx512, Isa::Avx2, Isa::Sse2, Isa::Neon, Isa::Scalar];
+    pub const ALL: [Isa; 6] = [
+        Isa::Avx512,
+        Isa::Avx2,
+        Isa::Sse2,
+        Isa::Neon,
+        Isa::Simd128,
+        Isa::Scalar,
+    ];
 
     /// Whether this machine and build run the decoder.
     pub fn available(self) -> bool {
@@ -407,6 +424,7 @@ impl Isa {
             Isa::Avx2 => is_x86_feature_detected!("avx2"),
             Isa::Sse2 => cfg!(target_arch = "x86_64"),
             Isa::Neon => cfg!(target_arch = "aarch64"),
+            Isa::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
             Isa::Scalar => true,
             #[allow(unreachable_patterns)]
             _ => false,

@@ -119,6 +119,10 @@ fn isas_available() {
     assert!(Isa::Scalar.available());
     assert_eq!(Isa::Sse2.available(), cfg!(target_arch = "x86_64"));
     assert_eq!(Isa::Neon.available(), cfg!(target_arch = "aarch64"));
+    assert_eq!(
+        Isa::Simd128.available(),
+        cfg!(all(target_arch = "wasm32", target_feature = "simd128"))
+    );
     if cfg!(target_arch = "aarch64") {
         assert_eq!(Isa::best(), Isa::Neon);
     }
@@ -1068,8 +1072,8 @@ fn bodies_are_canonical() {
 }
 
 /// The whole pose of `p` at `key` with the decoder for `isa` writing only `channels` (1
-/// rotations, 3 and translations, 7 all) into `out` (stride 10): the NEON and AVX2 decoders'
-/// channel walks; false where this machine has neither.
+/// rotations, 3 and translations, 7 all) into `out` (stride 10): the NEON, `simd128` and AVX2
+/// decoders' channel walks; false where this machine or build has none.
 fn sample_channels_isa(
     p: &Proto,
     isa: Isa,
@@ -1083,6 +1087,12 @@ fn sample_channels_isa(
     if isa == Isa::Neon {
         // SAFETY: NEON is the aarch64 baseline; the key and the buffer were checked above.
         unsafe { neon::sample_channels(&p.view(), key, out.as_mut_ptr(), 10, channels) };
+        return true;
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if isa == Isa::Simd128 {
+        // SAFETY: the build enables `simd128`; the key and the buffer were checked above.
+        unsafe { simd128::sample_channels(&p.view(), key, out.as_mut_ptr(), 10, channels) };
         return true;
     }
     #[cfg(target_arch = "x86_64")]
@@ -1242,7 +1252,10 @@ fn wide_decoders_are_the_scalar_decoder() {
         covered, [true; 5],
         "raw, per-segment, 5-7 lanes, mixed drops, constant"
     );
-    if cfg!(target_arch = "aarch64") {
+    if cfg!(any(
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )) {
         assert!(walked > 0);
     }
 }
