@@ -274,8 +274,7 @@ pub(super) unsafe fn sample_channels(
     let sp = split(p, key);
     write_statics(
         p,
-        out,
-        stride,
+        crate::runtime::PoseRows::ten(out, stride),
         channels,
         |dst, src| v128_store(dst as *mut v128, v128_load(src as *const v128)),
         |dst, src| put3(dst, v128_load(src as *const v128)),
