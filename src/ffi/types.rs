@@ -315,12 +315,12 @@ mod tests {
 pub const ANIMCOMP_ELEMENT_F32: u32 = 0;
 /// `AnimcompPoseLayout::element`: 64-bit floats (the exact widening of the decoded floats).
 pub const ANIMCOMP_ELEMENT_F64: u32 = 1;
-/// `AnimcompPoseLayout::kind`: one record per joint (array of structures), in `data[0]`.
+/// `AnimcompPoseLayout::kind`: one record per joint (array of structures), in `data0`.
 pub const ANIMCOMP_POSE_LAYOUT_AOS: u32 = 0;
-/// `AnimcompPoseLayout::kind`: three arrays, rotation in `data[0]`, translation in `data[1]`,
-/// scale in `data[2]`, each with its own offset and stride.
+/// `AnimcompPoseLayout::kind`: three arrays, rotation in `data0`, translation in `data1`,
+/// scale in `data2`, each with its own offset and stride.
 pub const ANIMCOMP_POSE_LAYOUT_SOA: u32 = 1;
-/// `AnimcompPoseLayout::kind`: ozz-animation `SoaTransform` blocks of four joints in `data[0]`
+/// `AnimcompPoseLayout::kind`: ozz-animation `SoaTransform` blocks of four joints in `data0`
 /// (translation x[4] y[4] z[4], rotation x[4] y[4] z[4] w[4], scale x[4] y[4] z[4]: 160 bytes
 /// with f32), the joint count rounded up to 4; lanes past the last joint get the identity.
 pub const ANIMCOMP_POSE_LAYOUT_SOA4: u32 = 2;
@@ -359,10 +359,10 @@ const _: () = {
 /// and strides are in bytes and multiples of the element size.
 ///
 /// - `ANIMCOMP_POSE_LAYOUT_AOS`: joint `j`'s rotation (x y z w), translation (x y z) and scale
-///   (x y z) at `data[0] + j * record_stride + {rotation,translation,scale}_offset`; the fields
+///   (x y z) at `data0 + j * record_stride + {rotation,translation,scale}_offset`; the fields
 ///   may not overlap and must fit in the record; the `*_stride` fields are 0.
-/// - `ANIMCOMP_POSE_LAYOUT_SOA`: joint `j`'s rotation at `data[0] + rotation_offset + j *
-///   rotation_stride`, translation in `data[1]`, scale in `data[2]` likewise; `record_stride` is
+/// - `ANIMCOMP_POSE_LAYOUT_SOA`: joint `j`'s rotation at `data0 + rotation_offset + j *
+///   rotation_stride`, translation in `data1`, scale in `data2` likewise; `record_stride` is
 ///   0; each stride holds its field (16, 12, 12 bytes with f32).
 /// - `ANIMCOMP_POSE_LAYOUT_SOA4`: every offset and stride 0.
 #[repr(C)]
