@@ -601,6 +601,91 @@ impl Handle {
 /// Ten doubles per joint: rotation, translation, scale at bytes 0, 32, 56, stride 80.
 const PACKED_F64: PoseLayout = PoseLayout::aos(Element::F64, [0, 32, 56], 80);
 
+/// A pose element type Python asks for: float32 (the decoder's) or float64 (its exact widening).
+trait PoseElement: numpy::Element + Copy + Default + Send {
+    /// [`Handle::pose_at`] into this type.
+    fn pose_at(
+        h: &Handle,
+        d: &mut Decompressor<'_>,
+        t: f32,
+        looping: Looping,
+        out: &mut [Self],
+    ) -> animcomp::Result<()>;
+}
+
+impl PoseElement for f32 {
+    fn pose_at(
+        h: &Handle,
+        d: &mut Decompressor<'_>,
+        t: f32,
+        looping: Looping,
+        out: &mut [f32],
+    ) -> animcomp::Result<()> {
+        h.pose_at(d, t, looping, out)
+    }
+}
+
+impl PoseElement for f64 {
+    fn pose_at(
+        h: &Handle,
+        d: &mut Decompressor<'_>,
+        t: f32,
+        looping: Looping,
+        out: &mut [f64],
+    ) -> animcomp::Result<()> {
+        h.pose_at64(d, t, looping, out)
+    }
+}
+
+impl Handle {
+    /// The local pose at time `t` as (joints, 10) elements of `T`.
+    fn sample_as<'py, T: PoseElement>(
+        &self,
+        py: Python<'py>,
+        t: f64,
+        looping: &str,
+    ) -> PyResult<Bound<'py, PyArray2<T>>> {
+        let looping = parse_looping(py, looping)?;
+        let nj = self.header.num_joints as usize;
+        let mut out = vec![T::default(); nj * FLOATS_PER_JOINT];
+        let mut d = self.decompressor().map_err(|e| lib_error(py, e))?;
+        T::pose_at(self, &mut d, t as f32, looping, &mut out).map_err(|e| lib_error(py, e))?;
+        let a = Array2::from_shape_vec((nj, FLOATS_PER_JOINT), out).expect("shape");
+        Ok(a.into_pyarray(py))
+    }
+
+    /// Poses at every time of `times` as (N, joints, 10) elements of `T`, GIL released.
+    fn sample_many_as<'py, T: PoseElement>(
+        &self,
+        py: Python<'py>,
+        times: PyReadonlyArray1<'py, f64>,
+        looping: &str,
+    ) -> PyResult<Bound<'py, PyArray3<T>>> {
+        let looping = parse_looping(py, looping)?;
+        let ts = contiguous(py, &times, "times")?.to_vec();
+        let nj = self.header.num_joints as usize;
+        let per = nj * FLOATS_PER_JOINT;
+        let out = py
+            .allow_threads(|| -> animcomp::Result<Vec<T>> {
+                let mut out = vec![T::default(); ts.len() * per];
+                let mut d = self.decompressor()?;
+                if per > 0 {
+                    for (t, o) in ts.iter().zip(out.chunks_exact_mut(per)) {
+                        T::pose_at(self, &mut d, *t as f32, looping, o)?;
+                    }
+                } else {
+                    for t in &ts {
+                        d.seek(*t as f32, looping, Rounding::None)?;
+                    }
+                }
+                Ok(out)
+            })
+            .map_err(|e| lib_error(py, e))?;
+        let a = Array3::from_shape_vec((ts.len(), nj, FLOATS_PER_JOINT), out).expect("shape");
+        Ok(a.into_pyarray(py))
+    }
+}
+
 #[pymethods]
 impl Handle {
     /// Copies and validates `data` (checksum, offsets, bit widths).
@@ -668,14 +753,7 @@ impl Handle {
         t: f64,
         looping: &str,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let looping = parse_looping(py, looping)?;
-        let nj = self.header.num_joints as usize;
-        let mut out = vec![0.0f32; nj * FLOATS_PER_JOINT];
-        let mut d = self.decompressor().map_err(|e| lib_error(py, e))?;
-        self.pose_at(&mut d, t as f32, looping, &mut out)
-            .map_err(|e| lib_error(py, e))?;
-        let a = Array2::from_shape_vec((nj, FLOATS_PER_JOINT), out).expect("shape");
-        Ok(a.into_pyarray(py))
+        self.sample_as(py, t, looping)
     }
 
     /// Poses at every time of `times` (1-D float32 or float64): (N, joints, 10), GIL released.
@@ -686,28 +764,7 @@ impl Handle {
         times: PyReadonlyArray1<'py, f64>,
         looping: &str,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        let looping = parse_looping(py, looping)?;
-        let ts = contiguous(py, &times, "times")?.to_vec();
-        let nj = self.header.num_joints as usize;
-        let per = nj * FLOATS_PER_JOINT;
-        let out = py
-            .allow_threads(|| -> animcomp::Result<Vec<f32>> {
-                let mut out = vec![0.0f32; ts.len() * per];
-                let mut d = self.decompressor()?;
-                if per > 0 {
-                    for (t, o) in ts.iter().zip(out.chunks_exact_mut(per)) {
-                        self.pose_at(&mut d, *t as f32, looping, o)?;
-                    }
-                } else {
-                    for t in &ts {
-                        d.seek(*t as f32, looping, Rounding::None)?;
-                    }
-                }
-                Ok(out)
-            })
-            .map_err(|e| lib_error(py, e))?;
-        let a = Array3::from_shape_vec((ts.len(), nj, FLOATS_PER_JOINT), out).expect("shape");
-        Ok(a.into_pyarray(py))
+        self.sample_many_as(py, times, looping)
     }
 
     /// [`Handle::sample`] in float64: (joints, 10), the exact widening of the float32 pose.
@@ -718,14 +775,7 @@ impl Handle {
         t: f64,
         looping: &str,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let looping = parse_looping(py, looping)?;
-        let nj = self.header.num_joints as usize;
-        let mut out = vec![0.0f64; nj * FLOATS_PER_JOINT];
-        let mut d = self.decompressor().map_err(|e| lib_error(py, e))?;
-        self.pose_at64(&mut d, t as f32, looping, &mut out)
-            .map_err(|e| lib_error(py, e))?;
-        let a = Array2::from_shape_vec((nj, FLOATS_PER_JOINT), out).expect("shape");
-        Ok(a.into_pyarray(py))
+        self.sample_as(py, t, looping)
     }
 
     /// [`Handle::sample_many`] in float64: (N, joints, 10), GIL released.
@@ -736,28 +786,7 @@ impl Handle {
         times: PyReadonlyArray1<'py, f64>,
         looping: &str,
     ) -> PyResult<Bound<'py, PyArray3<f64>>> {
-        let looping = parse_looping(py, looping)?;
-        let ts = contiguous(py, &times, "times")?.to_vec();
-        let nj = self.header.num_joints as usize;
-        let per = nj * FLOATS_PER_JOINT;
-        let out = py
-            .allow_threads(|| -> animcomp::Result<Vec<f64>> {
-                let mut out = vec![0.0f64; ts.len() * per];
-                let mut d = self.decompressor()?;
-                if per > 0 {
-                    for (t, o) in ts.iter().zip(out.chunks_exact_mut(per)) {
-                        self.pose_at64(&mut d, *t as f32, looping, o)?;
-                    }
-                } else {
-                    for t in &ts {
-                        d.seek(*t as f32, looping, Rounding::None)?;
-                    }
-                }
-                Ok(out)
-            })
-            .map_err(|e| lib_error(py, e))?;
-        let a = Array3::from_shape_vec((ts.len(), nj, FLOATS_PER_JOINT), out).expect("shape");
-        Ok(a.into_pyarray(py))
+        self.sample_many_as(py, times, looping)
     }
 
     /// Every curve's value at time `t`: (curves,) float32.
