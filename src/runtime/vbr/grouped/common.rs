@@ -216,26 +216,45 @@ pub(super) fn read_joint(data: *const u8, at: usize, shift: usize, l: usize) -> 
     (u16::from_le(w) & (0xFF | (shift as u16 * 0xFF00))) as usize
 }
 
-/// Lines of `len` bytes at `p`.
+/// A hint for the line of `p` (no fault for any address): `prefetcht0` on x86-64, `prfm
+/// pldl1keep` on aarch64.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
+pub(super) unsafe fn line(p: *const u8) {
+    core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
+}
+
+/// A hint for the line of `p` (no fault for any address): `prefetcht0` on x86-64, `prfm
+/// pldl1keep` on aarch64.
+#[cfg(target_arch = "aarch64")]
+#[inline(always)]
+pub(super) unsafe fn line(p: *const u8) {
+    core::arch::asm!(
+        "prfm pldl1keep, [{0}]",
+        in(reg) p,
+        options(nostack, preserves_flags, readonly)
+    );
+}
+
+/// Lines of `len` bytes at `p`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
 pub(super) unsafe fn fetch(p: *const u8, len: usize) {
-    use core::arch::x86_64::*;
     // Two lines a step: half the loop's instructions (a warm pose pays for each).
     let mut o = 0;
     while o + 64 < len {
-        _mm_prefetch::<_MM_HINT_T0>(p.add(o) as *const i8);
-        _mm_prefetch::<_MM_HINT_T0>(p.add(o + 64) as *const i8);
+        line(p.add(o));
+        line(p.add(o + 64));
         o += 128;
     }
     if o < len {
-        _mm_prefetch::<_MM_HINT_T0>(p.add(o) as *const i8);
+        line(p.add(o));
     }
-    _mm_prefetch::<_MM_HINT_T0>(p.add(len.saturating_sub(1)) as *const i8);
+    line(p.add(len.saturating_sub(1)));
 }
 
 /// `65536 / L` for segment lengths `L` of 1 to 32 (index `L % 32`: 32 at 0).
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const RECIPROCALS: [u32; 32] = {
     let mut t = [0u32; 32];
     let mut l = 1;
@@ -246,19 +265,18 @@ const RECIPROCALS: [u32; 32] = {
     t
 };
 
-/// Hints (SSE only) for everything a whole pose reads: the segment table
+/// Hints for everything a whole pose reads: the segment table
 /// entries, the segments' metadata and frames (their place estimated), the group records and
 /// the static channels; not what the entry hinted already (`View::hinted`).
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
-    use core::arch::x86_64::*;
     let d = p.data.as_ptr();
     let table = p.seg_table;
     let last = p.num_segments - 1;
     for s in sp.seg {
         let seg = s.min(last) as usize;
-        _mm_prefetch::<_MM_HINT_T0>(d.add(table + p.table_bytes * seg) as *const i8);
+        line(d.add(table + p.table_bytes * seg));
     }
     // The entry hinted the body before the table, and the segments below `hinted`.
     let early = p.hinted != 0;

@@ -108,19 +108,8 @@ fn hint_entries(body: &[u8], hint: &BodyHint, key: &SampleKey) -> u32 {
     0
 }
 
-/// A hint for the line of `p`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn line(p: *const u8) {
-    core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
-}
-#[cfg(target_arch = "aarch64")]
-use super::neon::prefetch::line;
-
-#[cfg(target_arch = "x86_64")]
-use super::common::fetch;
-#[cfg(target_arch = "aarch64")]
-use super::neon::prefetch::fetch;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use super::common::{fetch, line};
 
 /// Samples a whole pose with the widest decoder this machine runs.
 #[inline]

@@ -29,9 +29,8 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 mod coef;
-pub(super) mod prefetch;
+use super::common::prefetch;
 use coef::{coef, map3, map4, sel, Coef, Half, RAW};
-use prefetch::prefetch;
 
 /// The fields of one component of a half's lanes: `win` the 32 bytes from the byte of the
 /// component's first bit in the frame, `r` that bit in its byte, `off` each lane's bit from it.
