@@ -125,6 +125,8 @@ pub(crate) fn sample_pose(
     check(h, key, out);
     let mut v = view(h, body, d);
     v.hinted = hinted;
+    // (Unused where only the portable decoder is built: wasm32 without `simd128`.)
+    #[allow(unused_variables)]
     let (o, stride) = (out.data.as_mut_ptr(), out.stride);
     match Isa::best() {
         #[cfg(target_arch = "x86_64")]
@@ -295,58 +297,16 @@ pub(crate) fn sample_joints(
     let avx2 = Isa::Avx2.available();
     // Every joint in order into its own slot, rotations (and translations): the whole-pose
     // walk, stopped before the channels not asked for.
-    #[cfg(target_arch = "x86_64")]
     if matches!(sel.channels, 1 | 3)
-        && avx2
+        && channel_walk()
         && sel.slots.is_none()
         && sel.joints.len() == h.num_joints as usize
         && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
     {
         check(h, key, out);
         let v = view(h, body, d);
-        let (o, stride, channels) = (out.data.as_mut_ptr(), out.stride, sel.channels);
-        // SAFETY: AVX2 is present (AVX-512 F and VL too for the first arm, `Isa::best`); the
-        // key and the buffer were checked above.
-        unsafe {
-            match Isa::best() {
-                Isa::Avx512 => super::avx2::sample_channels_512(&v, key, o, stride, channels),
-                _ => super::avx2::sample_channels(&v, key, o, stride, channels),
-            }
-        };
-        return;
-    }
-    #[cfg(target_arch = "aarch64")]
-    if matches!(sel.channels, 1 | 3)
-        && sel.slots.is_none()
-        && sel.joints.len() == h.num_joints as usize
-        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
-    {
-        check(h, key, out);
-        let v = view(h, body, d);
-        // SAFETY: NEON is the aarch64 baseline; the key and the buffer were checked above.
-        unsafe {
-            super::neon::sample_channels(&v, key, out.data.as_mut_ptr(), out.stride, sel.channels)
-        };
-        return;
-    }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if matches!(sel.channels, 1 | 3)
-        && sel.slots.is_none()
-        && sel.joints.len() == h.num_joints as usize
-        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
-    {
-        check(h, key, out);
-        let v = view(h, body, d);
-        // SAFETY: the build enables `simd128`; the key and the buffer were checked above.
-        unsafe {
-            super::simd128::sample_channels(
-                &v,
-                key,
-                out.data.as_mut_ptr(),
-                out.stride,
-                sel.channels,
-            )
-        };
+        // SAFETY: `channel_walk` found the decoder; the key and the buffer were checked above.
+        unsafe { sample_channels(&v, key, out.data.as_mut_ptr(), out.stride, sel.channels) };
         return;
     }
     // A dense selection (a quarter of the joints or more, e.g. every rotation for a
@@ -362,4 +322,36 @@ pub(crate) fn sample_joints(
         out.stride,
         wide,
     );
+}
+
+/// Whether a SIMD decoder here walks a pose's first channels alone ([`sample_channels`]): AVX2
+/// (or AVX-512) on x86-64, NEON on aarch64, `simd128` on wasm32 builds with it.
+#[inline]
+fn channel_walk() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return Isa::Avx2.available();
+    #[cfg(any(
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
+    return true;
+    #[allow(unreachable_code)]
+    false
+}
+
+/// The whole pose's walk writing only the channels of `channels` (1 or 3) into `out`.
+///
+/// # Safety
+/// [`channel_walk`] is true; the key is the clip's and `out` holds every joint at `stride`.
+#[allow(unused_variables)]
+unsafe fn sample_channels(v: &View, key: &SampleKey, out: *mut f32, stride: usize, channels: u32) {
+    #[cfg(target_arch = "x86_64")]
+    match Isa::best() {
+        Isa::Avx512 => super::avx2::sample_channels_512(v, key, out, stride, channels),
+        _ => super::avx2::sample_channels(v, key, out, stride, channels),
+    }
+    #[cfg(target_arch = "aarch64")]
+    super::neon::sample_channels(v, key, out, stride, channels);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    super::simd128::sample_channels(v, key, out, stride, channels);
 }

@@ -616,6 +616,14 @@ impl Batch {
 /// costs a few hundred instructions less than the eight-lane walk's for one lane (a root's
 /// translation, the one animated vector of most rigs). Bit for bit the walk's value.
 #[allow(clippy::too_many_arguments)]
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(super) fn lone_group(
     p: &View,
@@ -644,6 +652,14 @@ pub(super) fn lone_group(
 
 /// The bits of a group of one lane in a frame, its metadata at byte `meta` of the data (each
 /// component's 5-bit rate in a byte of its own).
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(super) fn lone_bits(p: &View, meta: usize) -> usize {
     let r = read_u64(p.data, meta);
