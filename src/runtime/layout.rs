@@ -472,6 +472,80 @@ unsafe fn read_row(p: *const u8) -> [f32; 10] {
     (p as *const [f32; 10]).read_unaligned()
 }
 
+/// Transposes the `n` ten-float rows at `p` (the caller's buffer, `ceil(n / 4)` blocks of 160
+/// bytes) into f32 ozz blocks in place, with 4-lane vectors: each block's twelve loads
+/// (rotations, then translations with the scales' `x`, then the scales' last three floats)
+/// come before its ten stores, a last block's lanes past `n` are the identity, and every value
+/// is moved, not computed, so the bits are the rows'. Returns false, having written nothing,
+/// where the CPU has no such vectors ([`put_block`] then does it).
+///
+/// # Safety
+/// `p` is valid for reads and writes of `ceil(n / 4) * 160` bytes, 4-byte aligned.
+#[inline]
+unsafe fn blocks_in_place(p: *mut f32, n: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // Rows `a`..`d` as columns: lane `l` of result `k` is element `k` of row `l`. SSE2 is
+        // part of x86-64.
+        let t = |[a, b, c, d]: [__m128; 4]| {
+            let (t0, t1) = (_mm_unpacklo_ps(a, b), _mm_unpacklo_ps(c, d));
+            let (t2, t3) = (_mm_unpackhi_ps(a, b), _mm_unpackhi_ps(c, d));
+            [
+                _mm_movelh_ps(t0, t1),
+                _mm_movehl_ps(t1, t0),
+                _mm_movelh_ps(t2, t3),
+                _mm_movehl_ps(t3, t2),
+            ]
+        };
+        // Block `q` whose first `rows` rows are joints (rows past the last joint read the
+        // identity's).
+        let block = |q: *mut f32, rows: usize| {
+            let ld = |at: usize| {
+                [0, 1, 2, 3].map(|l| {
+                    let from = if l < rows {
+                        q.add(l * FLOATS_PER_JOINT).cast_const()
+                    } else {
+                        IDENTITY_ROW.as_ptr()
+                    };
+                    _mm_loadu_ps(from.add(at))
+                })
+            };
+            let (r, v, w) = (ld(0), ld(4), ld(6));
+            // Rotation x y z w; translation x y z and scale x; translation z, scale x y z.
+            let (r, v, w) = (t(r), t(v), t(w));
+            let st = |at: usize, x: __m128| _mm_storeu_ps(q.add(at), x);
+            st(0, v[0]);
+            st(4, v[1]);
+            st(8, v[2]);
+            st(12, r[0]);
+            st(16, r[1]);
+            st(20, r[2]);
+            st(24, r[3]);
+            st(28, v[3]);
+            st(32, w[2]);
+            st(36, w[3]);
+        };
+        for b in 0..n / 4 {
+            block(p.add(b * SOA4_BLOCK), 4);
+        }
+        if n % 4 != 0 {
+            block(p.add(n / 4 * SOA4_BLOCK), n % 4);
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (p, n);
+        false
+    }
+}
+
+/// [`IDENTITY`] with two more floats, so that a 4-float read at any of its first ten floats
+/// stays in it.
+#[cfg(target_arch = "x86_64")]
+static IDENTITY_ROW: [f32; 12] = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0];
+
 /// Writes four ten-float rows as an ozz block at `d` (`W`: f64 elements).
 ///
 /// # Safety
@@ -657,6 +731,11 @@ impl Decompressor<'_> {
             decode(as_floats(out[0]), 10 * e / 4, cache);
             let (rb, block) = (10 * e, SOA4_BLOCK * e);
             let p = out[0].as_mut_ptr();
+            // f32 blocks four rows at a time in registers where the CPU has 4-lane vectors.
+            // SAFETY: the buffer holds `ceil(n / 4)` blocks of 160 bytes.
+            if layout.element == Element::F32 && unsafe { blocks_in_place(p.cast::<f32>(), n) } {
+                return;
+            }
             for b in 0..n.div_ceil(4) {
                 let mut rows = [IDENTITY; 4];
                 // SAFETY: the buffer holds `ceil(n / 4)` blocks; row `4 b + l` lies in block `b`.
