@@ -117,7 +117,8 @@ unsafe fn buffers<'a>(
         }
         addrs[i] = p as usize;
     }
-    layout.check(&addrs[..used], &size[..used], slots)?;
+    // `from_c` validated the layout.
+    layout.check_buffers(&addrs[..used], &size[..used], slots)?;
     for i in 0..used {
         for k in i + 1..used {
             if addrs[i] < addrs[k] + size[k] && addrs[k] < addrs[i] + size[i] {

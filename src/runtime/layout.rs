@@ -295,6 +295,17 @@ impl PoseLayout {
     /// length enough ([`Error::BufferTooSmall`] with the bytes the first short buffer needs).
     pub fn check(&self, addrs: &[usize], lens: &[usize], slots: usize) -> Result<()> {
         self.validate()?;
+        self.check_buffers(addrs, lens, slots)
+    }
+
+    /// [`PoseLayout::check`] of a layout already validated.
+    #[inline]
+    pub(crate) fn check_buffers(
+        &self,
+        addrs: &[usize],
+        lens: &[usize],
+        slots: usize,
+    ) -> Result<()> {
         if addrs.len() != self.buffers() || lens.len() != self.buffers() {
             return Err(Error::InvalidArgument(
                 "a SoA layout takes three buffers, the others one",
