@@ -8,7 +8,12 @@
 //!   the tiers would hold refinement bits);
 //! - `half`: every second sample (the clip resampled at half its rate) at the precision;
 //! - `half coarse`: both;
-//! - `third coarse`: a third of the samples at ten times the precision.
+//! - `third coarse`: a third of the samples at ten times the precision;
+//! - `coarse 20x`, `coarse 50x`, `coarse 100x`: the whole clip at 20, 50 and 100 times the
+//!   precision (where the bytes fall to half);
+//! - `best coarse`: ten times the precision at `Level::Best`;
+//! - `keys coarse`: ten times the precision with the `keys` codec (key reduction and curve
+//!   fitting instead of a value per sample).
 //!
 //! Per set: the candidates' bytes over the full blobs', and their max and p99 errors (the
 //! largest clip's).
@@ -18,7 +23,8 @@
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, Rounding};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
 use animcomp::metric::Metric;
-use animcomp::{compress, AlignedBlob, CompressSettings, RawClip};
+use animcomp::offline::Level;
+use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, RawClip};
 use animcomp_import::{collect_files, load, ImportOptions};
 use std::path::PathBuf;
 
@@ -27,13 +33,38 @@ const PRECISION: f32 = 0.01;
 /// Shell distance (ACL's default).
 const SHELL: f32 = 3.0;
 
-/// A candidate resident: the rate divisor and the precision factor.
-const CANDIDATES: [(&str, f32, f32); 4] = [
-    ("coarse", 1.0, 10.0),
-    ("half", 2.0, 1.0),
-    ("half coarse", 2.0, 10.0),
-    ("third coarse", 3.0, 10.0),
+/// A candidate resident: the rate divisor, the precision factor and the settings.
+const CANDIDATES: [(&str, f32, f32, Settings); 9] = [
+    ("coarse", 1.0, 10.0, Settings::Default),
+    ("half", 2.0, 1.0, Settings::Default),
+    ("half coarse", 2.0, 10.0, Settings::Default),
+    ("third coarse", 3.0, 10.0, Settings::Default),
+    ("coarse 20x", 1.0, 20.0, Settings::Default),
+    ("coarse 50x", 1.0, 50.0, Settings::Default),
+    ("coarse 100x", 1.0, 100.0, Settings::Default),
+    ("best coarse", 1.0, 10.0, Settings::Best),
+    ("keys coarse", 1.0, 10.0, Settings::Keys),
 ];
+
+/// The compression settings of a candidate.
+#[derive(Clone, Copy)]
+enum Settings {
+    Default,
+    Best,
+    Keys,
+}
+
+impl Settings {
+    fn get(self) -> CompressSettings {
+        let mut s = CompressSettings::default();
+        match self {
+            Settings::Default => {}
+            Settings::Best => s.level = Level::Best,
+            Settings::Keys => s.codec = CodecChoice::Keys,
+        }
+        s
+    }
+}
 
 /// The (max, p99) error of `blob` decoded at `clip`'s sample times.
 fn judge(clip: &RawClip, blob: &[u8]) -> (f32, f32) {
@@ -84,7 +115,7 @@ fn main() {
                 full_bytes += full.len();
                 let (m, p) = judge(&clip, &full);
                 full_err = (full_err.0.max(m), full_err.1.max(p));
-                for (k, &(_, div, factor)) in CANDIDATES.iter().enumerate() {
+                for (k, &(_, div, factor, settings)) in CANDIDATES.iter().enumerate() {
                     let mut c = if div > 1.0 {
                         match clip.resample(clip.sample_rate / div) {
                             Ok(c) => c,
@@ -94,7 +125,7 @@ fn main() {
                         clip.clone()
                     };
                     c.skeleton.set_error_settings(PRECISION * factor, SHELL);
-                    let blob = compress(&c, &CompressSettings::default()).expect("compresses");
+                    let blob = compress(&c, &settings.get()).expect("compresses");
                     let (m, p) = judge(&clip, &blob);
                     cand[k].0 += blob.len();
                     cand[k].1 = cand[k].1.max(m);
@@ -111,7 +142,7 @@ fn main() {
             "  {:<14} {:>10} {:>8.3} {:>10.4} {:>10.4}",
             "full", full_bytes, 1.0, full_err.0, full_err.1
         );
-        for (k, &(name, _, _)) in CANDIDATES.iter().enumerate() {
+        for (k, &(name, ..)) in CANDIDATES.iter().enumerate() {
             println!(
                 "  {:<14} {:>10} {:>8.3} {:>10.4} {:>10.4}",
                 name,
