@@ -540,7 +540,7 @@ unsafe fn blocks_in_place(p: *mut f32, n: usize) -> bool {
         for b in 0..n / 4 {
             block(p.add(b * SOA4_BLOCK), 4);
         }
-        if n % 4 != 0 {
+        if !n.is_multiple_of(4) {
             block(p.add(n / 4 * SOA4_BLOCK), n % 4);
         }
         true
