@@ -17,7 +17,7 @@ mod coef;
 use coef::*;
 
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn sel(mask: __m256, a: __m256, b: __m256) -> __m256 {
     // `b` where `mask`, else `a`.
     _mm256_blendv_ps(a, b, mask)
@@ -27,7 +27,7 @@ unsafe fn sel(mask: __m256, a: __m256, b: __m256) -> __m256 {
 /// byte is clamped to `max` (the data's length less 32): a playback cache's coefficients come
 /// from caller memory, which may hold anything, and must not move a read out of the data.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn fields(data: *const u8, max: usize, bit: usize, off: __m256i, mask: __m256i) -> __m256i {
     let win = _mm256_loadu_si256(data.add((bit >> 3).min(max)) as *const __m256i);
     let o = _mm256_add_epi32(off, _mm256_set1_epi32((bit & 7) as i32));
@@ -67,7 +67,7 @@ macro_rules! frame {
 /// [`frame`] of a group with a raw `f32` lane, lane by lane.
 #[cold]
 #[allow(clippy::needless_range_loop)]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn frame_raw(data: &[u8], bit: usize, c: &Coef, limit: f32) -> [__m256; 3] {
     let mut v = [_mm256_setzero_ps(); 3];
     for k in 0..3 {
@@ -112,7 +112,7 @@ macro_rules! sample {
 
 /// Rotations from their stored slots and dropped components.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn rebuild(s: [__m256; 3], d: __m256i) -> [__m256; 4] {
     let one = _mm256_set1_ps(1.0);
     let len2 = _mm256_add_ps(
@@ -140,7 +140,7 @@ unsafe fn rebuild(s: [__m256; 3], d: __m256i) -> [__m256; 4] {
 }
 
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn dot(p: &[__m256; 4], q: &[__m256; 4]) -> __m256 {
     _mm256_add_ps(
         _mm256_add_ps(_mm256_mul_ps(p[0], q[0]), _mm256_mul_ps(p[2], q[2])),
@@ -150,7 +150,7 @@ unsafe fn dot(p: &[__m256; 4], q: &[__m256; 4]) -> __m256 {
 
 /// `nlerp_shortest` per lane (the operations of `blend::nlerp4`).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn nlerp(a: [__m256; 4], b: [__m256; 4], t: f32) -> [__m256; 4] {
     let d = dot(&a, &b);
     let flip = _mm256_and_ps(
@@ -172,7 +172,7 @@ unsafe fn nlerp(a: [__m256; 4], b: [__m256; 4], t: f32) -> [__m256; 4] {
 
 /// Three floats of `v` at `dst`: 8 bytes and 4.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn put3(dst: *mut f32, v: __m128) {
     _mm_storel_epi64(dst as *mut __m128i, _mm_castps_si128(v));
     _mm_store_ss(dst.add(2), _mm_movehl_ps(v, v));
@@ -240,7 +240,7 @@ macro_rules! store {
 
 /// [`store!`] (for the playback cache and a selection's group).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn store(
     q: [__m256; 4],
     g: &GroupView,
@@ -425,7 +425,7 @@ macro_rules! whole_pose {
 }
 
 whole_pose!(
-    "avx2",
+    "avx2,bmi1,bmi2,lzcnt,popcnt",
     sample_pose,
     sample_channels,
     sample_rows,
@@ -433,7 +433,7 @@ whole_pose!(
     put3
 );
 whole_pose!(
-    "avx2,avx512f,avx512vl",
+    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl",
     sample_pose_512,
     sample_channels_512,
     sample_rows_512,
@@ -448,7 +448,7 @@ static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
 /// floats, vectors 3 and a zero), for the subset decoder: `starts` is the group's first bit in
 /// a frame of each sample's segment.
 #[allow(clippy::too_many_arguments)]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) unsafe fn group_lanes(
     p: &View,
     key: &SampleKey,
@@ -476,7 +476,7 @@ pub(super) unsafe fn group_lanes(
 /// of the data) in the segment whose metadata for it is at byte `meta`, for the tests: lanes
 /// beyond the group's must hold no subnormal value either.
 #[cfg(all(test, feature = "compress"))]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) unsafe fn coefficients(p: &View, rec: usize, meta: usize) -> [[f32; 8]; 6] {
     let g = &GroupView::at(p.data.as_ptr(), rec);
     let c = coef!(g, p.data.as_ptr().add(meta));

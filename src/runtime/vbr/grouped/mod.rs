@@ -416,12 +416,12 @@ impl Isa {
         match self {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {
-                is_x86_feature_detected!("avx2")
+                avx2_set()
                     && is_x86_feature_detected!("avx512f")
                     && is_x86_feature_detected!("avx512vl")
             }
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => is_x86_feature_detected!("avx2"),
+            Isa::Avx2 => avx2_set(),
             Isa::Sse2 => cfg!(target_arch = "x86_64"),
             Isa::Neon => cfg!(target_arch = "aarch64"),
             Isa::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
@@ -449,6 +449,29 @@ impl Isa {
             }
             k => Isa::ALL[(k as usize - 1).min(Isa::ALL.len() - 1)],
         }
+    }
+}
+
+/// Whether the CPU has what the AVX2 decoders are compiled for: AVX2 with the bit-manipulation
+/// sets every AVX2 processor has (BMI1, BMI2, LZCNT, POPCNT: `tzcnt`, `blsr`, `shrx` in the
+/// walks). Found once.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2_set() -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    // 0: not found yet, 1: absent, 2: present.
+    static SET: AtomicU8 = AtomicU8::new(0);
+    match SET.load(Ordering::Relaxed) {
+        0 => {
+            let yes = is_x86_feature_detected!("avx2")
+                && is_x86_feature_detected!("bmi1")
+                && is_x86_feature_detected!("bmi2")
+                && is_x86_feature_detected!("lzcnt")
+                && is_x86_feature_detected!("popcnt");
+            SET.store(1 + yes as u8, Ordering::Relaxed);
+            yes
+        }
+        k => k == 2,
     }
 }
 

@@ -78,7 +78,7 @@ pub(super) unsafe fn lane_joints(p: *const u8, shift: usize) -> [u16; LANES] {
 
 /// Eight 5-bit fields (lane l at bits 5l) of the 40 low bits of the word at `m`.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) unsafe fn rates5(m: *const u8) -> __m256i {
     let w = (m as *const u64).read_unaligned();
     let b = _mm256_set1_epi64x(w as i64);
@@ -91,7 +91,7 @@ pub(super) unsafe fn rates5(m: *const u8) -> __m256i {
 
 /// Exclusive prefix sums of the lanes and the total.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) unsafe fn prefix(x: __m256i) -> (__m256i, usize) {
     let a = _mm256_add_epi32(x, _mm256_slli_si256::<4>(x));
     let b = _mm256_add_epi32(a, _mm256_slli_si256::<8>(a));
@@ -160,14 +160,14 @@ macro_rules! mul_add {
 /// Clip ranges (min, extent) of a rotation component from its stored words at `p`
 /// (`lanes::rotation_ranges` per lane).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) unsafe fn rotation_ranges(p: *const u8) -> (__m256, __m256) {
     rotation_ranges_of(_mm256_loadu_si256(p as *const __m256i))
 }
 
 /// [`rotation_ranges`] of the words `w`.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) unsafe fn rotation_ranges_of(w: __m256i) -> (__m256, __m256) {
     let k = _mm256_set1_ps(2.0 / 65535.0);
     let lo = _mm256_cvtepi32_ps(_mm256_and_si256(w, _mm256_set1_epi32(0xFFFF)));

@@ -16,7 +16,7 @@ use crate::runtime::vbr::grouped::subset::Lone;
 /// metadata or frame of the data (whose 32 bytes of padding cover the word), or in the group
 /// directory (`d` its start, offsets `8 g` and `8 g + 4` of a group `g` the joint map names).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn gather(d: *const u8, at: __m256i) -> __m256i {
     let mut a = [0u32; 8];
     _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, at);
@@ -25,7 +25,7 @@ unsafe fn gather(d: *const u8, at: __m256i) -> __m256i {
 }
 
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn splat(x: usize) -> __m256i {
     _mm256_set1_epi32(x as i32)
 }
@@ -47,7 +47,7 @@ struct Coef8 {
 /// The decode of lane `l` of group `g` (per SIMD lane) in the segment whose metadata starts
 /// at byte `seg_meta` of the data, rotations when `rot` (else vectors).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) -> Coef8 {
     let d = p.data.as_ptr();
     let one = _mm256_set1_epi32(1);
@@ -176,7 +176,7 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
 
 /// The record and metadata offsets of the groups `g` (per lane): [`Dir::at`] in lanes.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
     let (first, rec, meta, first_ps, jb) = p.dir.parts();
     let jb = jb as usize;
@@ -217,7 +217,7 @@ unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
 /// stored first bit and the widths of up to three groups after it, summed lane by lane, once
 /// for a run of one group).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8]) -> __m256i {
     if !p.table.is_empty() {
         // The selection's table: `a`'s segment, then `b`'s.
@@ -239,7 +239,7 @@ unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8]) -> __m256i {
 
 /// The three components of the stored frames whose first bit is `frame` plus `starts`.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn frame8(p: &Lone, frame: usize, starts: __m256i, c: &Coef8) -> [__m256; 3] {
     let d = p.data.as_ptr();
     let base = _mm256_add_epi32(splat(frame), starts);
@@ -260,7 +260,7 @@ unsafe fn frame8(p: &Lone, frame: usize, starts: __m256i, c: &Coef8) -> [__m256;
 
 /// The sample at `pos` (a dropped keyframe blended from its stored neighbours).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn sample8(p: &Lone, pos: &Pos, starts: __m256i, c: &Coef8) -> [__m256; 3] {
     let a = frame8(p, pos.bit, starts, c);
     if pos.t > 0.0 {
@@ -275,7 +275,7 @@ unsafe fn sample8(p: &Lone, pos: &Pos, starts: __m256i, c: &Coef8) -> [__m256; 3
 /// else all vectors) at the key of `p`, into `out[i]` (rotations 4 floats, vectors 3 and a
 /// zero). Returns a mask of the lanes left undecoded (raw `f32` components), which the caller
 /// decodes alone. The data must be shorter than 256 MB (bit offsets are 32-bit lanes).
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
     p: &Lone,
     groups: &[u32; 8],

@@ -10,7 +10,7 @@ use crate::runtime::vbr::grouped::cache::{self, Cache, COEF_BYTES, SLOTS};
 use crate::runtime::vbr::grouped::common::{place, seg_of, segment_at};
 
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn load(c: &Cache, k: usize, g: usize, n: usize) -> [__m256; 4] {
     let slot = c.values.as_ptr().add(k * n + g) as *const f32;
     [0, 1, 2, 3].map(|i| _mm256_loadu_ps(slot.add(8 * i)))
@@ -205,7 +205,7 @@ macro_rules! cached_pose {
 }
 
 cached_pose!(
-    "avx2",
+    "avx2,bmi1,bmi2,lzcnt,popcnt",
     sample_pose_cached,
     fill,
     fill_ahead,
@@ -213,7 +213,7 @@ cached_pose!(
     put3
 );
 cached_pose!(
-    "avx2,avx512f,avx512vl",
+    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl",
     sample_pose_cached_512,
     fill_512,
     fill_ahead_512,
