@@ -497,8 +497,8 @@ unsafe fn blocks_in_place(p: *mut f32, n: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::*;
-        // Rows `a`..`d` as columns: lane `l` of result `k` is element `k` of row `l`. SSE2 is
-        // part of x86-64.
+        // SSE2 is part of x86-64. Rows `a`..`d` as columns: lane `l` of result `k` is element
+        // `k` of row `l`.
         let t = |[a, b, c, d]: [__m128; 4]| {
             let (t0, t1) = (_mm_unpacklo_ps(a, b), _mm_unpacklo_ps(c, d));
             let (t2, t3) = (_mm_unpackhi_ps(a, b), _mm_unpackhi_ps(c, d));
@@ -509,52 +509,86 @@ unsafe fn blocks_in_place(p: *mut f32, n: usize) -> bool {
                 _mm_movehl_ps(t3, t2),
             ]
         };
-        // Block `q` whose first `rows` rows are joints (rows past the last joint read the
-        // identity's).
-        let block = |q: *mut f32, rows: usize| {
-            let ld = |at: usize| {
-                [0, 1, 2, 3].map(|l| {
-                    let from = if l < rows {
-                        q.add(l * FLOATS_PER_JOINT).cast_const()
-                    } else {
-                        IDENTITY_ROW.as_ptr()
-                    };
-                    _mm_loadu_ps(from.add(at))
-                })
-            };
-            let (r, v, w) = (ld(0), ld(4), ld(6));
-            // Rotation x y z w; translation x y z and scale x; translation z, scale x y z.
-            let (r, v, w) = (t(r), t(v), t(w));
-            let st = |at: usize, x: __m128| _mm_storeu_ps(q.add(at), x);
-            st(0, v[0]);
-            st(4, v[1]);
-            st(8, v[2]);
-            st(12, r[0]);
-            st(16, r[1]);
-            st(20, r[2]);
-            st(24, r[3]);
-            st(28, v[3]);
-            st(32, w[2]);
-            st(36, w[3]);
-        };
-        for b in 0..n / 4 {
-            block(p.add(b * SOA4_BLOCK), 4);
-        }
-        if !n.is_multiple_of(4) {
-            block(p.add(n / 4 * SOA4_BLOCK), n % 4);
-        }
+        soa4_blocks(p, n, |q| _mm_loadu_ps(q), |q, x| _mm_storeu_ps(q, x), t);
         true
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        use std::arch::aarch64::*;
+        // NEON is part of aarch64. The same transpose: `trn1`/`trn2` pair the rows' elements,
+        // the halves are recombined.
+        let t = |[a, b, c, d]: [float32x4_t; 4]| {
+            let (ab, cd) = (vtrnq_f32(a, b), vtrnq_f32(c, d));
+            [
+                vcombine_f32(vget_low_f32(ab.0), vget_low_f32(cd.0)),
+                vcombine_f32(vget_low_f32(ab.1), vget_low_f32(cd.1)),
+                vcombine_f32(vget_high_f32(ab.0), vget_high_f32(cd.0)),
+                vcombine_f32(vget_high_f32(ab.1), vget_high_f32(cd.1)),
+            ]
+        };
+        soa4_blocks(p, n, |q| vld1q_f32(q), |q, x| vst1q_f32(q, x), t);
+        true
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         let _ = (p, n);
         false
     }
 }
 
+/// [`blocks_in_place`] with 4-lane vectors `V`: `load` and `store` four floats (unaligned),
+/// `t` transposes four rows into columns.
+///
+/// # Safety
+/// As [`blocks_in_place`]; `load` and `store` are the CPU's.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+unsafe fn soa4_blocks<V: Copy>(
+    p: *mut f32,
+    n: usize,
+    load: impl Fn(*const f32) -> V,
+    store: impl Fn(*mut f32, V),
+    t: impl Fn([V; 4]) -> [V; 4],
+) {
+    // Block `q` whose first `rows` rows are joints (rows past the last joint read the
+    // identity's).
+    let block = |q: *mut f32, rows: usize| {
+        let ld = |at: usize| {
+            [0, 1, 2, 3].map(|l| {
+                let from = if l < rows {
+                    q.add(l * FLOATS_PER_JOINT).cast_const()
+                } else {
+                    IDENTITY_ROW.as_ptr()
+                };
+                load(from.add(at))
+            })
+        };
+        let (r, v, w) = (ld(0), ld(4), ld(6));
+        // Rotation x y z w; translation x y z and scale x; translation z, scale x y z.
+        let (r, v, w) = (t(r), t(v), t(w));
+        let st = |at: usize, x: V| store(q.add(at), x);
+        st(0, v[0]);
+        st(4, v[1]);
+        st(8, v[2]);
+        st(12, r[0]);
+        st(16, r[1]);
+        st(20, r[2]);
+        st(24, r[3]);
+        st(28, v[3]);
+        st(32, w[2]);
+        st(36, w[3]);
+    };
+    for b in 0..n / 4 {
+        block(p.add(b * SOA4_BLOCK), 4);
+    }
+    if !n.is_multiple_of(4) {
+        block(p.add(n / 4 * SOA4_BLOCK), n % 4);
+    }
+}
+
 /// [`IDENTITY`] with two more floats, so that a 4-float read at any of its first ten floats
 /// stays in it.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 static IDENTITY_ROW: [f32; 12] = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0];
 
 /// Writes four ten-float rows as an ozz block at `d` (`W`: f64 elements).
