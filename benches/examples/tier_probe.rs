@@ -11,7 +11,8 @@
 //! - `third coarse`: a third of the samples at ten times the precision;
 //! - `coarse 20x`, `coarse 50x`, `coarse 100x`: the whole clip at 20, 50 and 100 times the
 //!   precision (where the bytes fall to half);
-//! - `best coarse`: ten times the precision at `Level::Best`;
+//! - `best`, `best coarse`: the precision and ten times it at `Level::Best` (keyframes dropped
+//!   where the error allows; the default level keeps every sample);
 //! - `keys coarse`: ten times the precision with the `keys` codec (key reduction and curve
 //!   fitting instead of a value per sample).
 //!
@@ -34,7 +35,7 @@ const PRECISION: f32 = 0.01;
 const SHELL: f32 = 3.0;
 
 /// A candidate resident: the rate divisor, the precision factor and the settings.
-const CANDIDATES: [(&str, f32, f32, Settings); 9] = [
+const CANDIDATES: [(&str, f32, f32, Settings); 10] = [
     ("coarse", 1.0, 10.0, Settings::Default),
     ("half", 2.0, 1.0, Settings::Default),
     ("half coarse", 2.0, 10.0, Settings::Default),
@@ -42,6 +43,7 @@ const CANDIDATES: [(&str, f32, f32, Settings); 9] = [
     ("coarse 20x", 1.0, 20.0, Settings::Default),
     ("coarse 50x", 1.0, 50.0, Settings::Default),
     ("coarse 100x", 1.0, 100.0, Settings::Default),
+    ("best", 1.0, 1.0, Settings::Best),
     ("best coarse", 1.0, 10.0, Settings::Best),
     ("keys coarse", 1.0, 10.0, Settings::Keys),
 ];
