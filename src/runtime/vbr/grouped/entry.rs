@@ -6,7 +6,9 @@ use super::{cache, Isa};
 use crate::format::Header;
 use crate::math::Transform;
 use crate::runtime::segment_lines;
-use crate::runtime::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey, SegmentLines};
+use crate::runtime::{
+    BodyHint, Defaults, JointSelection, PoseOut, SampleKey, SegmentLines, CHANNELS_ALL,
+};
 
 /// The decoders' view of `body` with the defaults `d`.
 #[inline(always)]
@@ -295,24 +297,29 @@ pub(crate) fn sample_joints(
 ) {
     assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
     let avx2 = Isa::Avx2.available();
-    // Every joint in order into its own slot, rotations (and translations): the whole-pose
-    // walk, stopped before the channels not asked for.
-    if matches!(sel.channels, 1 | 3)
-        && channel_walk()
-        && sel.slots.is_none()
+    let every = sel.slots.is_none()
         && sel.joints.len() == h.num_joints as usize
-        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i)
-    {
+        && sel.joints.iter().enumerate().all(|(i, &j)| j as usize == i);
+    // Every joint in order into its own slot, every channel: a whole pose (without the open
+    // blob's hints, which a selection is not given).
+    if every && sel.channels == CHANNELS_ALL {
+        sample_pose(h, body, &BodyHint::default(), key, d, out);
+        return;
+    }
+    // Every joint, rotations (and translations): the whole-pose walk, stopped before the
+    // channels not asked for.
+    if every && matches!(sel.channels, 1 | 3) && channel_walk() {
         check(h, key, out);
         let v = view(h, body, d);
         // SAFETY: `channel_walk` found the decoder; the key and the buffer were checked above.
         unsafe { sample_channels(&v, key, out.data.as_mut_ptr(), out.stride, sel.channels) };
         return;
     }
-    // A dense selection (a quarter of the joints or more, e.g. every rotation for a
-    // retargeting engine) decodes each group it touches eight lanes at a time with AVX2; a
-    // sparse one lane by lane.
-    let wide = avx2 && 4 * sel.joints.len() >= h.num_joints as usize;
+    // A dense selection (four joints or more, and a quarter of the joints or more, e.g. every
+    // rotation for a retargeting engine) decodes each group it touches eight lanes at a time
+    // with AVX2; a sparse one, or one of fewer joints (a small rig's joint or two), lane by
+    // lane.
+    let wide = avx2 && sel.joints.len() >= 4 && 4 * sel.joints.len() >= h.num_joints as usize;
     view(h, body, d).sample_joints_with(
         key,
         sel.joints,
