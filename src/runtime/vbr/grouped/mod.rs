@@ -453,8 +453,8 @@ impl Isa {
 }
 
 /// Whether the CPU has what the AVX2 decoders are compiled for: AVX2 with the bit-manipulation
-/// sets every AVX2 processor has (BMI1, BMI2, LZCNT, POPCNT: `tzcnt`, `blsr`, `shrx` in the
-/// walks). Found once.
+/// sets that the processors with AVX2 (Intel from Haswell, AMD from Excavator) have too (BMI1,
+/// BMI2, LZCNT, POPCNT: `tzcnt`, `blsr`, `shrx` in the walks). Found once.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2_set() -> bool {
