@@ -51,16 +51,68 @@ a64_skip=(
 )
 skip_args=()
 for t in "${a64_skip[@]}"; do skip_args+=(--skip "$t"); done
-step "aarch64 cargo test (qemu)" \
-  cargo test -p animcomp --target "$A64" --no-fail-fast -- --exact "${skip_args[@]}"
-step "wasm32 cargo test runtime-only (node WASI)" \
-  cargo test -p animcomp --no-default-features --target "$WASM" --no-fail-fast
-step "wasm32 cargo test determinism (node WASI)" \
-  cargo test -p animcomp --target "$WASM" --test determinism
-# Its own target directory: RUSTFLAGS would otherwise make cargo rebuild the units above.
-step "wasm32 simd128 build runtime-only" env RUSTFLAGS="-C target-feature=+simd128" \
-  cargo build -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm-simd128
-# The simd128 decoder against the pinned hashes (the grouped decoder's own tests need the
-# compressor, so this is where a simd128 pose that differs shows).
-step "wasm32 simd128 cargo test determinism (node WASI)" env RUSTFLAGS="-C target-feature=+simd128" \
-  cargo test -p animcomp --target "$WASM" --target-dir target/wasm-simd128 --test determinism
+
+# Each part builds into target directories of its own, so that it can run beside the other part
+# and beside the steps of .ci/test.sh that use target/ (cargo holds a lock on a whole target
+# directory, host units included: a second cargo waits for the first). The price is the host
+# units (build scripts, proc-macros) compiled once more in each directory.
+#
+# aarch64: target/cross-aarch64/. Under qemu the heaviest generated sweeps run fewer cases
+# (ANIMCOMP_TEST_EMULATED=1, tests/support/emulated.rs); x86-64 runs them in full.
+aarch64_part() {
+  step "aarch64 cargo test (qemu)" env ANIMCOMP_TEST_EMULATED=1 \
+    cargo test -p animcomp --target "$A64" --target-dir target/cross-aarch64 --no-fail-fast \
+    -- --exact "${skip_args[@]}"
+}
+
+# wasm32: target/wasm/ and target/wasm-simd128/ (RUSTFLAGS would otherwise make cargo rebuild
+# the units of the other). The determinism test is built with the compressor and without the
+# `header` feature: its build script regenerates include/animcomp.h with cbindgen, whose syn,
+# serde and toml for the host took about 45 s of CPU in each directory, and no wasm32 test
+# uses it. Node runs a test binary on one thread.
+wasm32_part() {
+  step "wasm32 cargo test runtime-only (node WASI)" \
+    cargo test -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm \
+    --no-fail-fast
+  step "wasm32 cargo test determinism (node WASI)" \
+    cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
+    --target-dir target/wasm --test determinism
+  step "wasm32 simd128 build runtime-only" env RUSTFLAGS="-C target-feature=+simd128" \
+    cargo build -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm-simd128
+  # The simd128 decoder against the pinned hashes (the grouped decoder's own tests need the
+  # compressor, so this is where a simd128 pose that differs shows).
+  step "wasm32 simd128 cargo test determinism (node WASI)" \
+    env RUSTFLAGS="-C target-feature=+simd128" \
+    cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
+    --target-dir target/wasm-simd128 --test determinism
+}
+
+# `.ci/cross.sh aarch64` or `.ci/cross.sh wasm32` runs one part (.ci/test.sh starts both in the
+# background once the host tests are compiled); without an argument both run side by side,
+# the wasm32 part's output printed after the aarch64 part's. Either failing fails the script.
+case "${1:-both}" in
+  aarch64) aarch64_part ;;
+  wasm32) wasm32_part ;;
+  both)
+    mkdir -p target
+    wasm_log=target/ci-wasm32.log
+    wasm32_part >"$wasm_log" 2>&1 &
+    wasm_pid=$!
+    trap 'kill "$wasm_pid" 2>/dev/null || true' EXIT
+    a64_status=0
+    aarch64_part || a64_status=$?
+    wasm_status=0
+    wait "$wasm_pid" || wasm_status=$?
+    trap - EXIT
+    echo "----- .ci/cross.sh wasm32 (ran beside the aarch64 part) -----"
+    cat "$wasm_log"
+    if [ "$a64_status" -ne 0 ] || [ "$wasm_status" -ne 0 ]; then
+      echo ".ci/cross.sh: failed: aarch64 exit $a64_status, wasm32 exit $wasm_status" >&2
+      exit 1
+    fi
+    ;;
+  *)
+    echo "usage: .ci/cross.sh [aarch64|wasm32]" >&2
+    exit 2
+    ;;
+esac

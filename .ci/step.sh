@@ -1,10 +1,31 @@
 # Sourced by .ci/test.sh and .ci/cross.sh. `step LABEL COMMAND...` runs COMMAND and prints
-# "<STEP_PREFIX>: LABEL: N s", its wall time, so a CI log says where the time went; it returns
-# COMMAND's status.
+# "<STEP_PREFIX>: LABEL: N s (CPU M s)", its wall time and the CPU time (user + sys) of the
+# processes it ran, so a CI log says where the time went (on a shared machine the wall time grows
+# with the load, the CPU time much less); it returns COMMAND's status.
+
+# _STEP_CPU := CPU time (user + sys), in clock ticks, of this shell's finished children, from
+# /proc (Linux): fields 16 and 17 of /proc/<pid>/stat; 0 where /proc is missing. Called in this
+# shell, not in a subshell (whose children they would be). A background job of this shell that
+# ends during a step is counted in that step (bash reaps it then): .ci/test.sh's background jobs
+# print their own steps' CPU in their logs.
+_step_cpu() {
+  local stat rest
+  _STEP_CPU=0
+  if [ -r "/proc/$BASHPID/stat" ] && read -r stat <"/proc/$BASHPID/stat"; then
+    rest="${stat##*) }"
+    # shellcheck disable=SC2086
+    set -- $rest
+    _STEP_CPU=$((${14} + ${15}))
+  fi
+}
+_STEP_TICKS="$(getconf CLK_TCK 2>/dev/null || echo 100)"
 step() {
-  local label="$1" start=$SECONDS status=0
+  local label="$1" start=$SECONDS status=0 cpu0
   shift
+  _step_cpu
+  cpu0=$_STEP_CPU
   "$@" || status=$?
-  echo "${STEP_PREFIX}: ${label}: $((SECONDS - start)) s" >&2
+  _step_cpu
+  echo "${STEP_PREFIX}: ${label}: $((SECONDS - start)) s (CPU $(((_STEP_CPU - cpu0 + _STEP_TICKS / 2) / _STEP_TICKS)) s)" >&2
   return "$status"
 }

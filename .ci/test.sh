@@ -52,6 +52,21 @@ STEP_PREFIX=.ci/test.sh
 # shellcheck source=.ci/step.sh
 source .ci/step.sh
 
+# The host tests compiled first (both cores), then the aarch64 and wasm32 tests (.ci/cross.sh)
+# started in the background: they build into target directories of their own (no cargo lock
+# shared with the steps below) and leave cores idle at times (qemu runs two tests at a time, Node
+# one), as do the steps below (test runs, Python waiting on Dask, valgrind), so the two fill each
+# other's gaps. Their logs are printed at the end; either failing fails this script.
+step "cargo test --workspace --no-run" cargo test --workspace --no-run
+mkdir -p target
+a64_log=target/ci-aarch64.log
+wasm_log=target/ci-wasm32.log
+cross_start=$SECONDS
+bash .ci/cross.sh aarch64 >"$a64_log" 2>&1 &
+a64_pid=$!
+bash .ci/cross.sh wasm32 >"$wasm_log" 2>&1 &
+wasm_pid=$!
+trap 'kill "$a64_pid" "$wasm_pid" 2>/dev/null || true' EXIT
 step "cargo test --workspace" cargo test --workspace
 # The CMake build links the library `cargo test` just built (profile `test`, opt-level 2, same
 # workspace feature resolution): cargo finds it up to date instead of compiling it a second time.
@@ -65,17 +80,16 @@ step "ctest" ctest --test-dir build --output-on-failure
 # - the second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input
 #   tests under valgrind memcheck (issue 5), a C++ build. Its cargo run waits for maturin's (one
 #   cargo at a time per target directory) and then finds the test-profile library up to date.
-mkdir -p target
 python_log=target/ci-python.log
 python_start=$SECONDS
 bash .ci/python.sh >"$python_log" 2>&1 &
 python_pid=$!
-trap 'kill "$python_pid" 2>/dev/null || true' EXIT
+trap 'kill "$python_pid" "$a64_pid" "$wasm_pid" 2>/dev/null || true' EXIT
 sanitize_status=0
 step "sanitize" bash .ci/sanitize.sh || sanitize_status=$?
 python_status=0
 wait "$python_pid" || python_status=$?
-trap - EXIT
+trap 'kill "$a64_pid" "$wasm_pid" 2>/dev/null || true' EXIT
 echo "----- .ci/python.sh (ran beside .ci/sanitize.sh) -----"
 cat "$python_log"
 echo ".ci/test.sh: python: done $((SECONDS - python_start)) s after its start" >&2
@@ -90,8 +104,21 @@ fi
 # staticlib without a hash): run before the CMake builds above, it made them compile the full
 # library and everything above it again.
 step "cargo test runtime-only" cargo test -p animcomp --no-default-features
-# The root crate on aarch64 (cross-compiled, under qemu) and wasm32 (under Node's WASI), the
-# determinism test's pinned hashes on each (docs/determinism.md). Their own target directories
-# (target/<triple>/): nothing above is rebuilt or overwritten.
-step "cross (aarch64, wasm32)" bash .ci/cross.sh
+
+# The aarch64 and wasm32 tests, started after the host build (the determinism test's pinned
+# hashes on each, docs/determinism.md).
+a64_status=0
+wait "$a64_pid" || a64_status=$?
+echo "----- .ci/cross.sh aarch64 (started after the host build) -----"
+cat "$a64_log"
+wasm_status=0
+wait "$wasm_pid" || wasm_status=$?
+trap - EXIT
+echo "----- .ci/cross.sh wasm32 (started after the host build) -----"
+cat "$wasm_log"
+echo ".ci/test.sh: cross (aarch64, wasm32): done $((SECONDS - cross_start)) s after their start" >&2
+if [ "$a64_status" -ne 0 ] || [ "$wasm_status" -ne 0 ]; then
+  echo ".ci/test.sh: failed: cross.sh aarch64 exit $a64_status, cross.sh wasm32 exit $wasm_status" >&2
+  exit 1
+fi
 echo ".ci/test.sh: every test passed in $((SECONDS / 60)) min $((SECONDS % 60)) s" >&2

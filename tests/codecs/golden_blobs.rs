@@ -262,7 +262,11 @@ fn mutated_golden_blobs_are_refused_or_sample_finite() {
         };
         let name = format!("{file}_v{version}.blob");
         let bytes = std::fs::read(dir.join(&name)).unwrap();
-        for i in (0..bytes.len()).filter(|&i| !(12..16).contains(&i)) {
+        // Under qemu (.ci/cross.sh) every header byte and every third byte after it (3 and 8
+        // are coprime: every bit position is still flipped): this test was 6 s of CPU there.
+        let stride = if crate::emulated::emulated() { 3 } else { 1 };
+        for i in (0..bytes.len()).filter(|&i| !(12..16).contains(&i) && (i < 64 || i % stride == 0))
+        {
             let mut b = bytes.clone();
             b[i] ^= 1 << (i % 8);
             crate::reseal::reseal(&mut b);

@@ -38,6 +38,13 @@ fn max_error(clip: &RawClip, blob: &[u8]) -> f32 {
 
 #[test]
 fn generated_clips_round_trip_within_precision() {
+    // Under qemu (.ci/cross.sh) every configuration with one second of samples instead of three:
+    // this test was 8 s of CPU there.
+    let seconds = if crate::emulated::emulated() {
+        1.0
+    } else {
+        3.0
+    };
     for (rate, joints, scale, anim_t, seed) in [
         (60.0, 60, false, false, 1),
         (120.0, 80, false, true, 2),
@@ -46,7 +53,7 @@ fn generated_clips_round_trip_within_precision() {
     ] {
         let clip = generate_clip(&GenerateOptions {
             joints,
-            samples: (rate * 3.0) as usize,
+            samples: (rate * seconds) as usize,
             sample_rate: rate,
             max_depth: 12,
             scale,
@@ -87,9 +94,11 @@ fn encoding_is_deterministic() {
 fn every_encoder_variant_keeps_the_guarantee() {
     use animcomp::offline::compress_keys_with as compress_with;
     use animcomp::offline::keys::{InterpChoice, KeysOptions, Split, ToleranceMode};
+    // Under qemu (.ci/cross.sh) every variant on 60 samples instead of 150: this test was 8 s of
+    // CPU there.
     let clip = generate_clip(&GenerateOptions {
         joints: 40,
-        samples: 150,
+        samples: if crate::emulated::emulated() { 60 } else { 150 },
         sample_rate: 60.0,
         max_depth: 10,
         animated_translation: true,

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "compress")]
 mod curves_roundtrip;
+#[path = "../support/emulated.rs"]
+mod emulated;
 mod golden_blobs;
 #[cfg(feature = "compress")]
 mod golden_generate;

@@ -74,7 +74,10 @@ fn compress_clip_corpus() {
 #[test]
 fn harness_accepts_fresh_blobs_of_built_codecs() {
     let mut decoded = 0;
-    for k in 0..=255u8 {
+    // Under qemu (.ci/cross.sh) every fifth combination (5 is coprime with the 4 codecs and the 6
+    // clip kinds, so every codec still meets every clip kind): this test was 9 s of CPU there.
+    let step = if crate::emulated::emulated() { 5 } else { 1 };
+    for k in (0..=255u8).step_by(step) {
         let (clip, settings) = (harness::base_clip(k), harness::settings_from(k));
         match harness::compress_and_decode(&clip, &settings) {
             Ok(_) => decoded += 1,

@@ -10,6 +10,10 @@ mod harness;
 mod harness_rule;
 
 #[cfg(feature = "compress")]
+#[path = "../support/emulated.rs"]
+mod emulated;
+
+#[cfg(feature = "compress")]
 mod curves_hostile;
 #[cfg(feature = "compress")]
 mod fuzz_corpus_replay;

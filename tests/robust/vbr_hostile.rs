@@ -41,7 +41,14 @@ fn body_of(blob: &AlignedBlob) -> (Header, std::ops::Range<usize>) {
 #[test]
 fn shared_segment_records_are_refused_in_linear_work() {
     let mut ratios = Vec::new();
-    for samples in [16 * 20, 16 * 80, 16 * 320] {
+    // Under qemu (.ci/cross.sh) bodies a quarter of the size (still 16 times apart): compressing
+    // the clips was 28 s of CPU there; what is asserted is integer validation work.
+    let sizes = if crate::emulated::emulated() {
+        [16 * 5, 16 * 20, 16 * 80]
+    } else {
+        [16 * 20, 16 * 80, 16 * 320]
+    };
+    for samples in sizes {
         let mut blob = vbr_blob(6, samples);
         let (h, range) = body_of(&blob);
         let mut examined = 0;
