@@ -55,6 +55,12 @@ mod common;
 pub mod describe;
 pub(crate) mod entry;
 mod lanes;
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod lanes4;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod scalar;
