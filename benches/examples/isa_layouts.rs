@@ -5,6 +5,10 @@
 //! (`ten`) or into a preset (`ue4`, `ue5`, `unity`, `ozz`). A pose's instructions are the
 //! difference between two runs' counts over the difference of their N.
 //!
+//! With a fifth argument BLOB, the clip's blob is read from that file when it exists, else
+//! written there: a run under `qemu-aarch64 -singlestep -d nochain,exec` then logs the poses
+//! without the compression's instructions.
+//!
 //! `valgrind --tool=callgrind target/release/examples/isa_layouts sse2 64 ue4 400`
 
 use animcomp::clip::{generate_clip, GenerateOptions};
@@ -15,8 +19,8 @@ use std::hint::black_box;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: isa_layouts best|avx512|avx2|sse2|neon|simd128|scalar JOINTS ten|ue4|ue5|unity|ozz N";
-    if args.len() != 4 {
+    let usage = "usage: isa_layouts best|avx512|avx2|sse2|neon|simd128|scalar JOINTS ten|ue4|ue5|unity|ozz N [BLOB]";
+    if !matches!(args.len(), 4 | 5) {
         eprintln!("{usage}");
         std::process::exit(2);
     }
@@ -52,15 +56,25 @@ fn main() {
         }
     };
     let n: usize = args[3].parse().expect("N");
-    let clip = generate_clip(&GenerateOptions {
-        joints,
-        samples: 120,
-        animated_translation: true,
-        seed: 7,
-        ..Default::default()
-    });
-    let blob =
-        AlignedBlob::from_bytes(&compress(&clip, &CompressSettings::default()).expect("compress"));
+    let path = args.get(4).map(std::path::PathBuf::from);
+    let bytes = match path.as_ref().filter(|p| p.exists()) {
+        Some(p) => std::fs::read(p).expect("read BLOB"),
+        None => {
+            let clip = generate_clip(&GenerateOptions {
+                joints,
+                samples: 120,
+                animated_translation: true,
+                seed: 7,
+                ..Default::default()
+            });
+            let b = compress(&clip, &CompressSettings::default()).expect("compress");
+            if let Some(p) = &path {
+                std::fs::write(p, &b).expect("write BLOB");
+            }
+            b
+        }
+    };
+    let blob = AlignedBlob::from_bytes(&bytes);
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).expect("open");
     let dur = d.header().duration();
     let mut ten = vec![0.0f32; joints * 10];

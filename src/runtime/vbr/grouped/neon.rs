@@ -10,7 +10,7 @@
 //! group with a raw `f32` lane takes a lane-by-lane path. What differs from AVX2:
 //! - `blendv`: `bsl`; `movemask` tests: `umaxv`/`uminv` across the lanes;
 //! - the clamp of a vector: `fmaxnm` then `fminnm` (a quiet NaN gives the low limit, as x86's
-//!   `maxps` then `minps` and the scalar decoder's `max` then `min` give);
+//!   `maxps` then `minps` and the scalar decoder's `max` then `min` give).
 //!
 //! The walk is `lanes4.rs`'s, over [`Neon`]; this file holds the instructions.
 

@@ -12,9 +12,7 @@
 //!   shuffles, then aligned by a 16-bit multiply; the 2-bit drops by a 16-bit multiply;
 //! - `(1 << bits) - 1`: the float `2^bits` (built for `1 / (2^bits - 1)` anyway) converted;
 //! - `blendv`: `xor`/`and`; the per-segment drop's range slots selected as words, before their
-//!   conversion; the rotation rebuild's placement of the dropped component is free when the
-//!   four lanes drop the same one, and the rebuild's and the blend's rare lanes (outside the
-//!   unit ball, zero length) are selected only when a lane in use has one.
+//!   conversion.
 //!
 //! The walk is `lanes4.rs`'s, over [`Sse2`]; this file holds the instructions.
 
