@@ -555,7 +555,9 @@ impl Decompressor<'_> {
             if j >= nj {
                 return Err(Error::JointOutOfRange(j));
             }
-            slots = slots.max(out_slots.map_or(i, |s| s[i] as usize) + 1);
+            // Saturating: slot `u32::MAX` + 1 overflows a 32-bit `usize` (then refused as an
+            // argument by the size check).
+            slots = slots.max((out_slots.map_or(i, |s| s[i] as usize)).saturating_add(1));
         }
         self.check_layout(layout, out, slots)?;
         match joints.len() {
