@@ -26,7 +26,7 @@ pub(crate) fn sample_pose(
 }
 
 /// Samples a whole pose with each channel's rows at `rows` where the codec's decoder writes
-/// rows anywhere (`vbr` on AVX2 and AVX-512); `false` (nothing written) otherwise.
+/// rows anywhere (`vbr`, every decoder); `false` (nothing written) otherwise.
 #[inline]
 pub(crate) fn sample_pose_rows(
     h: &Header,
@@ -38,7 +38,8 @@ pub(crate) fn sample_pose_rows(
 ) -> bool {
     match h.codec {
         CodecId::Vbr if h.num_joints > 0 => {
-            super::vbr::grouped::entry::sample_pose_rows(h, body, hint, key, d, rows)
+            super::vbr::grouped::entry::sample_pose_rows(h, body, hint, key, d, rows);
+            true
         }
         _ => false,
     }
@@ -57,7 +58,8 @@ pub(crate) fn sample_pose_cached_rows(
 ) -> bool {
     match h.codec {
         CodecId::Vbr if h.num_joints > 0 => {
-            super::vbr::grouped::entry::sample_pose_cached_rows(h, body, hint, key, d, rows, cache)
+            super::vbr::grouped::entry::sample_pose_cached_rows(h, body, hint, key, d, rows, cache);
+            true
         }
         _ => false,
     }

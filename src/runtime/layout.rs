@@ -7,14 +7,15 @@
 //!
 //! - the ten-float layout itself (`f32` AoS with rotation, translation, scale at bytes 0, 16, 28
 //!   and a stride a multiple of 4 bytes) is the decoders' own output: no conversion;
-//! - other `f32` AoS and SoA layouts are written straight by the grouped `vbr` decoder where it
-//!   writes rows anywhere (per-channel rows: AVX2, AVX-512), with or without the playback cache;
+//! - other `f32` AoS and SoA layouts of a `vbr` blob are written straight by the grouped
+//!   decoder, which writes each channel's rows anywhere on every CPU (AVX-512, AVX2, SSE2, NEON,
+//!   `simd128`, scalar), with or without the playback cache;
 //! - a layout whose records cover their first 40 bytes with fields (the `f64` `FTransform` of
 //!   Unreal 5 does: rotation 0..32, translation 32..56), and ozz blocks (160 or 320 bytes of
 //!   fields for four joints), are decoded as ten-float rows into the caller's buffer and then
 //!   widened or transposed in place, record by record (each record read whole before it is
 //!   written): no byte outside the fields is written, no buffer of the library's is used;
-//! - anything else (other codecs and decoders, `f64` SoA, selections) is decoded into a
+//! - anything else (the `fixed` and `keys` codecs, `f64` SoA, selections) is decoded into a
 //!   ten-float buffer on the stack (at most [`STAGE_JOINTS`] joints at a time) and scattered
 //!   into the fields.
 //!
@@ -673,7 +674,9 @@ impl Decompressor<'_> {
             if j >= nj {
                 return Err(Error::JointOutOfRange(j));
             }
-            slots = slots.max(out_slots.map_or(i, |s| s[i] as usize) + 1);
+            // Saturating: slot `u32::MAX` + 1 overflows a 32-bit `usize` (then refused as an
+            // argument by the size check).
+            slots = slots.max((out_slots.map_or(i, |s| s[i] as usize)).saturating_add(1));
         }
         self.check_layout(layout, out, slots)?;
         match joints.len() {

@@ -150,9 +150,9 @@ pub(crate) fn sample_pose(
     }
 }
 
-/// Samples a whole pose with each channel's rows at `rows` (f32 fields of an engine's layout)
-/// when the widest decoder writes rows anywhere (AVX2, AVX-512); `false` (nothing written)
-/// otherwise. The caller checked that `rows` hold every joint.
+/// Samples a whole pose with each channel's rows at `rows` (the f32 fields of an engine's
+/// layout) with the widest decoder this machine runs: every decoder writes rows anywhere. The
+/// caller checked that `rows` hold every joint.
 #[inline]
 pub(crate) fn sample_pose_rows(
     h: &Header,
@@ -161,30 +161,30 @@ pub(crate) fn sample_pose_rows(
     key: &SampleKey,
     d: &Defaults,
     rows: crate::runtime::PoseRows,
-) -> bool {
+) {
+    let hinted = hint_entries(body, hint, key);
     assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
-    #[cfg(target_arch = "x86_64")]
-    {
-        let isa = Isa::best();
-        if matches!(isa, Isa::Avx512 | Isa::Avx2) {
-            let mut v = view(h, body, d);
-            v.hinted = hint_entries(body, hint, key);
-            // SAFETY: the ISA is present; the key was checked above, the rows by the caller.
-            unsafe {
-                match isa {
-                    Isa::Avx512 => super::avx2::sample_rows_512(&v, key, rows, 7),
-                    _ => super::avx2::sample_rows(&v, key, rows, 7),
-                }
-            }
-            return true;
-        }
+    let mut v = view(h, body, d);
+    v.hinted = hinted;
+    // SAFETY (every arm): the decoder's ISA is present (`Isa::best`); the key was checked
+    // above, the rows by the caller.
+    match Isa::best() {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { super::avx2::sample_rows_512(&v, key, rows, 7) },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { super::avx2::sample_rows(&v, key, rows, 7) },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Sse2 => unsafe { super::sse2::sample_pose_rows(&v, key, rows) },
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => unsafe { super::neon::sample_pose_rows(&v, key, rows, 7) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => unsafe { super::simd128::sample_pose_rows(&v, key, rows, 7) },
+        _ => unsafe { super::scalar::sample_rows(&v, key, rows, 7) },
     }
-    let _ = (h, body, hint, d, rows);
-    false
 }
 
-/// [`sample_pose_rows`] through the playback cache in `mem` (as [`sample_pose_cached`]);
-/// `false` (nothing written) without AVX2.
+/// [`sample_pose_rows`] through the playback cache in `mem` (as [`sample_pose_cached`];
+/// without AVX2 there is no cache: the plain pose).
 #[inline]
 pub(crate) fn sample_pose_cached_rows(
     h: &Header,
@@ -194,7 +194,7 @@ pub(crate) fn sample_pose_cached_rows(
     d: &Defaults,
     rows: crate::runtime::PoseRows,
     mem: &mut [u8],
-) -> bool {
+) {
     #[cfg(target_arch = "x86_64")]
     if Isa::Avx2.available() {
         if cache::jump(mem, key.i0) {
@@ -212,12 +212,11 @@ pub(crate) fn sample_pose_cached_rows(
             // SAFETY: AVX2 is present; the key was checked above, the rows by the caller; the
             // cache names this body and bind pose (reset otherwise).
             unsafe { super::avx2::sample_pose_cached(Isa::best(), &v, &mut c, key, rows) };
-            return true;
+            return;
         }
-        return sample_pose_rows(h, body, hint, key, d, rows);
     }
-    let _ = (h, body, hint, key, d, rows, mem);
-    false
+    let _ = mem;
+    sample_pose_rows(h, body, hint, key, d, rows)
 }
 
 /// Samples a whole pose through the playback cache in `cache` (AVX2; otherwise, or with a

@@ -55,6 +55,12 @@ mod common;
 pub mod describe;
 pub(crate) mod entry;
 mod lanes;
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod lanes4;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod scalar;
@@ -72,6 +78,7 @@ use common::Pos;
 use crate::format::{validate_blob, BlobFlags, CodecId, Header};
 use crate::runtime::SampleKey;
 use crate::{Error, Result};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Sub-tracks per group.
 pub const LANES: usize = 8;
@@ -431,13 +438,11 @@ impl Isa {
         }
     }
 
-    /// The widest available decoder ([`Isa::Scalar`] when none is): found once, then one load
-    /// (every pose asks; the three feature checks cost about 15 instructions a call).
+    /// The widest available decoder ([`Isa::Scalar`] when none is), or the one
+    /// [`Isa::set_best`] chose: found once, then one load (every pose asks; the three feature
+    /// checks cost about 15 instructions a call).
     #[inline]
     pub fn best() -> Isa {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        // 0: not found yet; else 1 + the decoder's index in `ALL`.
-        static BEST: AtomicU8 = AtomicU8::new(0);
         match BEST.load(Ordering::Relaxed) {
             0 => {
                 let i = Isa::ALL
@@ -450,7 +455,25 @@ impl Isa {
             k => Isa::ALL[(k as usize - 1).min(Isa::ALL.len() - 1)],
         }
     }
+
+    /// Makes every later pose of this process (the runtime's entry points, not only a
+    /// [`Proto`]) use the decoder for `isa`, when this machine and build have it; false, and
+    /// nothing changed, otherwise. For benchmarks and tests of a narrower decoder on a wider
+    /// machine: every decoder gives the same poses, bit for bit.
+    pub fn set_best(isa: Isa) -> bool {
+        let Some(i) = Isa::ALL.iter().position(|&x| x == isa) else {
+            return false;
+        };
+        if !isa.available() {
+            return false;
+        }
+        BEST.store(i as u8 + 1, Ordering::Relaxed);
+        true
+    }
 }
+
+/// [`Isa::best`]'s choice: 0 not found yet, else 1 + the decoder's index in [`Isa::ALL`].
+static BEST: AtomicU8 = AtomicU8::new(0);
 
 /// Whether the CPU has what the AVX2 decoders are compiled for: AVX2 with the bit-manipulation
 /// sets that the processors with AVX2 (Intel from Haswell, AMD from Excavator) have too (BMI1,
@@ -458,7 +481,6 @@ impl Isa {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2_set() -> bool {
-    use std::sync::atomic::{AtomicU8, Ordering};
     // 0: not found yet, 1: absent, 2: present.
     static SET: AtomicU8 = AtomicU8::new(0);
     match SET.load(Ordering::Relaxed) {

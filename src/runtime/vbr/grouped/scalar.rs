@@ -8,7 +8,7 @@ use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
 use crate::format::vbr::bitrate::RATE_RAW;
-use crate::runtime::SampleKey;
+use crate::runtime::{PoseRows, SampleKey};
 
 /// The raw `f32` rate index.
 const RAW: u32 = RATE_RAW as u32;
@@ -166,21 +166,32 @@ fn nlerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     }
 }
 
+/// Samples every joint at `key` into `out` (10 floats per joint at `stride`). The caller checks
+/// the key; `out` must hold every joint.
 pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: usize) {
-    let n = out.len();
-    // SAFETY: the joints are validated below the joint count, and `out` holds the pose
-    // (`Proto::check`); the copies read three or four floats of the body or `DEFAULT_VALUES`.
-    unsafe {
-        let o = out.as_mut_ptr();
-        debug_assert!(n >= 10);
-        write_statics(
-            p,
-            crate::runtime::PoseRows::ten(o, stride),
-            7,
-            |dst, src| std::ptr::copy_nonoverlapping(src, dst, 4),
-            |dst, src| std::ptr::copy_nonoverlapping(src, dst, 3),
-        );
-    }
+    let joints = p.num_joints;
+    assert!(stride >= 10 && out.len() >= crate::runtime::PoseOut::required_len(joints, stride));
+    // SAFETY: `out` holds every joint's ten floats at `stride` (checked above).
+    unsafe { sample_rows(p, key, PoseRows::ten(out.as_mut_ptr(), stride), 7) }
+}
+
+/// Samples every joint's channels of `channels` (1, 3 or 7; the walk stops at the first group
+/// of a channel not asked for, as the groups are in channel order) at `key` with each
+/// channel's rows at `rows`.
+///
+/// # Safety
+/// The key is the clip's; `rows` hold every joint's rows.
+pub(super) unsafe fn sample_rows(p: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
+    debug_assert!(matches!(channels, 1 | 3 | 7));
+    // The joints are validated below the joint count; the copies read three or four floats of
+    // the body or `DEFAULT_VALUES`.
+    write_statics(
+        p,
+        rows,
+        channels,
+        |dst, src| std::ptr::copy_nonoverlapping(src, dst, 4),
+        |dst, src| std::ptr::copy_nonoverlapping(src, dst, 3),
+    );
     let sp = split(p, key);
     let m = sp.case;
     let data = p.data;
@@ -190,6 +201,9 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
     let mut rec = 0;
     for _ in 0..p.num_groups {
         let g = Record::read(data, rec);
+        if channels & (1 << g.class) == 0 {
+            break;
+        }
         rec += g.size;
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
         let ca = coef(data, &g, ma);
@@ -200,6 +214,7 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
         } else {
             &ca
         };
+        let ch = g.class as usize % 3;
         for l in 0..g.n {
             let va = sample(data, &a, ga, &ca, l, limit);
             let vb = if m == ONE {
@@ -207,8 +222,7 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
             } else {
                 sample(data, &b, gb, cb, l, limit)
             };
-            let joint = g.joint(data, l);
-            let o = joint * stride;
+            let dst = rows.at(g.joint(data, l), ch);
             if g.class == 0 {
                 let qa = rebuild(va, ca.drop[l]);
                 let q = if m == ONE || (m == PAIR && ca.constant(l)) {
@@ -217,19 +231,17 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
                 } else {
                     nlerp(qa, rebuild(vb, cb.drop[l]), alpha)
                 };
-                out[o..o + 4].copy_from_slice(&q);
+                std::ptr::copy_nonoverlapping(q.as_ptr(), dst, 4);
             } else {
                 let v = if m == ONE {
                     va
                 } else {
                     [0, 1, 2].map(|k| va[k] * (1.0 - alpha) + vb[k] * alpha)
                 };
-                let at = o + if g.class == 1 { 4 } else { 7 };
-                for k in 0..3 {
+                for (k, x) in v.iter().enumerate() {
                     // `maxps` then `minps` (not `clamp`): a NaN gives `-MAX_ABS_VALUE`.
                     #[allow(clippy::manual_clamp)]
-                    let x = v[k].max(-MAX_ABS_VALUE).min(MAX_ABS_VALUE);
-                    out[at + k] = x;
+                    dst.add(k).write(x.max(-MAX_ABS_VALUE).min(MAX_ABS_VALUE));
                 }
             }
         }

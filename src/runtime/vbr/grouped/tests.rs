@@ -11,6 +11,8 @@ use crate::runtime::seek::{resolve, Looping, Rounding};
 use crate::runtime::{DecompressOptions, Decompressor};
 use crate::AlignedBlob;
 
+mod rows;
+
 /// The grouped clip of a segments blob (format version 2, regrouped) or of a grouped one.
 fn convert(blob: &[u8]) -> Result<Proto> {
     let grouped = AlignedBlob::from_bytes(&crate::offline::regroup_blob(blob)?);
@@ -1072,8 +1074,8 @@ fn bodies_are_canonical() {
 }
 
 /// The whole pose of `p` at `key` with the decoder for `isa` writing only `channels` (1
-/// rotations, 3 and translations, 7 all) into `out` (stride 10): the NEON, `simd128` and AVX2
-/// decoders' channel walks; false where this machine or build has none.
+/// rotations, 3 and translations, 7 all) into `out` (stride 10): the NEON, `simd128`, AVX2 and
+/// scalar decoders' channel walks; false where this machine or build has none.
 fn sample_channels_isa(
     p: &Proto,
     isa: Isa,
@@ -1099,6 +1101,12 @@ fn sample_channels_isa(
     if isa == Isa::Avx2 && isa.available() {
         // SAFETY: AVX2 is present; the key and the buffer were checked above.
         unsafe { avx2::sample_channels(&p.view(), key, out.as_mut_ptr(), 10, channels) };
+        return true;
+    }
+    if isa == Isa::Scalar {
+        let rows = crate::runtime::PoseRows::ten(out.as_mut_ptr(), 10);
+        // SAFETY: the key and the buffer were checked above.
+        unsafe { scalar::sample_rows(&p.view(), key, rows, channels) };
         return true;
     }
     false
@@ -1205,7 +1213,8 @@ fn wide_decoders_are_the_scalar_decoder() {
                 dropped |= a.t > 0.0 || b.t > 0.0;
                 want.fill(f32::NAN);
                 assert!(p.sample_pose_isa(Isa::Scalar, &key, &mut want, stride));
-                for &isa in &isas {
+                // The scalar decoder too, for its channel walk.
+                for &isa in isas.iter().chain(&[Isa::Scalar]) {
                     got.fill(f32::NAN);
                     assert!(p.sample_pose_isa(isa, &key, &mut got, stride));
                     assert!(same(&want, &got), "{isa:?}, {joints} joints, key {key:?}");

@@ -7,11 +7,11 @@ use core::arch::wasm32::*;
 use core::mem::MaybeUninit;
 
 /// The raw `f32` rate index.
-pub(super) const RAW: i32 = crate::format::vbr::bitrate::RATE_RAW as i32;
+const RAW: i32 = crate::format::vbr::bitrate::RATE_RAW as i32;
 
 /// Four lanes of one group's decode in one segment.
 #[derive(Clone, Copy)]
-pub(super) struct Half {
+pub(in crate::runtime::vbr::grouped) struct Half {
     pub(super) mul: [v128; 3],
     pub(super) add: [v128; 3],
     /// `(1 << bits) - 1` per lane.
@@ -30,7 +30,7 @@ pub(super) struct Half {
 
 /// One group's decode in one segment: half 1 is written only for a group of more than four
 /// lanes.
-pub(super) struct Coef {
+pub(in crate::runtime::vbr::grouped) struct Coef {
     pub(super) h: [MaybeUninit<Half>; 2],
     /// Per component and lane, the byte of its field from the frame's first byte (less the
     /// frame's first bit in its byte): lanes 0, 2, 4 and 6 are their pairs' windows.
@@ -46,25 +46,6 @@ pub(super) struct Coef {
     pub(super) total: usize,
     /// Whether a lane stores raw `f32`s.
     pub(super) raw: bool,
-}
-
-impl Coef {
-    #[inline(always)]
-    pub(super) unsafe fn half(&self, h: usize) -> &Half {
-        self.h.get_unchecked(h).assume_init_ref()
-    }
-}
-
-/// `[f(0), f(1), f(2)]` (`array::map` is not always inlined).
-#[inline(always)]
-pub(super) fn map3<T>(f: impl Fn(usize) -> T) -> [T; 3] {
-    [f(0), f(1), f(2)]
-}
-
-/// `[f(0), f(1), f(2), f(3)]`.
-#[inline(always)]
-pub(super) fn map4<T>(f: impl Fn(usize) -> T) -> [T; 4] {
-    [f(0), f(1), f(2), f(3)]
 }
 
 /// `b` where `mask`, else `a`.

@@ -1,0 +1,498 @@
+//! The whole-pose walk of the decoders with four 32-bit lanes (SSE2, NEON, `simd128`): a
+//! group's eight sub-tracks as two halves of four lanes, written once over [`Lanes4`], which
+//! each of those decoders implements in its own file with its instructions. Every operation is
+//! `#[inline(always)]`, so each instance compiles to straight-line code of its instructions, as
+//! a hand-written walk would.
+//!
+//! Every lane performs the AVX2 decoder's float operations in its order (no fused multiply-add,
+//! no estimates), so poses are bit for bit its poses and the `vbr` decoder's; what an ISA does
+//! its own way (the fields, the coefficients, the clamp's NaN rule) is a method of [`Lanes4`].
+//!
+//! Each channel's rows are written at `base[channel] + joint * stride[channel]` ([`PoseRows`]):
+//! the ten-float pose and the f32 layouts of `runtime::layout` alike.
+//!
+//! Two samples in one segment decode a stored frame they both read once.
+
+use super::common::read_joint;
+use super::common::{positions, split, write_statics, Pos, Record, Split, ONE, PAIR, TWO};
+use super::View;
+use crate::format::limits::MAX_ABS_VALUE;
+use crate::format::quantize::bits::read_bits;
+use crate::format::vbr::bitrate::{rate_bits, RATE_RAW};
+use crate::runtime::{PoseRows, SampleKey};
+use core::mem::MaybeUninit;
+
+/// Four 32-bit lanes of one instruction set: the operations the walk performs, and the
+/// coefficients of a group in a segment (computed by the ISA's own code). Implemented by a
+/// zero-sized type per ISA; every method is `#[inline(always)]`.
+pub(super) trait Lanes4 {
+    /// Four floats.
+    type F: Copy;
+    /// A mask of four lanes (all ones or all zeros each).
+    type M: Copy;
+    /// One group's decode in one segment: half 1 written only for a group of more than four
+    /// lanes.
+    type Coef;
+    /// Four lanes of a [`Lanes4::Coef`].
+    type Half;
+
+    unsafe fn splat(x: f32) -> Self::F;
+    unsafe fn add(a: Self::F, b: Self::F) -> Self::F;
+    unsafe fn sub(a: Self::F, b: Self::F) -> Self::F;
+    unsafe fn mul(a: Self::F, b: Self::F) -> Self::F;
+    unsafe fn div(a: Self::F, b: Self::F) -> Self::F;
+    unsafe fn sqrt(a: Self::F) -> Self::F;
+    /// `a ^ b`, bitwise.
+    unsafe fn xor(a: Self::F, b: Self::F) -> Self::F;
+    /// `a <= b`.
+    unsafe fn le(a: Self::F, b: Self::F) -> Self::M;
+    /// `a < b`.
+    unsafe fn lt(a: Self::F, b: Self::F) -> Self::M;
+    /// `a > b`.
+    unsafe fn gt(a: Self::F, b: Self::F) -> Self::M;
+    unsafe fn or(a: Self::M, b: Self::M) -> Self::M;
+    /// `x` where `m`, else 0.
+    unsafe fn and(m: Self::M, x: Self::F) -> Self::F;
+    /// `b` where `m`, else `a` (the AVX2 decoder's `blendv` argument order).
+    unsafe fn sel(m: Self::M, a: Self::F, b: Self::F) -> Self::F;
+    /// `v` clamped to `[lo, hi]` as x86's `maxps(v, lo)` then `minps(_, hi)` (a NaN gives
+    /// `lo`), with the ISA's instructions.
+    unsafe fn clamp(v: Self::F, lo: Self::F, hi: Self::F) -> Self::F;
+    /// Four floats from `p` (unaligned).
+    unsafe fn load(p: *const f32) -> Self::F;
+    /// Four floats at `p` (unaligned).
+    unsafe fn store4(p: *mut f32, v: Self::F);
+    /// The first three floats of `v` at `p` (only those bytes written).
+    unsafe fn store3(p: *mut f32, v: Self::F);
+    /// Rows from columns: row `l` holds lane `l` of `q[0]`, `q[1]`, `q[2]`, `q[3]`.
+    unsafe fn transpose(q: [Self::F; 4]) -> [Self::F; 4];
+
+    /// Writes the coefficients of the group `g` in the segment whose group metadata is at `m`.
+    unsafe fn coef(c: *mut Self::Coef, d: *const u8, g: &Record, m: *const u8);
+    /// Half `h` of `c` (which must have been written).
+    unsafe fn half(c: &Self::Coef, h: usize) -> &Self::Half;
+    /// Bits of the group in a frame.
+    fn total(c: &Self::Coef) -> usize;
+    /// Whether a lane stores raw `f32`s.
+    fn raw(c: &Self::Coef) -> bool;
+    /// The components of half `hi` of the stored frame whose group fields start at `bit`
+    /// (`q * mul + add`; no raw lane).
+    unsafe fn frame(data: &[u8], bit: usize, c: &Self::Coef, hi: usize) -> [Self::F; 3];
+    /// Per lane of half `hi`, the bit of component `k`'s field from the group's first bit in a
+    /// frame, and its rate index (the raw lanes' path).
+    unsafe fn fields_of(c: &Self::Coef, hi: usize, k: usize) -> ([usize; 4], [u32; 4]);
+    /// `q * mul + add`'s `mul` and `add` of component `k`.
+    unsafe fn mul_add(h: &Self::Half, k: usize) -> (Self::F, Self::F);
+    /// Whether every lane in use is set in `m`.
+    unsafe fn all(m: Self::M, h: &Self::Half) -> bool;
+    /// The lanes that drop component `k` (rotations).
+    unsafe fn drops(h: &Self::Half, k: u32) -> Self::M;
+    /// The dropped component of every lane in use, or 4 when they differ.
+    fn udrop(h: &Self::Half) -> u32;
+    /// Lanes constant over the segment (their three widths 0).
+    fn constant(h: &Self::Half) -> Self::M;
+    /// Whether a lane in use is constant over the segment.
+    fn any_constant(h: &Self::Half) -> bool;
+}
+
+/// The [`Lanes4`] methods that read an ISA's coefficients, whose `Coef` (`h`, `total`, `raw`)
+/// and `Half` (`mul`, `add`, `udrop`, `constant`, `any_constant`) fields have the same names in
+/// every ISA: the items of an `impl Lanes4` block, with `coef` the ISA's coefficient function.
+macro_rules! coef_fields {
+    ($f:ty, $m:ty) => {
+        #[inline(always)]
+        unsafe fn coef(c: *mut Coef, d: *const u8, g: &Record, m: *const u8) {
+            coef(c, d, g, m)
+        }
+        #[inline(always)]
+        unsafe fn half(c: &Coef, h: usize) -> &Half {
+            c.h.get_unchecked(h).assume_init_ref()
+        }
+        #[inline(always)]
+        fn total(c: &Coef) -> usize {
+            c.total
+        }
+        #[inline(always)]
+        fn raw(c: &Coef) -> bool {
+            c.raw
+        }
+        #[inline(always)]
+        unsafe fn mul_add(h: &Half, k: usize) -> ($f, $f) {
+            (h.mul[k], h.add[k])
+        }
+        #[inline(always)]
+        fn udrop(h: &Half) -> u32 {
+            h.udrop
+        }
+        #[inline(always)]
+        fn constant(h: &Half) -> $m {
+            h.constant
+        }
+        #[inline(always)]
+        fn any_constant(h: &Half) -> bool {
+            h.any_constant
+        }
+    };
+}
+pub(super) use coef_fields;
+
+/// `[f(0), f(1), f(2)]` (`array::map` is not always inlined).
+#[inline(always)]
+pub(super) fn map3<T>(f: impl Fn(usize) -> T) -> [T; 3] {
+    [f(0), f(1), f(2)]
+}
+
+/// `[f(0), f(1), f(2), f(3)]`.
+#[inline(always)]
+pub(super) fn map4<T>(f: impl Fn(usize) -> T) -> [T; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
+/// The three components of half `h` of the stored frame whose group fields start at `bit`.
+#[inline(always)]
+unsafe fn frame<L: Lanes4>(
+    data: &[u8],
+    bit: usize,
+    c: &L::Coef,
+    h: usize,
+    limit: f32,
+) -> [L::F; 3] {
+    if L::raw(c) {
+        return frame_raw::<L>(data, bit, c, h, limit);
+    }
+    L::frame(data, bit, c, h)
+}
+
+/// [`frame`] of a group with a raw `f32` lane, lane by lane.
+#[cold]
+#[inline(never)]
+unsafe fn frame_raw<L: Lanes4>(
+    data: &[u8],
+    bit: usize,
+    c: &L::Coef,
+    h: usize,
+    limit: f32,
+) -> [L::F; 3] {
+    let hf = L::half(c, h);
+    let mut v = [L::splat(0.0); 3];
+    for (k, v) in v.iter_mut().enumerate() {
+        let (mul, add) = L::mul_add(hf, k);
+        let (mut m, mut a) = ([0f32; 4], [0f32; 4]);
+        L::store4(m.as_mut_ptr(), mul);
+        L::store4(a.as_mut_ptr(), add);
+        let (off, rates) = L::fields_of(c, h, k);
+        let r: [f32; 4] = core::array::from_fn(|l| {
+            let at = bit + off[l];
+            if rates[l] == RATE_RAW as u32 {
+                super::common::raw_value(read_bits(data, at, 32), limit)
+            } else {
+                let w = rate_bits(rates[l] as u8);
+                (read_bits(data, at, w) as i32) as f32 * m[l] + a[l]
+            }
+        });
+        *v = L::load(r.as_ptr());
+    }
+    v
+}
+
+/// The keyframe blend of a dropped sample.
+#[inline(always)]
+unsafe fn blend<L: Lanes4>(a: [L::F; 3], n: [L::F; 3], t: f32) -> [L::F; 3] {
+    let t = L::splat(t);
+    map3(|k| L::add(a[k], L::mul(L::sub(n[k], a[k]), t)))
+}
+
+/// Half `h` of a group at a sample: its stored frame, blended towards the next one for a
+/// dropped sample.
+#[inline(always)]
+unsafe fn sample<L: Lanes4>(
+    data: &[u8],
+    pos: &Pos,
+    gbit: usize,
+    c: &L::Coef,
+    h: usize,
+    limit: f32,
+) -> [L::F; 3] {
+    let a = frame::<L>(data, pos.bit + gbit, c, h, limit);
+    if pos.t > 0.0 {
+        let n = frame::<L>(data, pos.bit + pos.fb + gbit, c, h, limit);
+        blend::<L>(a, n, pos.t)
+    } else {
+        a
+    }
+}
+
+/// Half `h` of a group at two samples of one segment (`a` and `b`, the same coefficients):
+/// [`sample`] of each, a stored frame both read decoded once.
+#[inline(always)]
+unsafe fn sample_pair<L: Lanes4>(
+    data: &[u8],
+    a: &Pos,
+    b: &Pos,
+    gbit: usize,
+    c: &L::Coef,
+    h: usize,
+    limit: f32,
+) -> ([L::F; 3], [L::F; 3]) {
+    let next = a.bit + a.fb;
+    let a0 = frame::<L>(data, a.bit + gbit, c, h, limit);
+    let a1 = if a.t > 0.0 {
+        frame::<L>(data, next + gbit, c, h, limit)
+    } else {
+        a0
+    };
+    let va = if a.t > 0.0 {
+        blend::<L>(a0, a1, a.t)
+    } else {
+        a0
+    };
+    let b0 = if b.bit == a.bit {
+        a0
+    } else if b.bit == next && a.t > 0.0 {
+        a1
+    } else {
+        frame::<L>(data, b.bit + gbit, c, h, limit)
+    };
+    let vb = if b.t > 0.0 {
+        let b1 = if b.bit == a.bit && a.t > 0.0 {
+            a1
+        } else {
+            frame::<L>(data, b.bit + b.fb + gbit, c, h, limit)
+        };
+        blend::<L>(b0, b1, b.t)
+    } else {
+        b0
+    };
+    (va, vb)
+}
+
+/// Rotations from their stored slots and dropped components (of half `h`). The placement of
+/// the dropped component is free when the four lanes drop the same one, and the
+/// renormalisation is skipped when every lane in use is inside the unit ball.
+#[inline(always)]
+unsafe fn rebuild<L: Lanes4>(s: [L::F; 3], h: &L::Half) -> [L::F; 4] {
+    let one = L::splat(1.0);
+    let len2 = L::add(
+        L::add(L::mul(s[0], s[0]), L::mul(s[1], s[1])),
+        L::mul(s[2], s[2]),
+    );
+    let inside = L::le(len2, one);
+    let dd = L::and(inside, L::sqrt(L::sub(one, len2)));
+    // Every lane in use inside the unit ball (the usual case): no renormalisation.
+    let [a, b, c] = if L::all(inside, h) {
+        s
+    } else {
+        let r = L::div(one, L::sqrt(len2));
+        map3(|k| L::sel(inside, L::mul(s[k], r), s[k]))
+    };
+    match L::udrop(h) {
+        0 => [dd, a, b, c],
+        1 => [a, dd, b, c],
+        2 => [a, b, dd, c],
+        3 => [a, b, c, dd],
+        _ => {
+            let (e0, e1, e2, e3) = (
+                L::drops(h, 0),
+                L::drops(h, 1),
+                L::drops(h, 2),
+                L::drops(h, 3),
+            );
+            [
+                L::sel(e0, a, dd),
+                L::sel(e0, L::sel(e1, b, dd), a),
+                L::sel(L::or(e0, e1), L::sel(e2, c, dd), b),
+                L::sel(e3, c, dd),
+            ]
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn dot<L: Lanes4>(p: &[L::F; 4], q: &[L::F; 4]) -> L::F {
+    L::add(
+        L::add(L::mul(p[0], q[0]), L::mul(p[2], q[2])),
+        L::add(L::mul(p[1], q[1]), L::mul(p[3], q[3])),
+    )
+}
+
+/// `nlerp_shortest` per lane (the operations of `blend::nlerp4`); `h` the half of the lanes.
+#[inline(always)]
+unsafe fn nlerp<L: Lanes4>(a: [L::F; 4], b: [L::F; 4], t: f32, h: &L::Half) -> [L::F; 4] {
+    let d = dot::<L>(&a, &b);
+    let flip = L::and(L::lt(d, L::splat(0.0)), L::splat(-0.0));
+    let tv = L::splat(t);
+    let v = map4(|k| L::add(a[k], L::mul(L::sub(L::xor(b[k], flip), a[k]), tv)));
+    let len2 = dot::<L>(&v, &v);
+    let r = L::div(L::splat(1.0), L::sqrt(len2));
+    let ok = L::gt(len2, L::splat(0.0));
+    if L::all(ok, h) {
+        map4(|k| L::mul(v[k], r))
+    } else {
+        map4(|k| L::sel(ok, a[k], L::mul(v[k], r)))
+    }
+}
+
+/// The lanes of half `h` of four component registers as rows at `base + joint * stride`: four
+/// floats, or three when `three`.
+#[inline(always)]
+unsafe fn store<L: Lanes4>(
+    q: [L::F; 4],
+    g: &Record,
+    h: usize,
+    d: *const u8,
+    (base, stride): (*mut f32, usize),
+    three: bool,
+) {
+    let r = L::transpose(q);
+    let put = |l: usize, row: L::F| {
+        let dst = base.add(read_joint(d, g.joints, g.joint_shift, 4 * h + l) * stride);
+        if three {
+            L::store3(dst, row);
+        } else {
+            L::store4(dst, row);
+        }
+    };
+    if g.n >= 4 * h + 4 {
+        // Most halves are full: straight-line stores.
+        for (l, &row) in r.iter().enumerate() {
+            put(l, row);
+        }
+    } else {
+        for (l, &row) in r.iter().enumerate().take(g.n - 4 * h) {
+            put(l, row);
+        }
+    }
+}
+
+/// Samples every joint's channels of `channels` at `key` into `rows`: the rotations, or the
+/// rotations and translations, or all three (7); the groups are in channel order, so the walk
+/// stops at the first group of a channel not asked for. The caller checks the key and that
+/// `rows` hold every joint.
+#[inline(always)]
+pub(super) unsafe fn sample_rows<L: Lanes4>(
+    p: &View,
+    key: &SampleKey,
+    rows: PoseRows,
+    channels: u32,
+) {
+    debug_assert!(matches!(channels, 1 | 3 | 7));
+    // One split of the key serves the hints and the walk.
+    let sp = split(p, key);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    super::common::prefetch(p, &sp);
+    write_statics(
+        p,
+        rows,
+        channels,
+        |dst, src| L::store4(dst, L::load(src)),
+        |dst, src| L::store3(dst, L::load(src)),
+    );
+    match sp.case {
+        PAIR => walk::<L, PAIR>(p, key, &sp, rows, channels),
+        TWO => walk::<L, TWO>(p, key, &sp, rows, channels),
+        _ => walk::<L, ONE>(p, key, &sp, rows, channels),
+    }
+}
+
+#[inline(always)]
+unsafe fn walk<L: Lanes4, const M: u8>(
+    p: &View,
+    key: &SampleKey,
+    sp: &Split,
+    rows: PoseRows,
+    channels: u32,
+) {
+    let data = p.data;
+    let d = data.as_ptr();
+    let (a, b) = positions(p, sp);
+    let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
+    let alpha = key.alpha;
+    let mut rec = 0;
+    for gi in 0..p.num_groups {
+        let g = Record::at(d, rec);
+        if channels & (1 << g.class) == 0 {
+            break;
+        }
+        rec += g.size;
+        if g.n == 1 {
+            // A group of one lane, decoded alone (as the AVX2 walk does).
+            let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
+            let v = super::subset::lone_group(p, key, (a, b), M, at, (ga, gb), g.class == 0);
+            let ch = g.class as usize % 3;
+            let dst = rows.at(read_joint(d, g.joints, g.joint_shift, 0), ch);
+            core::ptr::copy_nonoverlapping(v.as_ptr(), dst, if ch == 0 { 4 } else { 3 });
+            if gi + 1 < p.num_groups {
+                ga += super::subset::lone_bits(p, ma);
+                gb += super::subset::lone_bits(p, if M == TWO { mb } else { ma });
+                ma += g.meta;
+                mb += g.meta;
+            }
+            continue;
+        }
+        let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+        let ch = g.class as usize % 3;
+        let to = (rows.base[ch], rows.stride[ch]);
+        let mut ca = MaybeUninit::<L::Coef>::uninit();
+        L::coef(ca.as_mut_ptr(), d, &g, d.add(ma));
+        let ca = ca.assume_init_ref();
+        let mut two = MaybeUninit::<L::Coef>::uninit();
+        let cb = if M == TWO {
+            L::coef(two.as_mut_ptr(), d, &g, d.add(mb));
+            two.assume_init_ref()
+        } else {
+            ca
+        };
+        for h in 0..1 + (g.n > 4) as usize {
+            let (va, vb) = match M {
+                ONE => {
+                    let v = sample::<L>(data, &a, ga, ca, h, limit);
+                    (v, v)
+                }
+                PAIR => sample_pair::<L>(data, &a, &b, ga, ca, h, limit),
+                _ => (
+                    sample::<L>(data, &a, ga, ca, h, limit),
+                    sample::<L>(data, &b, gb, cb, h, limit),
+                ),
+            };
+            if g.class == 0 {
+                let ha = L::half(ca, h);
+                let qa = rebuild::<L>(va, ha);
+                let q = match M {
+                    ONE => qa,
+                    _ => {
+                        let q = nlerp::<L>(qa, rebuild::<L>(vb, L::half(cb, h)), alpha, ha);
+                        if M == PAIR && L::any_constant(ha) {
+                            // Constant over the segment: both samples are the same, not blended.
+                            let k = L::constant(ha);
+                            map4(|i| L::sel(k, q[i], qa[i]))
+                        } else {
+                            q
+                        }
+                    }
+                };
+                store::<L>(q, &g, h, d, to, false);
+            } else {
+                let v = match M {
+                    ONE => va,
+                    _ => {
+                        let s0 = L::splat(1.0 - alpha);
+                        let s1 = L::splat(alpha);
+                        map3(|k| L::add(L::mul(va[k], s0), L::mul(vb[k], s1)))
+                    }
+                };
+                let m = L::splat(MAX_ABS_VALUE);
+                let nm = L::splat(-MAX_ABS_VALUE);
+                let v = map3(|k| L::clamp(v[k], nm, m));
+                store::<L>([v[0], v[1], v[2], L::splat(0.0)], &g, h, d, to, true);
+            }
+        }
+        ga += L::total(ca);
+        ma += g.meta;
+        if M != ONE {
+            gb += L::total(cb);
+        }
+        if M == TWO {
+            mb += g.meta;
+        }
+    }
+}
