@@ -284,4 +284,28 @@ TEST(PoseLayout, CppWrapperWritesEngineRecordsAndArrays) {
     EXPECT_EQ(d.sample_pose(animcomp::PoseLayout::unreal4(), ue5.data(), 1).code(), ANIMCOMP_STATUS_BUFFER_TOO_SMALL);
     EXPECT_EQ(d.sample_pose(animcomp::PoseLayout::preset(77), ue5.data(), ue5.size()).code(),
               ANIMCOMP_STATUS_INVALID_ARGUMENT);
+
+    // Layouts checked once: the same bytes; buffers still checked; a refused layout stays refused.
+    const animcomp::CheckedPoseLayout ue5_checked(animcomp::PoseLayout::unreal5());
+    const animcomp::CheckedPoseLayout unity_checked(animcomp::PoseLayout::unity());
+    ASSERT_TRUE(ue5_checked.status().ok());
+    ASSERT_TRUE(unity_checked.status().ok());
+    std::vector<Ue5Transform> ue5b(kJoints);
+    std::memset(ue5b.data(), 0, ue5b.size() * sizeof(Ue5Transform));
+    std::memset(ue5.data(), 0, ue5.size() * sizeof(Ue5Transform));
+    ASSERT_TRUE(d.sample_pose(animcomp::PoseLayout::unreal5(), ue5.data(), ue5.size()).ok());
+    ASSERT_TRUE(d.sample_pose(ue5_checked, ue5b.data(), ue5b.size()).ok());
+    EXPECT_EQ(std::memcmp(ue5.data(), ue5b.data(), ue5.size() * sizeof(Ue5Transform)), 0);
+    std::vector<UnityQuaternion> rotb(kJoints);
+    std::vector<UnityFloat3> posb(kJoints), sclb(kJoints);
+    ASSERT_TRUE(d.sample_pose(unity_checked, rotb.data(), posb.data(), sclb.data(), kJoints).ok());
+    for (uint32_t j = 0; j < kJoints; ++j) {
+        EXPECT_EQ(rotb[j].w, rot[j].w);
+        EXPECT_EQ(posb[j].x, pos[j].x);
+        EXPECT_EQ(sclb[j].z, scl[j].z);
+    }
+    EXPECT_EQ(d.sample_pose(ue5_checked, ue5b.data(), 1).code(), ANIMCOMP_STATUS_BUFFER_TOO_SMALL);
+    const animcomp::CheckedPoseLayout refused(animcomp::PoseLayout::preset(77));
+    EXPECT_EQ(refused.status().code(), ANIMCOMP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(d.sample_pose(refused, ue5b.data(), ue5b.size()).code(), ANIMCOMP_STATUS_INVALID_ARGUMENT);
 }

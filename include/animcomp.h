@@ -166,6 +166,11 @@
 #define ANIMCOMP_CHANNEL_ALL 7
 
 /**
+ * Number of 64-bit words in an `AnimcompCheckedPoseLayout`.
+ */
+#define ANIMCOMP_CHECKED_POSE_LAYOUT_WORDS 8
+
+/**
  * `AnimcompPoseLayout::element`: 32-bit floats.
  */
 #define ANIMCOMP_ELEMENT_F32 0
@@ -1010,6 +1015,20 @@ typedef struct AnimcompPoseLayout {
 } AnimcompPoseLayout;
 
 /**
+ * A pose layout checked once by `animcomp_pose_layout_check`, for the `_checked` sampling calls,
+ * which then check only the buffers: caller-owned, fixed-size, 16-byte aligned, no heap memory,
+ * needs no destruction. It is only read, so it may be shared between threads and copied with
+ * `memcpy`. A struct that `animcomp_pose_layout_check` did not fill (or that was changed since)
+ * is refused with `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+ */
+typedef struct ANIMCOMP_ALIGNED(16) AnimcompCheckedPoseLayout {
+  /**
+   * Private state; do not touch.
+   */
+  uint64_t opaque[ANIMCOMP_CHECKED_POSE_LAYOUT_WORDS];
+} AnimcompCheckedPoseLayout;
+
+/**
  * The caller's output buffers for a pose layout: one (`data0`) for AoS and SoA4, three
  * (rotation `data0`, translation `data1`, scale `data2`) for SoA; unused ones NULL with size 0.
  * Each must be aligned to the element size; sizes are in bytes.
@@ -1321,6 +1340,14 @@ AnimcompStatus animcomp_pose_layout_preset(uint32_t preset, struct AnimcompPoseL
 AnimcompStatus animcomp_pose_layout_size(const struct AnimcompPoseLayout *layout, size_t joints, size_t *sizes);
 
 /**
+ * Checks `*layout` once (as `animcomp_sample_pose_layout` does on every call) and writes it,
+ * checked, into `*checked` for `animcomp_sample_pose_checked` and
+ * `animcomp_sample_joints_checked`. An invalid layout gives its status and leaves `*checked`
+ * unwritten.
+ */
+AnimcompStatus animcomp_pose_layout_check(const struct AnimcompPoseLayout *layout, struct AnimcompCheckedPoseLayout *checked);
+
+/**
  * Samples every joint at the current position into `*out` in `*layout`: values bit for bit
  * those of `animcomp_sample_pose` (widened exactly to double for `ANIMCOMP_ELEMENT_F64`). Bytes
  * outside the layout's fields are not written (SoA4 writes whole blocks). Buffers are checked
@@ -1332,11 +1359,23 @@ AnimcompStatus animcomp_pose_layout_size(const struct AnimcompPoseLayout *layout
 AnimcompStatus animcomp_sample_pose_layout(const struct AnimcompDecompressor *ctx, const struct AnimcompPoseLayout *layout, const struct AnimcompPoseBuffers *out);
 
 /**
+ * `animcomp_sample_pose_layout` into a layout checked once by `animcomp_pose_layout_check`: only
+ * the buffers are checked (as `animcomp_sample_pose_layout` checks them). A `*layout` that
+ * `animcomp_pose_layout_check` did not fill gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+ */
+AnimcompStatus animcomp_sample_pose_checked(const struct AnimcompDecompressor *ctx, const struct AnimcompCheckedPoseLayout *layout, const struct AnimcompPoseBuffers *out);
+
+/**
  * `animcomp_sample_joints` into `*layout`: joint `joints[i]`'s channels of `channels` at slot
  * `out_slots[i]` (or `i` when `out_slots` is NULL); only those fields are written. The buffers
  * must hold the largest slot; checked as `animcomp_sample_pose_layout`'s. Does not allocate.
  */
 AnimcompStatus animcomp_sample_joints_layout(const struct AnimcompDecompressor *ctx, const uint32_t *joints, const uint32_t *out_slots, size_t count, uint32_t channels, const struct AnimcompPoseLayout *layout, const struct AnimcompPoseBuffers *out);
+
+/**
+ * `animcomp_sample_joints_layout` into a layout checked once by `animcomp_pose_layout_check`.
+ */
+AnimcompStatus animcomp_sample_joints_checked(const struct AnimcompDecompressor *ctx, const uint32_t *joints, const uint32_t *out_slots, size_t count, uint32_t channels, const struct AnimcompCheckedPoseLayout *layout, const struct AnimcompPoseBuffers *out);
 
 /**
  * Writes into `*out_bytes` the bytes of playback cache a context bound to the opened blob

@@ -362,6 +362,26 @@ struct PoseLayout {
 };
 
 /**
+ * A pose layout checked once (animcomp_pose_layout_check): Decompressor::sample_pose and
+ * sample_joints given one check only the buffers on each call. Make one per layout an engine
+ * writes into (e.g. at start-up) and keep it; it may be copied and shared between threads.
+ */
+class CheckedPoseLayout {
+public:
+  /** Checks `layout`; status() is its verdict (a layout that failed is refused when used). */
+  explicit CheckedPoseLayout(const AnimcompPoseLayout &layout) noexcept
+      : status_(animcomp_pose_layout_check(&layout, &checked_)) {}
+  /** ANIMCOMP_STATUS_OK when the layout was valid. */
+  Status status() const noexcept { return status_; }
+  /** The C struct. */
+  const AnimcompCheckedPoseLayout &get() const noexcept { return checked_; }
+
+private:
+  AnimcompCheckedPoseLayout checked_{};
+  Status status_;
+};
+
+/**
  * A decompression context bound to a blob (which must outlive it and every copy of it). Copyable
  * and allocation-free: copy it to give another thread its own playhead on the same blob.
  */
@@ -440,27 +460,34 @@ public:
                        std::size_t stride = 0) const noexcept {
     return animcomp_sample_joints(&ctx_, joints, out_slots, count, channels, out, len_floats, stride);
   }
-  /** Every joint into `out` in `layout`: animcomp_sample_pose_layout. */
+  /**
+   * Every joint into `out` in `layout` (an AnimcompPoseLayout, checked on every call:
+   * animcomp_sample_pose_layout; or a CheckedPoseLayout: animcomp_sample_pose_checked).
+   */
   Status sample_pose(const AnimcompPoseLayout &layout, const AnimcompPoseBuffers &out) const noexcept {
     return animcomp_sample_pose_layout(&ctx_, &layout, &out);
   }
+  /** Every joint into `out` in a layout checked once: animcomp_sample_pose_checked. */
+  Status sample_pose(const CheckedPoseLayout &layout, const AnimcompPoseBuffers &out) const noexcept {
+    return animcomp_sample_pose_checked(&ctx_, &layout.get(), &out);
+  }
   /**
    * Every joint into an array of engine records `T` (AoS `layout`, e.g. a mirror of Unreal's
-   * FTransform with PoseLayout::unreal5()): animcomp_sample_pose_layout.
+   * FTransform with PoseLayout::unreal5(), or a CheckedPoseLayout of it).
    */
-  template <class T>
-  Status sample_pose(const AnimcompPoseLayout &layout, T *records, std::size_t count) const noexcept {
+  template <class L, class T>
+  Status sample_pose(const L &layout, T *records, std::size_t count) const noexcept {
     AnimcompPoseBuffers b{};
     b.data0 = records;
     b.size0 = count * sizeof(T);
-    return animcomp_sample_pose_layout(&ctx_, &layout, &b);
+    return sample_pose(layout, b);
   }
   /**
    * Every joint into three arrays (SoA `layout`, e.g. PoseLayout::unity() with quaternions,
-   * positions, scales): animcomp_sample_pose_layout.
+   * positions, scales, or a CheckedPoseLayout of it).
    */
-  template <class R, class T, class S>
-  Status sample_pose(const AnimcompPoseLayout &layout, R *rotations, T *translations, S *scales,
+  template <class L, class R, class T, class S>
+  Status sample_pose(const L &layout, R *rotations, T *translations, S *scales,
                      std::size_t count) const noexcept {
     AnimcompPoseBuffers b{};
     b.data0 = rotations;
@@ -469,13 +496,19 @@ public:
     b.size0 = count * sizeof(R);
     b.size1 = count * sizeof(T);
     b.size2 = count * sizeof(S);
-    return animcomp_sample_pose_layout(&ctx_, &layout, &b);
+    return sample_pose(layout, b);
   }
   /** A joint selection into `out` in `layout`: animcomp_sample_joints_layout. */
   Status sample_joints(const uint32_t *joints, const uint32_t *out_slots, std::size_t count,
                        uint32_t channels, const AnimcompPoseLayout &layout,
                        const AnimcompPoseBuffers &out) const noexcept {
     return animcomp_sample_joints_layout(&ctx_, joints, out_slots, count, channels, &layout, &out);
+  }
+  /** A joint selection into `out` in a layout checked once: animcomp_sample_joints_checked. */
+  Status sample_joints(const uint32_t *joints, const uint32_t *out_slots, std::size_t count,
+                       uint32_t channels, const CheckedPoseLayout &layout,
+                       const AnimcompPoseBuffers &out) const noexcept {
+    return animcomp_sample_joints_checked(&ctx_, joints, out_slots, count, channels, &layout.get(), &out);
   }
   /** Writes every curve (`len` floats available): animcomp_sample_curves. */
   Status sample_curves(float *out, std::size_t len) const noexcept {

@@ -1,5 +1,5 @@
 //! Poses in the engine's layout (`Decompressor::sample_pose_layout`, `sample_pose_layout_cached`,
-//! `sample_joints_layout` and their C entry points): for every codec, layout kind and element
+//! `sample_joints_layout`, their forms for a layout checked once, and their C entry points): for every codec, layout kind and element
 //! type, the bytes written are the ten-float decode converted by a reference written here (bit
 //! for bit, `f64` the exact widening), bytes outside the fields keep a sentinel, and hostile
 //! layouts and buffers get their statuses.
@@ -190,6 +190,16 @@ fn check_codecs(joints: usize) {
                     d.sample_pose_layout(&l, &mut views).unwrap();
                 }
                 assert!(snapshot(&mut bufs) == want, "{name} {lname} t={t}: pose");
+                let checked = l.checked().unwrap();
+                let mut bufs = buffers(&l, nj);
+                {
+                    let mut views: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.bytes()).collect();
+                    d.sample_pose_checked(&checked, &mut views).unwrap();
+                }
+                assert!(
+                    snapshot(&mut bufs) == want,
+                    "{name} {lname} t={t}: pose, layout checked once"
+                );
                 let mut bufs = buffers(&l, nj);
                 {
                     let mut views: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.bytes()).collect();
@@ -237,6 +247,17 @@ fn check_codecs(joints: usize) {
                     assert!(
                         snapshot(&mut bufs) == want,
                         "{name} {lname} t={t} mask {mask} slots {use_slots}: selection"
+                    );
+                    let mut bufs = buffers(&l, n);
+                    {
+                        let mut views: Vec<&mut [u8]> =
+                            bufs.iter_mut().map(|b| b.bytes()).collect();
+                        d.sample_joints_checked(&joints, sl, mask, &checked, &mut views)
+                            .unwrap();
+                    }
+                    assert!(
+                        snapshot(&mut bufs) == want,
+                        "{name} {lname} t={t} mask {mask} slots {use_slots}: checked selection"
                     );
                 }
                 let _ = i;
@@ -393,6 +414,117 @@ fn hostile_layouts_are_refused() {
         d.sample_joints_layout(&[0], Some(&[u32::MAX]), 7, &big, &mut [b.bytes()]),
         Err(Error::InvalidArgument(_)) | Err(Error::BufferTooSmall { .. })
     ));
+}
+
+/// The rules of `PoseLayout::validate`, written plainly: the reference its one-pass check is
+/// compared with.
+fn valid_reference(l: &PoseLayout) -> bool {
+    use animcomp::decompress::LayoutKind;
+    let e = l.element.size();
+    let comps = [4usize, 3, 3];
+    match l.kind {
+        LayoutKind::Soa4 => l.offsets == [0; 3] && l.strides == [0; 3],
+        LayoutKind::Aos => {
+            let s = l.strides[0];
+            if l.strides != [s; 3] || s > isize::MAX as usize || !s.is_multiple_of(e) {
+                return false;
+            }
+            let mut ends = [0usize; 3];
+            for c in 0..3 {
+                if !l.offsets[c].is_multiple_of(e) {
+                    return false;
+                }
+                match l.offsets[c].checked_add(comps[c] * e) {
+                    Some(end) if end <= s => ends[c] = end,
+                    _ => return false,
+                }
+            }
+            (0..3).all(|a| (a + 1..3).all(|b| l.offsets[a] >= ends[b] || l.offsets[b] >= ends[a]))
+        }
+        LayoutKind::Soa => (0..3).all(|c| {
+            l.offsets[c].is_multiple_of(e)
+                && l.strides[c].is_multiple_of(e)
+                && l.strides[c] >= comps[c] * e
+        }),
+    }
+}
+
+#[test]
+fn validation_agrees_with_its_reference() {
+    use animcomp::decompress::LayoutKind;
+    // Values around every boundary: small offsets and strides, odd ones, and the address
+    // space's end.
+    let values = [
+        0usize,
+        1,
+        4,
+        8,
+        12,
+        16,
+        24,
+        28,
+        32,
+        36,
+        40,
+        44,
+        48,
+        64,
+        96,
+        isize::MAX as usize - 7,
+        isize::MAX as usize + 1,
+        usize::MAX - 7,
+        usize::MAX,
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut pick = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        values[(seed % values.len() as u64) as usize]
+    };
+    let (mut valid, mut n) = (0, 0);
+    for round in 0..60_000 {
+        let element = if round % 2 == 0 {
+            Element::F32
+        } else {
+            Element::F64
+        };
+        let kind = [LayoutKind::Aos, LayoutKind::Soa, LayoutKind::Soa4][round % 3];
+        let offsets = [pick(), pick(), pick()];
+        let strides = if kind == LayoutKind::Aos && round % 5 != 0 {
+            [pick(); 3]
+        } else {
+            [pick(), pick(), pick()]
+        };
+        let mut l = PoseLayout {
+            element,
+            kind,
+            offsets,
+            strides,
+        };
+        if kind == LayoutKind::Aos && round % 7 == 0 {
+            // Valid AoS shapes are rare among random values: rebuild some from the presets.
+            l = PoseLayout::aos(element, [0, 16 * element.size() / 4, 32], 48 * (round % 3));
+        }
+        let want = valid_reference(&l);
+        let got = l.validate();
+        assert_eq!(got.is_ok(), want, "{l:?}: {got:?}");
+        if let Err(e) = got {
+            assert!(matches!(e, Error::InvalidArgument(_)), "{l:?}: {e:?}");
+        } else {
+            // A valid layout's checked form gives the same sizes.
+            let c = l.checked().unwrap();
+            for b in 0..l.buffers() {
+                for slots in [0, 1, 5, 1 << 20] {
+                    assert_eq!(c.required_bytes(b, slots), l.required_bytes(b, slots));
+                }
+            }
+            valid += 1;
+        }
+        n += 1;
+    }
+    // The sweep meets both verdicts often.
+    assert!(valid > n / 20 && valid < n - n / 20, "{valid} valid of {n}");
 }
 
 /// A context on the first test blob, through the C ABI.
@@ -682,6 +814,156 @@ fn c_presets_and_statuses() {
         },
         Status::InvalidEnum
     );
+}
+
+#[test]
+fn c_checked_layouts_match_and_refuse_what_was_not_checked() {
+    let nj = 10;
+    let (_blob, _bind, mut ctx) = c_context(nj);
+    unsafe {
+        assert_eq!(animcomp_seek(&mut ctx, 0.3, 0, 0), Status::Ok);
+    }
+    let zero = AnimcompCheckedPoseLayout {
+        opaque: [0; ANIMCOMP_CHECKED_POSE_LAYOUT_WORDS],
+    };
+    for p in 0..5 {
+        let l = preset(p);
+        let mut checked = zero;
+        assert_eq!(
+            unsafe { animcomp_pose_layout_check(&l, &mut checked) },
+            Status::Ok
+        );
+        let mut sizes = [0usize; 3];
+        assert_eq!(
+            unsafe { animcomp_pose_layout_size(&l, nj, sizes.as_mut_ptr()) },
+            Status::Ok
+        );
+        let mut a: Vec<Buf> = sizes.iter().map(|&n| Buf::new(n)).collect();
+        let mut b: Vec<Buf> = sizes.iter().map(|&n| Buf::new(n)).collect();
+        let ptrs = |v: &mut Vec<Buf>| {
+            let mut d = [std::ptr::null_mut(); 3];
+            for (i, x) in v.iter_mut().enumerate() {
+                if sizes[i] > 0 {
+                    d[i] = x.bytes().as_mut_ptr();
+                }
+            }
+            three(d, sizes)
+        };
+        let (ba, bb) = (ptrs(&mut a), ptrs(&mut b));
+        assert_eq!(
+            unsafe { animcomp_sample_pose_layout(&ctx, &l, &ba) },
+            Status::Ok
+        );
+        assert_eq!(
+            unsafe { animcomp_sample_pose_checked(&ctx, &checked, &bb) },
+            Status::Ok
+        );
+        assert!(snapshot(&mut a) == snapshot(&mut b), "preset {p}: pose");
+        let joints = [4u32, 0, 9];
+        let slots = [1u32, 0, 2];
+        for buf in a.iter_mut().chain(b.iter_mut()) {
+            buf.bytes().fill(SENTINEL);
+        }
+        let (ba, bb) = (ptrs(&mut a), ptrs(&mut b));
+        unsafe {
+            assert_eq!(
+                animcomp_sample_joints_layout(&ctx, joints.as_ptr(), slots.as_ptr(), 3, 5, &l, &ba),
+                Status::Ok
+            );
+            assert_eq!(
+                animcomp_sample_joints_checked(
+                    &ctx,
+                    joints.as_ptr(),
+                    slots.as_ptr(),
+                    3,
+                    5,
+                    &checked,
+                    &bb
+                ),
+                Status::Ok
+            );
+        }
+        assert!(
+            snapshot(&mut a) == snapshot(&mut b),
+            "preset {p}: selection"
+        );
+        // Buffers are still checked.
+        let short = AnimcompPoseBuffers {
+            size0: sizes[0] - 4,
+            ..bb
+        };
+        assert_eq!(
+            unsafe { animcomp_sample_pose_checked(&ctx, &checked, &short) },
+            Status::BufferTooSmall
+        );
+        // A struct the check did not write, or changed in any word, is refused.
+        assert_eq!(
+            unsafe { animcomp_sample_pose_checked(&ctx, &zero, &bb) },
+            Status::InvalidArgument
+        );
+        for w in 0..ANIMCOMP_CHECKED_POSE_LAYOUT_WORDS {
+            for bit in [0, 3, 17, 40, 63] {
+                let mut bad = checked;
+                bad.opaque[w] ^= 1 << bit;
+                assert_eq!(
+                    unsafe { animcomp_sample_pose_checked(&ctx, &bad, &bb) },
+                    Status::InvalidArgument,
+                    "preset {p}: word {w} bit {bit}"
+                );
+            }
+        }
+    }
+    // Another preset's tag over this preset's words, and statuses of the check itself.
+    let mut c1 = zero;
+    let mut c2 = zero;
+    unsafe {
+        assert_eq!(animcomp_pose_layout_check(&preset(1), &mut c1), Status::Ok);
+        assert_eq!(animcomp_pose_layout_check(&preset(2), &mut c2), Status::Ok);
+    }
+    c1.opaque[0] = c2.opaque[0];
+    let mut b = Buf::new(96 * nj);
+    let bufs = three(
+        [
+            b.bytes().as_mut_ptr(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        ],
+        [96 * nj, 0, 0],
+    );
+    unsafe {
+        assert_eq!(
+            animcomp_sample_pose_checked(&ctx, &c1, &bufs),
+            Status::InvalidArgument
+        );
+        let mut bad = preset(2);
+        bad.scale_offset = 20;
+        let mut out = zero;
+        assert_eq!(
+            animcomp_pose_layout_check(&bad, &mut out),
+            Status::InvalidArgument
+        );
+        assert!(
+            out.opaque == zero.opaque,
+            "an invalid layout leaves the struct unwritten"
+        );
+        bad.element = 7;
+        assert_eq!(
+            animcomp_pose_layout_check(&bad, &mut out),
+            Status::InvalidEnum
+        );
+        assert_eq!(
+            animcomp_pose_layout_check(std::ptr::null(), &mut out),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_pose_layout_check(&preset(2), std::ptr::null_mut()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            animcomp_sample_pose_checked(&ctx, std::ptr::null(), &bufs),
+            Status::NullPointer
+        );
+    }
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //! joint's rotation only (`sample_joints`, channel mask 1), `one DIR N` joint 0 alone (the fixed
 //! cost of a call); `play DIR N` and `playcache DIR N` play every blob forward (N poses at
 //! +1/60 s from a fixed phase, wrapping) without and with a playback cache; `samplecache DIR N`
-//! is `sample` through a cache (random access: what the cache costs when it cannot help). Run under `valgrind --tool=callgrind` to count instructions per pose
+//! is `sample` through a cache (random access: what the cache costs when it cannot help);
+//! `playmany DIR FRAMES INSTANCES cache|plain [flush]` plays many instances round robin, as an
+//! engine does (see `playmany`). Run under `valgrind --tool=callgrind` to count instructions per pose
 //! independently of machine load.
 //!
 //! The format version 4 prototype: `proto DIR N` samples like `sample` with the widest decoder
@@ -18,7 +20,8 @@
 //! Poses in the engine's layout: `layouts DIR N [PRESET VARIANT]` times, per preset (`ue5`,
 //! `ue4`, `unity`, `ozz`), the ten-float decode alone (`ten`), the ten-float decode and a second
 //! pass converting it into the layout (`convert`), and the decode straight into the layout
-//! (`straight`), in interleaved rounds, and prints ns/pose and the ratios; with PRESET and
+//! (`straight`), into a layout checked once (`checked`), and the ten floats, the layout and the
+//! layout checked once through the C ABI (`cten`, `cstraight`, `cchecked`), in interleaved rounds, and prints ns/pose and the ratios; with PRESET and
 //! VARIANT it runs that one alone (for callgrind).
 //!
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
@@ -26,6 +29,7 @@
 use animcomp::decompress::seek::resolve;
 use animcomp::decompress::vbr::grouped::{Isa, Proto, ProtoCache};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, PoseLayout, Rounding};
+use animcomp::ffi;
 use animcomp::math::FLOATS_PER_JOINT;
 use animcomp::{compress, AlignedBlob, CompressSettings};
 use animcomp_import::{collect_files, load, ImportOptions};
@@ -58,6 +62,7 @@ fn main() {
             }
         }
         Some("layouts") => layouts(&args),
+        Some("playmany") => playmany(&args),
         Some(
             mode @ ("sample" | "samplecache" | "subset" | "all" | "rotations" | "one" | "play"
             | "playcache" | "proto" | "protoplay" | "protocheck" | "protocache"
@@ -275,6 +280,77 @@ fn main() {
     }
 }
 
+/// `playmany DIR FRAMES INSTANCES cache|plain [flush]`: INSTANCES playing instances (instance
+/// `k` plays blob `k` modulo the blobs, from its own phase), each with its own pose buffer (and
+/// playback cache), every instance sampled once per frame at +1/60 s: the access pattern of an
+/// engine's playback; `flush` writes 32 MB before every frame (untimed). Under `valgrind --tool=cachegrind --cache-sim=yes` with a last-level cache smaller
+/// than all instances' memory, its last-level misses per pose approximate the lines a pose reads
+/// and writes when every frame starts with cold caches.
+fn playmany(args: &[String]) {
+    let dir = PathBuf::from(&args[1]);
+    let frames: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let instances: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(64);
+    let cached = args.get(4).is_some_and(|s| s == "cache");
+    let flush = args.get(5).is_some_and(|s| s == "flush");
+    let mut junk = vec![0u64; if flush { 4 << 20 } else { 0 }];
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "blob"))
+        .collect();
+    files.sort();
+    let blobs: Vec<AlignedBlob> = files
+        .iter()
+        .map(|p| AlignedBlob::from_bytes(&std::fs::read(p).unwrap()))
+        .collect();
+    let mut decs: Vec<Decompressor> = (0..instances)
+        .map(|k| {
+            Decompressor::new(
+                blobs[k % blobs.len()].as_bytes(),
+                &DecompressOptions::default(),
+            )
+            .unwrap()
+        })
+        .collect();
+    let mut poses: Vec<Vec<f32>> = decs
+        .iter()
+        .map(|d| vec![0.0f32; d.num_joints() * FLOATS_PER_JOINT])
+        .collect();
+    let mut caches: Vec<Vec<u128>> = decs
+        .iter()
+        .map(|d| vec![0u128; d.playback_cache_size().div_ceil(16)])
+        .collect();
+    let mut ns = 0u128;
+    for f in 0..frames {
+        for (i, w) in junk.iter_mut().enumerate() {
+            *w = w.wrapping_add(i as u64 ^ f as u64);
+        }
+        black_box(&mut junk);
+        let t0 = Instant::now();
+        for (k, d) in decs.iter_mut().enumerate() {
+            let dur = d.header().duration();
+            let t = (k as f32 * 0.137).fract() * dur + f as f32 / 60.0;
+            d.seek(black_box(t), Looping::Wrap, Rounding::None).unwrap();
+            if cached {
+                let c = &mut caches[k];
+                // SAFETY: the words of `c` viewed as bytes.
+                let c = unsafe {
+                    std::slice::from_raw_parts_mut(c.as_mut_ptr().cast::<u8>(), c.len() * 16)
+                };
+                d.sample_pose_cached(c, &mut poses[k], FLOATS_PER_JOINT)
+                    .unwrap();
+            } else {
+                d.sample_pose(&mut poses[k], FLOATS_PER_JOINT).unwrap();
+            }
+        }
+        black_box(&mut poses);
+        ns += t0.elapsed().as_nanos();
+    }
+    let ns = ns as f64 / (frames * instances) as f64;
+    println!("{instances} instances, {frames} frames: {ns:.1} ns/pose");
+}
+
 /// The presets the `layouts` mode measures.
 const PRESETS: [(&str, PoseLayout); 4] = [
     ("ue5", PoseLayout::UNREAL5_TRANSFORM),
@@ -360,10 +436,18 @@ fn layouts(args: &[String]) {
         .iter()
         .map(|p| AlignedBlob::from_bytes(&std::fs::read(p).unwrap()))
         .collect();
-    let variants = ["ten", "convert", "straight"];
+    let variants = [
+        "ten",
+        "convert",
+        "straight",
+        "cten",
+        "cstraight",
+        "checked",
+        "cchecked",
+    ];
     let rounds = if only.is_some() { 1 } else { 5 };
     // ns per (preset, variant), summed over rounds.
-    let mut ns = vec![[0u128; 3]; PRESETS.len()];
+    let mut ns = vec![[0u128; 7]; PRESETS.len()];
     let mut poses = 0usize;
     for round in 0..rounds {
         for (pi, (pname, layout)) in PRESETS.iter().enumerate() {
@@ -387,21 +471,102 @@ fn layouts(args: &[String]) {
                     for (a, o) in views.iter_mut().zip(out.iter_mut()) {
                         *a = bytes(o);
                     }
+                    // The C path: a blob handle and a context over the same bytes.
+                    let mut handle = ffi::AnimcompBlob { opaque: [0; 16] };
+                    let mut ctx = ffi::AnimcompDecompressor {
+                        opaque: [0; ffi::ANIMCOMP_DECOMPRESSOR_WORDS],
+                    };
+                    let mut clayout = std::mem::MaybeUninit::<ffi::AnimcompPoseLayout>::uninit();
+                    let preset = [1u32, 2, 3, 4][pi];
+                    let mut cbufs = ffi::AnimcompPoseBuffers {
+                        data0: std::ptr::null_mut(),
+                        size0: 0,
+                        data1: std::ptr::null_mut(),
+                        size1: 0,
+                        data2: std::ptr::null_mut(),
+                        size2: 0,
+                    };
+                    let mut cchecked = ffi::AnimcompCheckedPoseLayout { opaque: [0; 8] };
+                    // SAFETY: valid pointers; the blob outlives the handle and context.
+                    let clayout = unsafe {
+                        let b = b.as_bytes();
+                        assert_eq!(
+                            ffi::animcomp_blob_open(
+                                &mut handle,
+                                b.as_ptr().cast(),
+                                b.len(),
+                                std::ptr::null()
+                            ),
+                            animcomp::Status::Ok
+                        );
+                        assert_eq!(
+                            ffi::animcomp_decompressor_bind(&mut ctx, &handle),
+                            animcomp::Status::Ok
+                        );
+                        assert_eq!(
+                            ffi::animcomp_pose_layout_preset(preset, clayout.as_mut_ptr()),
+                            animcomp::Status::Ok
+                        );
+                        let l = clayout.assume_init();
+                        assert_eq!(
+                            ffi::animcomp_pose_layout_check(&l, &mut cchecked),
+                            animcomp::Status::Ok
+                        );
+                        l
+                    };
+                    {
+                        let v: Vec<(*mut std::ffi::c_void, usize)> = views[..k]
+                            .iter_mut()
+                            .map(|v| (v.as_mut_ptr().cast(), v.len()))
+                            .collect();
+                        (cbufs.data0, cbufs.size0) = v[0];
+                        if k == 3 {
+                            (cbufs.data1, cbufs.size1) = v[1];
+                            (cbufs.data2, cbufs.size2) = v[2];
+                        }
+                    }
+                    let checked = layout.checked().unwrap();
                     let t0 = Instant::now();
                     for _ in 0..n {
                         seed ^= seed << 13;
                         seed ^= seed >> 7;
                         seed ^= seed << 17;
                         let t = (seed >> 40) as f32 / (1u64 << 24) as f32 * dur;
-                        d.seek(black_box(t), Looping::Clamp, Rounding::None)
-                            .unwrap();
+                        if vi < 3 || vi == 5 {
+                            d.seek(black_box(t), Looping::Clamp, Rounding::None)
+                                .unwrap();
+                        } else {
+                            // SAFETY: a bound context.
+                            assert_eq!(
+                                unsafe { ffi::animcomp_seek(&mut ctx, black_box(t), 0, 0) },
+                                animcomp::Status::Ok
+                            );
+                        }
                         match vi {
                             0 => d.sample_pose(&mut ten, FLOATS_PER_JOINT).unwrap(),
                             1 => {
                                 d.sample_pose(&mut ten, FLOATS_PER_JOINT).unwrap();
                                 convert(pname, &ten, &mut copies);
                             }
-                            _ => d.sample_pose_layout(layout, &mut views[..k]).unwrap(),
+                            2 => d.sample_pose_layout(layout, &mut views[..k]).unwrap(),
+                            // SAFETY: a bound context; buffers checked by the call.
+                            3 => assert_eq!(
+                                unsafe {
+                                    ffi::animcomp_sample_pose(&ctx, ten.as_mut_ptr(), ten.len(), 10)
+                                },
+                                animcomp::Status::Ok
+                            ),
+                            5 => d.sample_pose_checked(&checked, &mut views[..k]).unwrap(),
+                            6 => assert_eq!(
+                                unsafe {
+                                    ffi::animcomp_sample_pose_checked(&ctx, &cchecked, &cbufs)
+                                },
+                                animcomp::Status::Ok
+                            ),
+                            _ => assert_eq!(
+                                unsafe { ffi::animcomp_sample_pose_layout(&ctx, &clayout, &cbufs) },
+                                animcomp::Status::Ok
+                            ),
                         }
                         black_box(&mut ten);
                         black_box(&mut copies);
@@ -427,12 +592,17 @@ fn layouts(args: &[String]) {
     for (pi, (pname, _)) in PRESETS.iter().enumerate() {
         let per = |vi: usize| ns[pi][vi] as f64 / poses as f64;
         println!(
-            "{pname:6} ten {:7.1} ns  convert {:7.1} ns  straight {:7.1} ns  straight/convert {:.3}  straight/ten {:.3}",
+            "{pname:6} ten {:7.1} ns  convert {:7.1} ns  straight {:7.1} ns  straight/convert {:.3}  straight/ten {:.3}  checked/ten {:.3}  C: ten {:7.1} ns  straight {:7.1} ns  straight/ten {:.3}  checked/ten {:.3}",
             per(0),
             per(1),
             per(2),
             per(2) / per(1),
-            per(2) / per(0)
+            per(2) / per(0),
+            per(5) / per(0),
+            per(3),
+            per(4),
+            per(4) / per(3),
+            per(6) / per(3)
         );
     }
 }

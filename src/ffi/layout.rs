@@ -1,11 +1,15 @@
 //! Poses in the engine's own layout: `animcomp_pose_layout_preset`, `animcomp_pose_layout_size`,
-//! `animcomp_sample_pose_layout`, `animcomp_sample_joints_layout` (see
+//! `animcomp_pose_layout_check`, `animcomp_sample_pose_layout` and `animcomp_sample_pose_checked`,
+//! `animcomp_sample_joints_layout` and `animcomp_sample_joints_checked` (see
 //! [`crate::runtime::layout`]).
 
 use super::guard::{guard, in_ref, in_slice, out_ptr};
 use super::handles::state;
-use super::types::{AnimcompDecompressor, AnimcompPoseBuffers, AnimcompPoseLayout};
-use crate::runtime::{Element, LayoutKind, PoseLayout, Preset};
+use super::handles::State;
+use super::types::{
+    AnimcompCheckedPoseLayout, AnimcompDecompressor, AnimcompPoseBuffers, AnimcompPoseLayout,
+};
+use crate::runtime::{CheckedLayout, Element, LayoutKind, PoseLayout, Preset};
 use crate::{Error, Result, Status};
 
 /// The C struct of a Rust layout.
@@ -29,7 +33,7 @@ fn to_c(l: &PoseLayout) -> AnimcompPoseLayout {
 }
 
 /// The Rust layout of a C struct, range-checked and validated.
-pub(crate) fn from_c(c: &AnimcompPoseLayout) -> Result<PoseLayout> {
+pub(crate) fn from_c(c: &AnimcompPoseLayout) -> Result<CheckedLayout> {
     let element = Element::from_u32(c.element).ok_or(Error::InvalidEnum {
         what: "element",
         value: c.element,
@@ -79,8 +83,7 @@ pub(crate) fn from_c(c: &AnimcompPoseLayout) -> Result<PoseLayout> {
             PoseLayout::soa4(element)
         }
     };
-    l.validate()?;
-    Ok(l)
+    l.checked()
 }
 
 /// The caller's buffers for `layout` and `slots` joints, checked (null, alignment, sizes, the
@@ -88,49 +91,76 @@ pub(crate) fn from_c(c: &AnimcompPoseLayout) -> Result<PoseLayout> {
 ///
 /// # Safety
 /// Each used `data[b]` points to `size[b]` writable bytes, not aliased, alive for `'a`.
+#[inline]
 unsafe fn buffers<'a>(
-    layout: &PoseLayout,
+    layout: &CheckedLayout,
     b: &AnimcompPoseBuffers,
     slots: usize,
 ) -> Result<[&'a mut [u8]; 3]> {
-    let used = layout.buffers();
+    let used = layout.layout().buffers();
     let (data, size) = b.arrays();
-    let mut addrs = [0usize; 3];
-    #[allow(clippy::needless_range_loop)] // three arrays indexed alike
+    let m = layout.layout().element.size() - 1;
+    // Every condition in one pass without early exits; the reason is found only on failure.
+    let mut ok = true;
     for i in 0..3 {
-        let (p, n) = (data[i], size[i]);
-        if i >= used {
-            if !p.is_null() || n != 0 {
-                return Err(Error::InvalidArgument(
-                    "unused pose buffers must be NULL with size 0",
-                ));
-            }
-            continue;
-        }
-        if p.is_null() {
-            return Err(Error::NullPointer("pose buffer"));
-        }
-        if n > isize::MAX as usize || (p as usize).checked_add(n).is_none() {
-            return Err(Error::InvalidArgument(
-                "a pose buffer extends past the end of the address space",
-            ));
-        }
-        addrs[i] = p as usize;
+        let (p, n) = (data[i] as usize, size[i]);
+        ok &= if i < used {
+            let need = layout.required_bytes(i, slots);
+            (p != 0)
+                & (p & m == 0)
+                & (n <= isize::MAX as usize)
+                & (p.checked_add(n).is_some())
+                & need.is_some_and(|need| n >= need)
+        } else {
+            (p | n) == 0
+        };
     }
-    // `from_c` validated the layout.
-    layout.check_buffers(&addrs[..used], &size[..used], slots)?;
-    for i in 0..used {
-        for k in i + 1..used {
-            if addrs[i] < addrs[k] + size[k] && addrs[k] < addrs[i] + size[i] {
-                return Err(Error::InvalidArgument("the pose buffers overlap"));
-            }
-        }
+    if used == 3 {
+        let (a, n) = (data.map(|p| p as usize), size);
+        let apart = |i: usize, k: usize| {
+            (a[i] >= a[k].wrapping_add(n[k])) | (a[k] >= a[i].wrapping_add(n[i]))
+        };
+        ok &= apart(0, 1) & apart(0, 2) & apart(1, 2);
+    }
+    if !ok {
+        return Err(why_refused(layout, b, slots));
     }
     let mut out: [&'a mut [u8]; 3] = [&mut [], &mut [], &mut []];
     for (i, o) in out.iter_mut().enumerate().take(used) {
         *o = std::slice::from_raw_parts_mut(data[i] as *mut u8, size[i]);
     }
     Ok(out)
+}
+
+/// Why [`buffers`] refused the buffers, in the order the checks are documented.
+#[cold]
+#[inline(never)]
+fn why_refused(layout: &CheckedLayout, b: &AnimcompPoseBuffers, slots: usize) -> Error {
+    let used = layout.layout().buffers();
+    let (data, size) = b.arrays();
+    let mut addrs = [0usize; 3];
+    for i in 0..3 {
+        let (p, n) = (data[i], size[i]);
+        if i >= used {
+            if !p.is_null() || n != 0 {
+                return Error::InvalidArgument("unused pose buffers must be NULL with size 0");
+            }
+            continue;
+        }
+        if p.is_null() {
+            return Error::NullPointer("pose buffer");
+        }
+        if n > isize::MAX as usize || (p as usize).checked_add(n).is_none() {
+            return Error::InvalidArgument(
+                "a pose buffer extends past the end of the address space",
+            );
+        }
+        addrs[i] = p as usize;
+    }
+    if let Err(e) = layout.check_buffers(&addrs[..used], &size[..used], slots) {
+        return e;
+    }
+    Error::InvalidArgument("the pose buffers overlap")
 }
 
 /// Fills `*layout` with preset `preset` (`ANIMCOMP_POSE_PRESET_*`; another value gives
@@ -166,7 +196,7 @@ pub unsafe extern "C" fn animcomp_pose_layout_size(
         let l = from_c(in_ref(layout, "layout")?)?;
         let sizes = out_ptr(sizes, "sizes")?;
         let mut s = [0usize; 3];
-        for (b, x) in s.iter_mut().enumerate().take(l.buffers()) {
+        for (b, x) in s.iter_mut().enumerate().take(l.layout().buffers()) {
             *x = l.required_bytes(b, joints).ok_or(Error::InvalidArgument(
                 "the pose's size overflows the address space",
             ))?;
@@ -174,6 +204,54 @@ pub unsafe extern "C" fn animcomp_pose_layout_size(
         std::ptr::copy_nonoverlapping(s.as_ptr(), sizes, 3);
         Ok(())
     })
+}
+
+/// Checks `*layout` once (as `animcomp_sample_pose_layout` does on every call) and writes it,
+/// checked, into `*checked` for `animcomp_sample_pose_checked` and
+/// `animcomp_sample_joints_checked`. An invalid layout gives its status and leaves `*checked`
+/// unwritten.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_pose_layout_check(
+    layout: *const AnimcompPoseLayout,
+    checked: *mut AnimcompCheckedPoseLayout,
+) -> Status {
+    guard(|| {
+        let l = from_c(in_ref(layout, "layout")?)?;
+        let out = out_ptr(checked, "checked")?;
+        let w = l.to_words();
+        let mut opaque = [0u64; 8];
+        opaque[0] = tag(&w);
+        opaque[1..].copy_from_slice(&w);
+        out.write(AnimcompCheckedPoseLayout { opaque });
+        Ok(())
+    })
+}
+
+/// The tag of a checked layout's words, which catches a struct that
+/// `animcomp_pose_layout_check` did not write (uninitialised, zeroed, one word changed, another
+/// struct): a change of one word always changes it (each step is a bijection of that word).
+#[inline]
+fn tag(w: &[u64; 7]) -> u64 {
+    let mut h = 0x6a09_e667_f3bc_c909u64;
+    for &x in w {
+        h = h.rotate_left(23) ^ x;
+    }
+    h.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The layout in a struct written by `animcomp_pose_layout_check`.
+#[inline]
+fn from_checked(c: &AnimcompCheckedPoseLayout) -> Result<CheckedLayout> {
+    let mut w = [0u64; 7];
+    w.copy_from_slice(&c.opaque[1..]);
+    if c.opaque[0] != tag(&w) {
+        return Err(Error::InvalidArgument(
+            "not a layout filled by animcomp_pose_layout_check",
+        ));
+    }
+    CheckedLayout::from_words(&w).ok_or(Error::InvalidArgument(
+        "not a layout filled by animcomp_pose_layout_check",
+    ))
 }
 
 /// Samples every joint at the current position into `*out` in `*layout`: values bit for bit
@@ -192,16 +270,42 @@ pub unsafe extern "C" fn animcomp_sample_pose_layout(
     guard(|| {
         let st = state(ctx)?;
         let l = from_c(in_ref(layout, "layout")?)?;
-        let mut bufs = buffers(&l, in_ref(out, "out")?, st.dec.num_joints())?;
-        let bufs = &mut bufs[..l.buffers()];
-        if st.cache.is_null() {
-            st.dec.pose_layout(&l, bufs, None);
-        } else {
-            let cache = std::slice::from_raw_parts_mut(st.cache, st.cache_len as usize);
-            st.dec.pose_layout(&l, bufs, Some(cache));
-        }
-        Ok(())
+        pose_into(st, &l, in_ref(out, "out")?)
     })
+}
+
+/// `animcomp_sample_pose_layout` into a layout checked once by `animcomp_pose_layout_check`: only
+/// the buffers are checked (as `animcomp_sample_pose_layout` checks them). A `*layout` that
+/// `animcomp_pose_layout_check` did not fill gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_sample_pose_checked(
+    ctx: *const AnimcompDecompressor,
+    layout: *const AnimcompCheckedPoseLayout,
+    out: *const AnimcompPoseBuffers,
+) -> Status {
+    guard(|| {
+        let st = state(ctx)?;
+        let l = from_checked(in_ref(layout, "layout")?)?;
+        pose_into(st, &l, in_ref(out, "out")?)
+    })
+}
+
+/// The whole pose into the caller's buffers `out` for `l` (checked here), through the
+/// context's cache when one is attached.
+///
+/// # Safety
+/// As [`buffers`]; `st`'s cache pointer and length are the attached cache's.
+#[inline]
+unsafe fn pose_into(st: &State, l: &CheckedLayout, out: &AnimcompPoseBuffers) -> Result<()> {
+    let mut bufs = buffers(l, out, st.dec.num_joints())?;
+    let bufs = &mut bufs[..l.layout().buffers()];
+    if st.cache.is_null() {
+        st.dec.pose_layout(l, bufs, None);
+    } else {
+        let cache = std::slice::from_raw_parts_mut(st.cache, st.cache_len as usize);
+        st.dec.pose_layout(l, bufs, Some(cache));
+    }
+    Ok(())
 }
 
 /// `animcomp_sample_joints` into `*layout`: joint `joints[i]`'s channels of `channels` at slot
@@ -219,13 +323,65 @@ pub unsafe extern "C" fn animcomp_sample_joints_layout(
 ) -> Status {
     guard(|| {
         let st = state(ctx)?;
+        let l = from_c(in_ref(layout, "layout")?)?;
+        joints_into(
+            st,
+            joints,
+            out_slots,
+            count,
+            channels,
+            &l,
+            in_ref(out, "out")?,
+        )
+    })
+}
+
+/// `animcomp_sample_joints_layout` into a layout checked once by `animcomp_pose_layout_check`.
+#[no_mangle]
+pub unsafe extern "C" fn animcomp_sample_joints_checked(
+    ctx: *const AnimcompDecompressor,
+    joints: *const u32,
+    out_slots: *const u32,
+    count: usize,
+    channels: u32,
+    layout: *const AnimcompCheckedPoseLayout,
+    out: *const AnimcompPoseBuffers,
+) -> Status {
+    guard(|| {
+        let st = state(ctx)?;
+        let l = from_checked(in_ref(layout, "layout")?)?;
+        joints_into(
+            st,
+            joints,
+            out_slots,
+            count,
+            channels,
+            &l,
+            in_ref(out, "out")?,
+        )
+    })
+}
+
+/// The selection of `animcomp_sample_joints_layout` into `out` for `l`.
+///
+/// # Safety
+/// `joints` and `out_slots` (unless NULL) point to `count` values; as [`buffers`].
+unsafe fn joints_into(
+    st: &State,
+    joints: *const u32,
+    out_slots: *const u32,
+    count: usize,
+    channels: u32,
+    l: &CheckedLayout,
+    out: &AnimcompPoseBuffers,
+) -> Result<()> {
+    {
         let joints = in_slice(joints, count, "joints")?;
         let slots = if out_slots.is_null() {
             None
         } else {
             Some(in_slice(out_slots, count, "out_slots")?)
         };
-        let l = from_c(in_ref(layout, "layout")?)?;
         let nj = st.dec.num_joints() as u32;
         let mut need = 0usize;
         for (i, &j) in joints.iter().enumerate() {
@@ -234,8 +390,13 @@ pub unsafe extern "C" fn animcomp_sample_joints_layout(
             }
             need = need.max(slots.map_or(i, |s| s[i] as usize) + 1);
         }
-        let mut bufs = buffers(&l, in_ref(out, "out")?, need)?;
-        st.dec
-            .sample_joints_layout(joints, slots, channels, &l, &mut bufs[..l.buffers()])
-    })
+        let mut bufs = buffers(l, out, need)?;
+        st.dec.sample_joints_checked(
+            joints,
+            slots,
+            channels,
+            l,
+            &mut bufs[..l.layout().buffers()],
+        )
+    }
 }

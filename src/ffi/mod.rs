@@ -49,7 +49,8 @@ pub use decompress::{
 };
 pub use info::{animcomp_blob_info, animcomp_decompressor_info, animcomp_validate_blob};
 pub use layout::{
-    animcomp_pose_layout_preset, animcomp_pose_layout_size, animcomp_sample_joints_layout,
+    animcomp_pose_layout_check, animcomp_pose_layout_preset, animcomp_pose_layout_size,
+    animcomp_sample_joints_checked, animcomp_sample_joints_layout, animcomp_sample_pose_checked,
     animcomp_sample_pose_layout,
 };
 pub use playback::{

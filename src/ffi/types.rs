@@ -311,6 +311,21 @@ mod tests {
     }
 }
 
+/// Number of 64-bit words in an `AnimcompCheckedPoseLayout`.
+pub const ANIMCOMP_CHECKED_POSE_LAYOUT_WORDS: usize = 8;
+
+/// A pose layout checked once by `animcomp_pose_layout_check`, for the `_checked` sampling calls,
+/// which then check only the buffers: caller-owned, fixed-size, 16-byte aligned, no heap memory,
+/// needs no destruction. It is only read, so it may be shared between threads and copied with
+/// `memcpy`. A struct that `animcomp_pose_layout_check` did not fill (or that was changed since)
+/// is refused with `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+pub struct AnimcompCheckedPoseLayout {
+    /// Private state; do not touch.
+    pub opaque: [u64; ANIMCOMP_CHECKED_POSE_LAYOUT_WORDS],
+}
+
 /// `AnimcompPoseLayout::element`: 32-bit floats.
 pub const ANIMCOMP_ELEMENT_F32: u32 = 0;
 /// `AnimcompPoseLayout::element`: 64-bit floats (the exact widening of the decoded floats).

@@ -2,8 +2,9 @@
 //! separate arrays (SoA), or ozz-animation's blocks of four joints (SoA4), with presets for
 //! Unreal Engine 5 and 4 `FTransform`, Unity-style separate arrays and ozz `SoaTransform`.
 //!
-//! A layout is checked once per call ([`PoseLayout::check`]), then the pose is produced without
-//! allocating, in one of three ways (see `docs/runtime.md`, "Poses in the engine's layout"):
+//! A layout is checked ([`PoseLayout::checked`]: once, for [`Decompressor::sample_pose_checked`],
+//! or on every call of [`Decompressor::sample_pose_layout`]), then the pose is produced without
+//! allocating, in one of these ways (see `docs/runtime.md`, "Poses in the engine's layout"):
 //!
 //! - the ten-float layout itself (`f32` AoS with rotation, translation, scale at bytes 0, 16, 28
 //!   and a stride a multiple of 4 bytes) is the decoders' own output: no conversion;
@@ -209,121 +210,155 @@ impl PoseLayout {
     /// Checks the layout's fields: offsets and strides multiples of the element size, fields
     /// within a record not overlapping, strides holding their fields, zero where unused.
     pub fn validate(&self) -> Result<()> {
-        let e = self.element.size();
-        match self.kind {
-            LayoutKind::Soa4 => {
-                if self.offsets != [0; 3] || self.strides != [0; 3] {
-                    return Err(Error::InvalidArgument(
-                        "a SoA4 layout has no offsets or strides (they must be zero)",
-                    ));
+        self.checked().map(|_| ())
+    }
+
+    /// The layout checked ([`PoseLayout::validate`]) once, with how its pose is written and what
+    /// its buffers need: [`Decompressor::sample_pose_checked`] takes it and checks only the
+    /// buffers on each call.
+    #[inline]
+    pub fn checked(&self) -> Result<CheckedLayout> {
+        if !self.fields_ok() {
+            return Err(self.why_invalid());
+        }
+        let (step, first, shift) = self.extents();
+        let way = match self.kind {
+            LayoutKind::Soa4 => Way::Blocks,
+            _ if self.element == Element::F32 => {
+                if self.kind == LayoutKind::Aos && self.offsets == [0, 16, 28] {
+                    Way::Ten
+                } else {
+                    Way::Rows
                 }
             }
+            _ => self.without_rows(),
+        };
+        Ok(CheckedLayout {
+            layout: *self,
+            way,
+            step,
+            first,
+            shift,
+        })
+    }
+
+    /// The way of a valid AoS or SoA layout that the decoder does not write straight.
+    fn without_rows(&self) -> Way {
+        if self.rows_in_fields() {
+            Way::InPlace
+        } else {
+            Way::Staged
+        }
+    }
+
+    /// Whether the fields pass [`PoseLayout::validate`]: one pass without early exits (the
+    /// reason is found by [`PoseLayout::why_invalid`]).
+    #[inline]
+    fn fields_ok(&self) -> bool {
+        let m = self.element.size() - 1;
+        let [o0, o1, o2] = self.offsets;
+        let [s0, s1, s2] = self.strides;
+        let e = self.element.size();
+        let (n0, n1, n2) = (COMPONENTS[0] * e, COMPONENTS[1] * e, COMPONENTS[2] * e);
+        match self.kind {
+            LayoutKind::Soa4 => (o0 | o1 | o2 | s0 | s1 | s2) == 0,
+            LayoutKind::Aos => {
+                // With the stride below `isize::MAX` and every offset below it, no sum overflows.
+                let (e0, e1, e2) = (
+                    o0.wrapping_add(n0),
+                    o1.wrapping_add(n1),
+                    o2.wrapping_add(n2),
+                );
+                (s1 == s0)
+                    & (s2 == s0)
+                    & (s0 <= isize::MAX as usize)
+                    & ((s0 | o0 | o1 | o2) & m == 0)
+                    & (o0 < s0)
+                    & (o1 < s0)
+                    & (o2 < s0)
+                    & (e0 <= s0)
+                    & (e1 <= s0)
+                    & (e2 <= s0)
+                    & ((o0 >= e1) | (o1 >= e0))
+                    & ((o0 >= e2) | (o2 >= e0))
+                    & ((o1 >= e2) | (o2 >= e1))
+            }
+            LayoutKind::Soa => {
+                ((o0 | o1 | o2 | s0 | s1 | s2) & m == 0) & (s0 >= n0) & (s1 >= n1) & (s2 >= n2)
+            }
+        }
+    }
+
+    /// Why [`PoseLayout::fields_ok`] refused the layout.
+    #[cold]
+    #[inline(never)]
+    fn why_invalid(&self) -> Error {
+        let e = self.element.size();
+        match self.kind {
+            LayoutKind::Soa4 => Error::InvalidArgument(
+                "a SoA4 layout has no offsets or strides (they must be zero)",
+            ),
             LayoutKind::Aos => {
                 let s = self.strides[0];
                 if self.strides != [s; 3] {
-                    return Err(Error::InvalidArgument(
-                        "an AoS layout has one record stride",
-                    ));
+                    return Error::InvalidArgument("an AoS layout has one record stride");
                 }
                 if !s.is_multiple_of(e) || self.offsets.iter().any(|o| !o.is_multiple_of(e)) {
-                    return Err(Error::InvalidArgument(
+                    return Error::InvalidArgument(
                         "offsets and stride must be multiples of the element size",
-                    ));
+                    );
                 }
-                let end = |c: usize| self.offsets[c].checked_add(COMPONENTS[c] * e);
-                for c in 0..3 {
-                    let ec = end(c).ok_or(Error::InvalidArgument("field offset overflows"))?;
-                    if ec > s {
-                        return Err(Error::InvalidArgument(
-                            "the record stride must hold every field",
-                        ));
-                    }
-                    for d in c + 1..3 {
-                        let ed = end(d).ok_or(Error::InvalidArgument("field offset overflows"))?;
-                        if self.offsets[c] < ed && self.offsets[d] < ec {
-                            return Err(Error::InvalidArgument("fields overlap within a record"));
-                        }
-                    }
+                if s > isize::MAX as usize {
+                    return Error::InvalidArgument("the record stride overflows the address space");
                 }
+                let end = |c: usize| self.offsets[c].saturating_add(COMPONENTS[c] * e);
+                if (0..3).any(|c| end(c) > s) {
+                    return Error::InvalidArgument("the record stride must hold every field");
+                }
+                Error::InvalidArgument("fields overlap within a record")
             }
             LayoutKind::Soa => {
-                #[allow(clippy::needless_range_loop)] // three arrays indexed alike
-                for c in 0..3 {
-                    let (o, s) = (self.offsets[c], self.strides[c]);
-                    if !o.is_multiple_of(e) || !s.is_multiple_of(e) {
-                        return Err(Error::InvalidArgument(
-                            "offsets and strides must be multiples of the element size",
-                        ));
-                    }
-                    if s < COMPONENTS[c] * e {
-                        return Err(Error::InvalidArgument(
-                            "an array's stride must hold its field",
-                        ));
-                    }
+                let any = |f: &dyn Fn(usize) -> bool| (0..3).any(f);
+                if any(&|c| {
+                    !self.offsets[c].is_multiple_of(e) || !self.strides[c].is_multiple_of(e)
+                }) {
+                    return Error::InvalidArgument(
+                        "offsets and strides must be multiples of the element size",
+                    );
                 }
+                Error::InvalidArgument("an array's stride must hold its field")
             }
         }
-        Ok(())
+    }
+
+    /// Per buffer, the bytes of each further step of slots and of the first, and the slots per
+    /// step as a shift (two for SoA4's blocks of four): buffer `b` needs `((slots - 1) >> shift)
+    /// * step[b] + first[b]` bytes for `slots > 0` (not checked for overflow here).
+    fn extents(&self) -> ([usize; 3], [usize; 3], u32) {
+        let e = self.element.size();
+        let end = |c: usize| self.offsets[c].saturating_add(COMPONENTS[c] * e);
+        match self.kind {
+            LayoutKind::Soa4 => ([SOA4_BLOCK * e, 0, 0], [SOA4_BLOCK * e, 0, 0], 2),
+            LayoutKind::Aos => (
+                [self.strides[0], 0, 0],
+                [end(0).max(end(1)).max(end(2)), 0, 0],
+                0,
+            ),
+            LayoutKind::Soa => (self.strides, [end(0), end(1), end(2)], 0),
+        }
     }
 
     /// Bytes buffer `b` needs for `slots` joints (`None` when it overflows the address space).
     pub fn required_bytes(&self, b: usize, slots: usize) -> Option<usize> {
-        if slots == 0 {
-            return Some(0);
-        }
-        let e = self.element.size();
-        let n = match self.kind {
-            LayoutKind::Soa4 => slots.div_ceil(4).checked_mul(SOA4_BLOCK * e),
-            LayoutKind::Aos => {
-                let end = (0..3)
-                    .map(|c| self.offsets[c] + COMPONENTS[c] * e)
-                    .max()
-                    .unwrap_or(0);
-                (slots - 1)
-                    .checked_mul(self.strides[0])
-                    .and_then(|x| x.checked_add(end))
-            }
-            LayoutKind::Soa => (slots - 1)
-                .checked_mul(self.strides[b])
-                .and_then(|x| x.checked_add(self.offsets[b]))
-                .and_then(|x| x.checked_add(COMPONENTS[b] * e)),
-        };
-        n.filter(|n| *n <= isize::MAX as usize)
+        let (step, first, shift) = self.extents();
+        need(step[b], first[b], shift, slots)
     }
 
     /// Checks the layout and buffers of `lens` bytes at addresses `addrs` for `slots` joints:
     /// [`PoseLayout::validate`], the buffer count, each address aligned to the element size, each
     /// length enough ([`Error::BufferTooSmall`] with the bytes the first short buffer needs).
     pub fn check(&self, addrs: &[usize], lens: &[usize], slots: usize) -> Result<()> {
-        self.validate()?;
-        self.check_buffers(addrs, lens, slots)
-    }
-
-    /// [`PoseLayout::check`] of a layout already validated.
-    #[inline]
-    pub(crate) fn check_buffers(
-        &self,
-        addrs: &[usize],
-        lens: &[usize],
-        slots: usize,
-    ) -> Result<()> {
-        if addrs.len() != self.buffers() || lens.len() != self.buffers() {
-            return Err(Error::InvalidArgument(
-                "a SoA layout takes three buffers, the others one",
-            ));
-        }
-        for b in 0..self.buffers() {
-            if !addrs[b].is_multiple_of(self.element.size()) {
-                return Err(Error::Misaligned);
-            }
-            let need = self.required_bytes(b, slots).ok_or(Error::InvalidArgument(
-                "the pose's size overflows the address space",
-            ))?;
-            if lens[b] < need {
-                return Err(Error::BufferTooSmall { required: need });
-            }
-        }
-        Ok(())
+        self.checked()?.check_buffers(addrs, lens, slots)
     }
 
     /// The byte position of component `k` of channel `c` of slot `s`, and its buffer.
@@ -378,14 +413,6 @@ impl PoseLayout {
         }
     }
 
-    /// Whether this is the ten-float layout the decoders write (any stride a multiple of 4).
-    fn is_ten_floats(&self) -> bool {
-        self.kind == LayoutKind::Aos
-            && self.element == Element::F32
-            && self.offsets == [0, 16, 28]
-            && self.strides[0].is_multiple_of(4)
-    }
-
     /// Whether ten-float rows at each record's start lie within its fields (AoS).
     fn rows_in_fields(&self) -> bool {
         if self.kind != LayoutKind::Aos || !self.strides[0].is_multiple_of(4) {
@@ -401,6 +428,152 @@ impl PoseLayout {
             }
         }
         words & 0x3ff == 0x3ff
+    }
+}
+
+/// Bytes for `slots` joints of a buffer whose [`PoseLayout::extents`] are `step`, `first` and
+/// `shift` (`None` past `isize::MAX`).
+#[inline]
+fn need(step: usize, first: usize, shift: u32, slots: usize) -> Option<usize> {
+    if slots == 0 {
+        return Some(0);
+    }
+    ((slots - 1) >> shift)
+        .checked_mul(step)
+        .and_then(|x| x.checked_add(first))
+        .filter(|n| *n <= isize::MAX as usize)
+}
+
+/// How a pose reaches a checked layout (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Way {
+    /// The decoders' own ten-float rows.
+    Ten = 0,
+    /// `f32` AoS or SoA rows written straight by the grouped decoder (other codecs take the
+    /// layout's fallback).
+    Rows = 1,
+    /// Ten-float rows at each record's start, widened or moved in place.
+    InPlace = 2,
+    /// ozz blocks: ten-float rows transposed in place.
+    Blocks = 3,
+    /// Through a ten-float buffer on the stack, scattered into the fields.
+    Staged = 4,
+}
+
+/// A [`PoseLayout`] checked once ([`PoseLayout::checked`]): how a pose is written into it and
+/// what its buffers need. A caller that writes many poses into one layout checks it once and
+/// passes this to [`Decompressor::sample_pose_checked`], which checks only the buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckedLayout {
+    layout: PoseLayout,
+    way: Way,
+    step: [usize; 3],
+    first: [usize; 3],
+    shift: u32,
+}
+
+impl CheckedLayout {
+    /// The layout.
+    pub fn layout(&self) -> &PoseLayout {
+        &self.layout
+    }
+
+    /// Bytes buffer `b` needs for `slots` joints (`None` when it overflows the address space).
+    #[inline]
+    pub fn required_bytes(&self, b: usize, slots: usize) -> Option<usize> {
+        need(self.step[b], self.first[b], self.shift, slots)
+    }
+
+    /// Checks buffers of `lens` bytes at addresses `addrs` for `slots` joints: the buffer
+    /// count, each address aligned to the element size, each length enough
+    /// ([`Error::BufferTooSmall`] with the bytes the first short buffer needs).
+    #[inline]
+    pub fn check_buffers(&self, addrs: &[usize], lens: &[usize], slots: usize) -> Result<()> {
+        let used = self.layout.buffers();
+        if addrs.len() != used || lens.len() != used {
+            return Err(Error::InvalidArgument(
+                "a SoA layout takes three buffers, the others one",
+            ));
+        }
+        let m = self.layout.element.size() - 1;
+        for b in 0..used {
+            if addrs[b] & m != 0 {
+                return Err(Error::Misaligned);
+            }
+            let need = self.required_bytes(b, slots).ok_or(Error::InvalidArgument(
+                "the pose's size overflows the address space",
+            ))?;
+            if lens[b] < need {
+                return Err(Error::BufferTooSmall { required: need });
+            }
+        }
+        Ok(())
+    }
+
+    /// Seven words that [`CheckedLayout::from_words`] turns back into this layout (for the C
+    /// ABI's caller-owned copy).
+    pub(crate) fn to_words(self) -> [u64; 7] {
+        let l = &self.layout;
+        [
+            l.element as u64 | (l.kind as u64) << 8 | (self.way as u64) << 16,
+            l.offsets[0] as u64,
+            l.offsets[1] as u64,
+            l.offsets[2] as u64,
+            l.strides[0] as u64,
+            l.strides[1] as u64,
+            l.strides[2] as u64,
+        ]
+    }
+
+    /// The layout [`CheckedLayout::to_words`] gave `w` (`None` for words it cannot give: any
+    /// enum out of range, a field past `usize`). The caller vouches that the words are such a
+    /// copy (the C ABI keeps a tag over them): the fields are not checked again.
+    #[inline]
+    pub(crate) fn from_words(w: &[u64; 7]) -> Option<CheckedLayout> {
+        let way = |v: u64| {
+            Some(match v & 0xff {
+                0 => Way::Ten,
+                1 => Way::Rows,
+                2 => Way::InPlace,
+                3 => Way::Blocks,
+                4 => Way::Staged,
+                _ => return None,
+            })
+        };
+        let word = |v: u64| usize::try_from(v).ok();
+        let layout = PoseLayout {
+            element: Element::from_u32((w[0] & 0xff) as u32)?,
+            kind: LayoutKind::from_u32((w[0] >> 8 & 0xff) as u32)?,
+            offsets: [word(w[1])?, word(w[2])?, word(w[3])?],
+            strides: [word(w[4])?, word(w[5])?, word(w[6])?],
+        };
+        let (step, first, shift) = layout.extents();
+        Some(CheckedLayout {
+            layout,
+            way: way(w[0] >> 16)?,
+            step,
+            first,
+            shift,
+        })
+    }
+
+    /// [`CheckedLayout::check_buffers`] on Rust buffers.
+    #[inline]
+    fn check_out(&self, out: &[&mut [u8]], slots: usize) -> Result<()> {
+        let mut addrs = [0usize; 3];
+        let mut lens = [0usize; 3];
+        let n = out.len().min(3);
+        for (b, o) in out.iter().take(n).enumerate() {
+            addrs[b] = o.as_ptr() as usize;
+            lens[b] = o.len();
+        }
+        if out.len() != n {
+            return Err(Error::InvalidArgument(
+                "a SoA layout takes three buffers, the others one",
+            ));
+        }
+        self.check_buffers(&addrs[..n], &lens[..n], slots)
     }
 }
 
@@ -620,7 +793,14 @@ impl Decompressor<'_> {
     /// exactly for `f64`); bytes outside the fields are not written (SoA4 writes whole blocks,
     /// lanes past the last joint the identity). Does not allocate.
     pub fn sample_pose_layout(&self, layout: &PoseLayout, out: &mut [&mut [u8]]) -> Result<()> {
-        self.check_layout(layout, out, self.num_joints())?;
+        self.sample_pose_checked(&layout.checked()?, out)
+    }
+
+    /// [`Decompressor::sample_pose_layout`] into a layout checked once: only the buffers are
+    /// checked.
+    #[inline]
+    pub fn sample_pose_checked(&self, layout: &CheckedLayout, out: &mut [&mut [u8]]) -> Result<()> {
+        layout.check_out(out, self.num_joints())?;
         self.pose_layout(layout, out, None);
         Ok(())
     }
@@ -633,7 +813,8 @@ impl Decompressor<'_> {
         layout: &PoseLayout,
         out: &mut [&mut [u8]],
     ) -> Result<()> {
-        self.check_layout(layout, out, self.num_joints())?;
+        let layout = layout.checked()?;
+        layout.check_out(out, self.num_joints())?;
         let need = self.playback_cache_size();
         if cache.len() < need {
             return Err(Error::BufferTooSmall { required: need });
@@ -641,7 +822,7 @@ impl Decompressor<'_> {
         if need > 0 && !(cache.as_ptr() as usize).is_multiple_of(16) {
             return Err(Error::Misaligned);
         }
-        self.pose_layout(layout, out, Some(cache));
+        self.pose_layout(&layout, out, Some(cache));
         Ok(())
     }
 
@@ -655,6 +836,19 @@ impl Decompressor<'_> {
         layout: &PoseLayout,
         out: &mut [&mut [u8]],
     ) -> Result<()> {
+        self.sample_joints_checked(joints, out_slots, channels, &layout.checked()?, out)
+    }
+
+    /// [`Decompressor::sample_joints_layout`] into a layout checked once.
+    pub fn sample_joints_checked(
+        &self,
+        joints: &[u32],
+        out_slots: Option<&[u32]>,
+        channels: u32,
+        checked: &CheckedLayout,
+        out: &mut [&mut [u8]],
+    ) -> Result<()> {
+        let layout = &checked.layout;
         if channels == 0 || channels & !CHANNELS_ALL != 0 {
             return Err(Error::InvalidEnum {
                 what: "channels",
@@ -678,7 +872,7 @@ impl Decompressor<'_> {
             // argument by the size check).
             slots = slots.max((out_slots.map_or(i, |s| s[i] as usize)).saturating_add(1));
         }
-        self.check_layout(layout, out, slots)?;
+        checked.check_out(out, slots)?;
         match joints.len() {
             0..=8 => self.staged_joints::<80>(joints, out_slots, channels, layout, out),
             9..=32 => self.staged_joints::<320>(joints, out_slots, channels, layout, out),
@@ -711,34 +905,40 @@ impl Decompressor<'_> {
         Ok(())
     }
 
-    /// [`PoseLayout::check`] on Rust buffers.
-    fn check_layout(&self, layout: &PoseLayout, out: &[&mut [u8]], slots: usize) -> Result<()> {
-        let mut addrs = [0usize; 3];
-        let mut lens = [0usize; 3];
-        let n = out.len().min(3);
-        for (b, o) in out.iter().take(n).enumerate() {
-            addrs[b] = o.as_ptr() as usize;
-            lens[b] = o.len();
-        }
-        if out.len() != layout.buffers() {
-            return Err(Error::InvalidArgument(
-                "a SoA layout takes three buffers, the others one",
-            ));
-        }
-        layout.check(&addrs[..n], &lens[..n], slots)
-    }
-
     /// The whole pose into checked buffers.
+    #[inline]
     pub(crate) fn pose_layout(
         &self,
-        layout: &PoseLayout,
+        checked: &CheckedLayout,
         out: &mut [&mut [u8]],
         mut cache: Option<&mut [u8]>,
+    ) {
+        if checked.way == Way::Rows && self.num_joints() > 0 {
+            let rows = Fields::new(&checked.layout, out).rows();
+            let straight = match cache.as_deref_mut() {
+                None => self.sample_pose_rows(rows),
+                Some(c) => self.sample_pose_cached_rows(c, rows),
+            };
+            if straight {
+                return;
+            }
+        }
+        self.pose_layout_other(checked, out, cache)
+    }
+
+    /// [`Decompressor::pose_layout`] for every way but the decoder's straight rows.
+    #[inline(never)]
+    fn pose_layout_other(
+        &self,
+        checked: &CheckedLayout,
+        out: &mut [&mut [u8]],
+        cache: Option<&mut [u8]>,
     ) {
         let n = self.num_joints();
         if n == 0 {
             return;
         }
+        let layout = &checked.layout;
         let decode = |floats: &mut [f32], stride: usize, cache: Option<&mut [u8]>| match cache {
             Some(c) => self.sample_pose_cached_checked(c, floats, stride),
             None => {
@@ -746,65 +946,66 @@ impl Decompressor<'_> {
                 let _ = self.sample_pose(floats, stride);
             }
         };
-        if layout.is_ten_floats() {
-            decode(as_floats(out[0]), layout.strides[0] / 4, cache);
-        } else if layout.element == Element::F32
-            && layout.kind != LayoutKind::Soa4
-            && match cache.as_deref_mut() {
-                None => self.sample_pose_rows(Fields::new(layout, out).rows()),
-                Some(c) => self.sample_pose_cached_rows(c, Fields::new(layout, out).rows()),
-            }
-        {
-            // Written straight by the decoder.
-        } else if layout.rows_in_fields() {
-            // Rows at each record's start, then each record widened or moved from its own bytes
-            // (read whole before it is written).
-            let rs = layout.strides[0];
-            decode(as_floats(out[0]), rs / 4, cache);
-            let f = Fields::new(layout, out);
-            let p = out[0].as_ptr();
-            // SAFETY: the buffer holds `n` records of `rs` bytes (the last one up to its last
-            // field), whose first 40 bytes are fields (`rows_in_fields`).
-            unsafe {
-                match layout.element {
-                    Element::F64 => (0..n).for_each(|j| f.put::<true>(j, &read_row(p.add(j * rs)))),
-                    Element::F32 => {
-                        (0..n).for_each(|j| f.put::<false>(j, &read_row(p.add(j * rs))))
-                    }
-                }
-            }
-        } else if layout.kind == LayoutKind::Soa4 {
-            // Rows of 40 (f32) or 80 (f64) bytes: four make a block, transposed in place.
-            let e = layout.element.size();
-            decode(as_floats(out[0]), 10 * e / 4, cache);
-            let (rb, block) = (10 * e, SOA4_BLOCK * e);
-            let p = out[0].as_mut_ptr();
-            // f32 blocks four rows at a time in registers where the CPU has 4-lane vectors.
-            // SAFETY: the buffer holds `ceil(n / 4)` blocks of 160 bytes.
-            if layout.element == Element::F32 && unsafe { blocks_in_place(p.cast::<f32>(), n) } {
-                return;
-            }
-            for b in 0..n.div_ceil(4) {
-                let mut rows = [IDENTITY; 4];
-                // SAFETY: the buffer holds `ceil(n / 4)` blocks; row `4 b + l` lies in block `b`.
+        let way = if checked.way == Way::Rows {
+            layout.without_rows()
+        } else {
+            checked.way
+        };
+        match way {
+            Way::Rows => {}
+            Way::Ten => decode(as_floats(out[0]), layout.strides[0] / 4, cache),
+            Way::InPlace => {
+                // Rows at each record's start, then each record widened or moved from its own
+                // bytes (read whole before it is written).
+                let rs = layout.strides[0];
+                decode(as_floats(out[0]), rs / 4, cache);
+                let f = Fields::new(layout, out);
+                let p = out[0].as_ptr();
+                // SAFETY: the buffer holds `n` records of `rs` bytes (the last one up to its last
+                // field), whose first 40 bytes are fields (`rows_in_fields`).
                 unsafe {
-                    for (l, r) in rows.iter_mut().enumerate() {
-                        if 4 * b + l < n {
-                            *r = read_row(p.add((4 * b + l) * rb));
+                    match layout.element {
+                        Element::F64 => {
+                            (0..n).for_each(|j| f.put::<true>(j, &read_row(p.add(j * rs))))
+                        }
+                        Element::F32 => {
+                            (0..n).for_each(|j| f.put::<false>(j, &read_row(p.add(j * rs))))
                         }
                     }
-                    match layout.element {
-                        Element::F64 => put_block::<true>(p.add(b * block), &rows),
-                        Element::F32 => put_block::<false>(p.add(b * block), &rows),
+                }
+            }
+            Way::Blocks => {
+                // Rows of 40 (f32) or 80 (f64) bytes: four make a block, transposed in place.
+                let e = layout.element.size();
+                decode(as_floats(out[0]), 10 * e / 4, cache);
+                let (rb, block) = (10 * e, SOA4_BLOCK * e);
+                let p = out[0].as_mut_ptr();
+                // f32 blocks four rows at a time in registers where the CPU has 4-lane vectors.
+                // SAFETY: the buffer holds `ceil(n / 4)` blocks of 160 bytes.
+                if layout.element == Element::F32 && unsafe { blocks_in_place(p.cast::<f32>(), n) }
+                {
+                    return;
+                }
+                for b in 0..n.div_ceil(4) {
+                    let mut rows = [IDENTITY; 4];
+                    // SAFETY: the buffer holds `ceil(n / 4)` blocks; row `4 b + l` lies in block
+                    // `b`.
+                    unsafe {
+                        for (l, r) in rows.iter_mut().enumerate() {
+                            if 4 * b + l < n {
+                                *r = read_row(p.add((4 * b + l) * rb));
+                            }
+                        }
+                        match layout.element {
+                            Element::F64 => put_block::<true>(p.add(b * block), &rows),
+                            Element::F32 => put_block::<false>(p.add(b * block), &rows),
+                        }
                     }
                 }
             }
-        } else if n <= 32 {
-            self.staged::<320>(layout, out, cache);
-        } else if n <= 64 {
-            self.staged::<640>(layout, out, cache);
-        } else {
-            self.staged::<{ STAGE_JOINTS * FLOATS_PER_JOINT }>(layout, out, cache);
+            Way::Staged if n <= 32 => self.staged::<320>(layout, out, cache),
+            Way::Staged if n <= 64 => self.staged::<640>(layout, out, cache),
+            Way::Staged => self.staged::<{ STAGE_JOINTS * FLOATS_PER_JOINT }>(layout, out, cache),
         }
     }
 

@@ -15,7 +15,7 @@ pub mod vbr;
 
 pub use decompressor::*;
 pub use key_cursor::{cursor_state_size, KeyCursor};
-pub use layout::{Element, LayoutKind, PoseLayout, Preset};
+pub use layout::{CheckedLayout, Element, LayoutKind, PoseLayout, Preset};
 pub(crate) use sampling::PoseRows;
 pub use sampling::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 pub use seek::{clip_duration, Looping, Rounding};

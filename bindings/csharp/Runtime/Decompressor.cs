@@ -127,6 +127,37 @@ namespace AnimComp
                                          void* data1 = null, long size1 = 0, void* data2 = null, long size2 = 0)
         {
             if (size0 < 0 || size1 < 0 || size2 < 0) return AnimcompStatus.ANIMCOMP_STATUS_INVALID_ARGUMENT;
+            AnimcompPoseBuffers b = Buffers(data0, size0, data1, size1, data2, size2);
+            return NativeMethods.animcomp_sample_pose_layout(Context, &layout, &b);
+        }
+
+        /// <summary>
+        /// Checks <paramref name="layout"/> once (animcomp_pose_layout_check) for the SamplePose
+        /// and SampleJoints overloads that take an AnimcompCheckedPoseLayout: they then check only
+        /// the buffers on each call. Keep one per layout (it may be shared between threads).
+        /// </summary>
+        public static AnimcompStatus CheckPoseLayout(AnimcompPoseLayout layout, out AnimcompCheckedPoseLayout checkedLayout)
+        {
+            AnimcompCheckedPoseLayout c = default(AnimcompCheckedPoseLayout);
+            AnimcompStatus s = NativeMethods.animcomp_pose_layout_check(&layout, &c);
+            checkedLayout = c;
+            return s;
+        }
+
+        /// <summary>
+        /// <see cref="SamplePose(AnimcompPoseLayout, void*, long, void*, long, void*, long)"/> into a
+        /// layout checked once by <see cref="CheckPoseLayout"/> (animcomp_sample_pose_checked).
+        /// </summary>
+        public AnimcompStatus SamplePose(AnimcompCheckedPoseLayout layout, void* data0, long size0,
+                                         void* data1 = null, long size1 = 0, void* data2 = null, long size2 = 0)
+        {
+            if (size0 < 0 || size1 < 0 || size2 < 0) return AnimcompStatus.ANIMCOMP_STATUS_INVALID_ARGUMENT;
+            AnimcompPoseBuffers b = Buffers(data0, size0, data1, size1, data2, size2);
+            return NativeMethods.animcomp_sample_pose_checked(Context, &layout, &b);
+        }
+
+        static AnimcompPoseBuffers Buffers(void* data0, long size0, void* data1, long size1, void* data2, long size2)
+        {
             AnimcompPoseBuffers b = default(AnimcompPoseBuffers);
             b.data0 = data0;
             b.size0 = new UIntPtr((ulong)size0);
@@ -134,7 +165,7 @@ namespace AnimComp
             b.size1 = new UIntPtr((ulong)size1);
             b.data2 = data2;
             b.size2 = new UIntPtr((ulong)size2);
-            return NativeMethods.animcomp_sample_pose_layout(Context, &layout, &b);
+            return b;
         }
 
         /// <summary>
@@ -149,13 +180,7 @@ namespace AnimComp
             if (joints == null) return AnimcompStatus.ANIMCOMP_STATUS_NULL_POINTER;
             if (slots != null && slots.Length != joints.Length) return AnimcompStatus.ANIMCOMP_STATUS_INVALID_ARGUMENT;
             if (size0 < 0 || size1 < 0 || size2 < 0) return AnimcompStatus.ANIMCOMP_STATUS_INVALID_ARGUMENT;
-            AnimcompPoseBuffers b = default(AnimcompPoseBuffers);
-            b.data0 = data0;
-            b.size0 = new UIntPtr((ulong)size0);
-            b.data1 = data1;
-            b.size1 = new UIntPtr((ulong)size1);
-            b.data2 = data2;
-            b.size2 = new UIntPtr((ulong)size2);
+            AnimcompPoseBuffers b = Buffers(data0, size0, data1, size1, data2, size2);
             uint dummy = 0;
             fixed (uint* j = joints)
             fixed (uint* s = slots)

@@ -713,6 +713,23 @@ namespace AnimComp.Native
     }
 
     /// <summary>
+    /// A pose layout checked once by `animcomp_pose_layout_check`, for the `_checked` sampling calls,
+    /// which then check only the buffers: caller-owned, fixed-size, 16-byte aligned, no heap memory,
+    /// needs no destruction. It is only read, so it may be shared between threads and copied with
+    /// `memcpy`. A struct that `animcomp_pose_layout_check` did not fill (or that was changed since)
+    /// is refused with `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+    /// C declares it 16-byte aligned: allocate it in aligned native memory (AnimComp.NativeBuffer), never on the managed heap.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct AnimcompCheckedPoseLayout
+    {
+        /// <summary>
+        /// Private state; do not touch.
+        /// </summary>
+        public fixed ulong opaque[8];
+    }
+
+    /// <summary>
     /// The caller's output buffers for a pose layout: one (`data0`) for AoS and SoA4, three
     /// (rotation `data0`, translation `data1`, scale `data2`) for SoA; unused ones NULL with size 0.
     /// Each must be aligned to the element size; sizes are in bytes.
@@ -865,6 +882,10 @@ namespace AnimComp.Native
         /// `animcomp_sample_joints`: every channel.
         /// </summary>
         public const uint ANIMCOMP_CHANNEL_ALL = 7;
+        /// <summary>
+        /// Number of 64-bit words in an `AnimcompCheckedPoseLayout`.
+        /// </summary>
+        public const uint ANIMCOMP_CHECKED_POSE_LAYOUT_WORDS = 8;
         /// <summary>
         /// `AnimcompPoseLayout::element`: 32-bit floats.
         /// </summary>
@@ -1224,6 +1245,15 @@ namespace AnimComp.Native
         public static extern AnimcompStatus animcomp_pose_layout_size(AnimcompPoseLayout* layout, UIntPtr joints, UIntPtr* sizes);
 
         /// <summary>
+        /// Checks `*layout` once (as `animcomp_sample_pose_layout` does on every call) and writes it,
+        /// checked, into `*checked` for `animcomp_sample_pose_checked` and
+        /// `animcomp_sample_joints_checked`. An invalid layout gives its status and leaves `*checked`
+        /// unwritten.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_pose_layout_check", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_pose_layout_check(AnimcompPoseLayout* layout, AnimcompCheckedPoseLayout* @checked);
+
+        /// <summary>
         /// Samples every joint at the current position into `*out` in `*layout`: values bit for bit
         /// those of `animcomp_sample_pose` (widened exactly to double for `ANIMCOMP_ELEMENT_F64`). Bytes
         /// outside the layout's fields are not written (SoA4 writes whole blocks). Buffers are checked
@@ -1236,12 +1266,26 @@ namespace AnimComp.Native
         public static extern AnimcompStatus animcomp_sample_pose_layout(AnimcompDecompressor* ctx, AnimcompPoseLayout* layout, AnimcompPoseBuffers* @out);
 
         /// <summary>
+        /// `animcomp_sample_pose_layout` into a layout checked once by `animcomp_pose_layout_check`: only
+        /// the buffers are checked (as `animcomp_sample_pose_layout` checks them). A `*layout` that
+        /// `animcomp_pose_layout_check` did not fill gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_sample_pose_checked", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_sample_pose_checked(AnimcompDecompressor* ctx, AnimcompCheckedPoseLayout* layout, AnimcompPoseBuffers* @out);
+
+        /// <summary>
         /// `animcomp_sample_joints` into `*layout`: joint `joints[i]`'s channels of `channels` at slot
         /// `out_slots[i]` (or `i` when `out_slots` is NULL); only those fields are written. The buffers
         /// must hold the largest slot; checked as `animcomp_sample_pose_layout`'s. Does not allocate.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_sample_joints_layout", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern AnimcompStatus animcomp_sample_joints_layout(AnimcompDecompressor* ctx, uint* joints, uint* out_slots, UIntPtr count, uint channels, AnimcompPoseLayout* layout, AnimcompPoseBuffers* @out);
+
+        /// <summary>
+        /// `animcomp_sample_joints_layout` into a layout checked once by `animcomp_pose_layout_check`.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_sample_joints_checked", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_sample_joints_checked(AnimcompDecompressor* ctx, uint* joints, uint* out_slots, UIntPtr count, uint channels, AnimcompCheckedPoseLayout* layout, AnimcompPoseBuffers* @out);
 
         /// <summary>
         /// Writes into `*out_bytes` the bytes of playback cache a context bound to the opened blob

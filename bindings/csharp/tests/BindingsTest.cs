@@ -126,6 +126,20 @@ static unsafe class BindingsTest
                     Check(d.SamplePose(ue5, (void*)ue5Xf.Pointer, joints * 96) == AnimcompStatus.ANIMCOMP_STATUS_OK, "ue5 transforms");
                     Check(((double*)ue5Xf.Pointer)[12 * 2 + 4 + 1] == (double)pose[2 * 10 + 5], "ue5 translation is the widened float");
                     Check(d.SamplePose(ue5, (void*)ue5Xf.Pointer, 95) == AnimcompStatus.ANIMCOMP_STATUS_BUFFER_TOO_SMALL, "ue5 short buffer");
+                    // The same layouts checked once.
+                    AnimcompCheckedPoseLayout unityChecked;
+                    Check(Decompressor.CheckPoseLayout(unity, out unityChecked) == AnimcompStatus.ANIMCOMP_STATUS_OK, "unity checked");
+                    var rot2 = new NativeBuffer(joints * 16);
+                    var pos2 = new NativeBuffer(joints * 12);
+                    var scl2 = new NativeBuffer(joints * 12);
+                    Check(d.SamplePose(unityChecked, (void*)rot2.Pointer, joints * 16, (void*)pos2.Pointer, joints * 12, (void*)scl2.Pointer, joints * 12) == AnimcompStatus.ANIMCOMP_STATUS_OK, "unity arrays, checked layout");
+                    bool checkedSame = true;
+                    for (int i = 0; i < joints * 4; ++i) checkedSame &= ((float*)rot2.Pointer)[i] == ((float*)rot.Pointer)[i];
+                    for (int i = 0; i < joints * 3; ++i) checkedSame &= ((float*)pos2.Pointer)[i] == ((float*)pos.Pointer)[i] && ((float*)scl2.Pointer)[i] == ((float*)scl.Pointer)[i];
+                    Check(checkedSame, "a checked layout writes the same arrays");
+                    AnimcompCheckedPoseLayout zeroed = default(AnimcompCheckedPoseLayout);
+                    Check(d.SamplePose(zeroed, (void*)rot2.Pointer, joints * 16, (void*)pos2.Pointer, joints * 12, (void*)scl2.Pointer, joints * 12) == AnimcompStatus.ANIMCOMP_STATUS_INVALID_ARGUMENT, "an unchecked layout is refused");
+                    rot2.Dispose(); pos2.Dispose(); scl2.Dispose();
                     rot.Dispose(); pos.Dispose(); scl.Dispose(); ue5Xf.Dispose();
                 }
                 OpenOnceBindMany(blob, joints, expectedPoses);

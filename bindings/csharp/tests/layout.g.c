@@ -83,6 +83,8 @@ int main(void) {
     printf("offset AnimcompPoseLayout.translation_stride %zu\n", offsetof(AnimcompPoseLayout, translation_stride));
     printf("offset AnimcompPoseLayout.scale_stride %zu\n", offsetof(AnimcompPoseLayout, scale_stride));
     printf("offset AnimcompPoseLayout.reserved %zu\n", offsetof(AnimcompPoseLayout, reserved));
+    printf("size AnimcompCheckedPoseLayout %zu\n", sizeof(AnimcompCheckedPoseLayout));
+    printf("offset AnimcompCheckedPoseLayout.opaque %zu\n", offsetof(AnimcompCheckedPoseLayout, opaque));
     printf("size AnimcompPoseBuffers %zu\n", sizeof(AnimcompPoseBuffers));
     printf("offset AnimcompPoseBuffers.data0 %zu\n", offsetof(AnimcompPoseBuffers, data0));
     printf("offset AnimcompPoseBuffers.size0 %zu\n", offsetof(AnimcompPoseBuffers, size0));
