@@ -82,17 +82,7 @@ fn main() {
             }
             let dir = PathBuf::from(&args[1]);
             let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
-            let mut files: Vec<_> = std::fs::read_dir(&dir)
-                .unwrap()
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "blob"))
-                .collect();
-            files.sort();
-            let blobs: Vec<AlignedBlob> = files
-                .iter()
-                .map(|p| AlignedBlob::from_bytes(&std::fs::read(p).unwrap()))
-                .collect();
+            let blobs = load_blobs(&dir);
             let mut seed = 0x2545_f491_4f6c_dd1du64;
             let (mut poses, mut ns) = (0usize, 0u128);
             let mut cache_bytes = Vec::new();
@@ -280,6 +270,21 @@ fn main() {
     }
 }
 
+/// The `.blob` files of `dir`, in name order.
+fn load_blobs(dir: &std::path::Path) -> Vec<AlignedBlob> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "blob"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| AlignedBlob::from_bytes(&std::fs::read(p).unwrap()))
+        .collect()
+}
+
 /// `playmany DIR FRAMES INSTANCES cache|plain [flush]`: INSTANCES playing instances (instance
 /// `k` plays blob `k` modulo the blobs, from its own phase), each with its own pose buffer (and
 /// playback cache), every instance sampled once per frame at +1/60 s: the access pattern of an
@@ -293,17 +298,7 @@ fn playmany(args: &[String]) {
     let cached = args.get(4).is_some_and(|s| s == "cache");
     let flush = args.get(5).is_some_and(|s| s == "flush");
     let mut junk = vec![0u64; if flush { 4 << 20 } else { 0 }];
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "blob"))
-        .collect();
-    files.sort();
-    let blobs: Vec<AlignedBlob> = files
-        .iter()
-        .map(|p| AlignedBlob::from_bytes(&std::fs::read(p).unwrap()))
-        .collect();
+    let blobs = load_blobs(&dir);
     let mut decs: Vec<Decompressor> = (0..instances)
         .map(|k| {
             Decompressor::new(
@@ -425,17 +420,7 @@ fn layouts(args: &[String]) {
     let dir = PathBuf::from(&args[1]);
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let only = args.get(3).zip(args.get(4));
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "blob"))
-        .collect();
-    files.sort();
-    let blobs: Vec<AlignedBlob> = files
-        .iter()
-        .map(|p| AlignedBlob::from_bytes(&std::fs::read(p).unwrap()))
-        .collect();
+    let blobs = load_blobs(&dir);
     let variants = [
         "ten",
         "convert",
