@@ -37,12 +37,6 @@ pub(super) struct HalfFields {
     cnt: [[__m128i; 4]; 3],
 }
 
-/// `b` where `mask`, else `a`.
-#[inline(always)]
-unsafe fn sel(mask: __m128, a: __m128, b: __m128) -> __m128 {
-    _mm_xor_ps(a, _mm_and_ps(_mm_xor_ps(a, b), mask))
-}
-
 /// The fields of component `k` of a half's lanes in the frame whose first byte is `fb` and
 /// first bit in it `r` (a `psrlq` count).
 #[inline(always)]
@@ -126,9 +120,10 @@ impl Lanes4 for Sse2 {
     unsafe fn andnot(m: __m128, x: __m128) -> __m128 {
         _mm_andnot_ps(m, x)
     }
+    /// `xor`/`and`.
     #[inline(always)]
     unsafe fn sel(m: __m128, a: __m128, b: __m128) -> __m128 {
-        sel(m, a, b)
+        _mm_xor_ps(a, _mm_and_ps(_mm_xor_ps(a, b), m))
     }
     #[inline(always)]
     unsafe fn clamp(v: __m128, lo: __m128, hi: __m128) -> __m128 {
@@ -194,6 +189,7 @@ impl Lanes4 for Sse2 {
     unsafe fn andnot_i(a: __m128i, b: __m128i) -> __m128i {
         _mm_andnot_si128(a, b)
     }
+    /// `xor`/`and`.
     #[inline(always)]
     unsafe fn sel_i(m: __m128i, a: __m128i, b: __m128i) -> __m128i {
         _mm_xor_si128(a, _mm_and_si128(_mm_xor_si128(a, b), m))
