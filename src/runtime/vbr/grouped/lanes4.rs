@@ -5,8 +5,10 @@
 //! a hand-written walk would.
 //!
 //! Every lane performs the AVX2 decoder's float operations in its order (no fused multiply-add,
-//! no estimates), so poses are bit for bit its poses and the `vbr` decoder's; what an ISA does
-//! its own way (the fields, the coefficients, the clamp's NaN rule) is a method of [`Lanes4`].
+//! no estimates), so poses are bit for bit its poses and the `vbr` decoder's. A group's
+//! coefficients in a segment are computed once too, in [`coef`] (`lanes4/coef.rs`); what an ISA
+//! does its own way (where a lane's field is found, the clamp's NaN rule, the rate fields'
+//! unpacking) is a method of [`Lanes4`].
 //!
 //! Each channel's rows are written at `base[channel] + joint * stride[channel]` ([`PoseRows`]):
 //! the ten-float pose and the f32 layouts of `runtime::layout` alike.
@@ -22,19 +24,26 @@ use crate::format::vbr::bitrate::{rate_bits, RATE_RAW};
 use crate::runtime::{PoseRows, SampleKey};
 use core::mem::MaybeUninit;
 
-/// Four 32-bit lanes of one instruction set: the operations the walk performs, and the
-/// coefficients of a group in a segment (computed by the ISA's own code). Implemented by a
+mod coef;
+use coef::coef;
+pub(super) use coef::{Coef, Half};
+
+/// Four 32-bit lanes of one instruction set: the operations the walk and the coefficients
+/// ([`coef`]) perform, and where the ISA finds a lane's field in a frame. Implemented by a
 /// zero-sized type per ISA; every method is `#[inline(always)]`.
-pub(super) trait Lanes4 {
+pub(super) trait Lanes4: Sized {
     /// Four floats.
     type F: Copy;
     /// A mask of four lanes (all ones or all zeros each).
     type M: Copy;
-    /// One group's decode in one segment: half 1 written only for a group of more than four
-    /// lanes.
-    type Coef;
-    /// Four lanes of a [`Lanes4::Coef`].
-    type Half;
+    /// 128 integer bits: four 32-bit lanes or eight 16-bit lanes, as the operation says.
+    type I: Copy;
+    /// Where the ISA finds the fields of a group's lanes in a frame, per group and segment.
+    type Fields;
+    /// The same, per half.
+    type HalfFields;
+    /// The lanes in use of a half, as [`Lanes4::all`] and [`Lanes4::any`] test them.
+    type InUse: Copy;
 
     unsafe fn splat(x: f32) -> Self::F;
     unsafe fn add(a: Self::F, b: Self::F) -> Self::F;
@@ -53,6 +62,8 @@ pub(super) trait Lanes4 {
     unsafe fn or(a: Self::M, b: Self::M) -> Self::M;
     /// `x` where `m`, else 0.
     unsafe fn and(m: Self::M, x: Self::F) -> Self::F;
+    /// `x` where not `m`, else 0.
+    unsafe fn andnot(m: Self::M, x: Self::F) -> Self::F;
     /// `b` where `m`, else `a` (the AVX2 decoder's `blendv` argument order).
     unsafe fn sel(m: Self::M, a: Self::F, b: Self::F) -> Self::F;
     /// `v` clamped to `[lo, hi]` as x86's `maxps(v, lo)` then `minps(_, hi)` (a NaN gives
@@ -67,74 +78,80 @@ pub(super) trait Lanes4 {
     /// Rows from columns: row `l` holds lane `l` of `q[0]`, `q[1]`, `q[2]`, `q[3]`.
     unsafe fn transpose(q: [Self::F; 4]) -> [Self::F; 4];
 
-    /// Writes the coefficients of the group `g` in the segment whose group metadata is at `m`.
-    unsafe fn coef(c: *mut Self::Coef, d: *const u8, g: &Record, m: *const u8);
-    /// Half `h` of `c` (which must have been written).
-    unsafe fn half(c: &Self::Coef, h: usize) -> &Self::Half;
-    /// Bits of the group in a frame.
-    fn total(c: &Self::Coef) -> usize;
-    /// Whether a lane stores raw `f32`s.
-    fn raw(c: &Self::Coef) -> bool;
+    /// The lanes `l < n`.
+    unsafe fn below(n: i32) -> Self::M;
+    /// Each signed 32-bit lane converted to a float.
+    unsafe fn cvt(x: Self::I) -> Self::F;
+    /// Each float converted to a signed 32-bit lane, towards zero (a float out of range gives
+    /// the ISA's value).
+    unsafe fn trunc(x: Self::F) -> Self::I;
+    /// The bits of `x` as floats.
+    unsafe fn cast(x: Self::I) -> Self::F;
+
+    /// `a & b`.
+    unsafe fn and_i(a: Self::I, b: Self::I) -> Self::I;
+    /// `a | b`.
+    unsafe fn or_i(a: Self::I, b: Self::I) -> Self::I;
+    /// `b & !a`.
+    unsafe fn andnot_i(a: Self::I, b: Self::I) -> Self::I;
+    /// `b` where `m`, else `a`.
+    unsafe fn sel_i(m: Self::I, a: Self::I, b: Self::I) -> Self::I;
+    /// Whether a bit of `x` is set.
+    unsafe fn nonzero(x: Self::I) -> bool;
+
+    unsafe fn splat16(x: u16) -> Self::I;
+    unsafe fn add16(a: Self::I, b: Self::I) -> Self::I;
+    unsafe fn sub16(a: Self::I, b: Self::I) -> Self::I;
+    /// `a == b`.
+    unsafe fn eq16(a: Self::I, b: Self::I) -> Self::I;
+    /// Inclusive prefix sums of the 16-bit lanes.
+    unsafe fn prefix16(x: Self::I) -> Self::I;
+    /// The last 16-bit lane.
+    unsafe fn last16(x: Self::I) -> u16;
+    /// The 16-bit lanes at `p`.
+    unsafe fn store16(p: *mut [u16; 8], x: Self::I);
+    /// 16-bit lanes `4h..4h + 4` of `x`, zero-extended to 32 bits.
+    unsafe fn widen16(x: Self::I, h: usize) -> Self::I;
+    /// 16-bit lanes `4h..4h + 4` of the mask `x`, as a mask.
+    unsafe fn widen_mask16(x: Self::I, h: usize) -> Self::M;
+    /// The eight 5-bit fields (lane `l` at bits `5l`) of `w` (at most 40 bits), in 16-bit lanes.
+    unsafe fn rates8(w: u64) -> Self::I;
+
+    unsafe fn splat32(x: i32) -> Self::I;
+    unsafe fn add32(a: Self::I, b: Self::I) -> Self::I;
+    unsafe fn sub32(a: Self::I, b: Self::I) -> Self::I;
+    /// `a > b`, signed.
+    unsafe fn gt32(a: Self::I, b: Self::I) -> Self::I;
+    /// Each 32-bit lane shifted right by `N`, zeros in.
+    unsafe fn shr32<const N: i32>(x: Self::I) -> Self::I;
+    /// Each 32-bit lane shifted left by `N`.
+    unsafe fn shl32<const N: i32>(x: Self::I) -> Self::I;
+    /// Four 32-bit lanes from `p` (unaligned).
+    unsafe fn load32(p: *const u8) -> Self::I;
+    /// Four `u16`s from `p` (unaligned), zero-extended to 32 bits.
+    unsafe fn load16x4(p: *const u8) -> Self::I;
+    /// The four 2-bit fields (lane `l` at bits `2l`) of the 8 low bits of `x`.
+    unsafe fn two_bits4(x: u32) -> Self::I;
+
+    /// Writes where the ISA finds component `k`'s fields into `c` (and into its halves, half 1
+    /// only when `two`): `excl` each lane's bit from the component's first (16-bit lanes),
+    /// `start` the component's first bit from the group's.
+    unsafe fn locate(c: *mut Coef<Self>, k: usize, excl: Self::I, start: usize, two: bool);
     /// The components of half `hi` of the stored frame whose group fields start at `bit`
     /// (`q * mul + add`; no raw lane).
-    unsafe fn frame(data: &[u8], bit: usize, c: &Self::Coef, hi: usize) -> [Self::F; 3];
+    unsafe fn frame(data: &[u8], bit: usize, c: &Coef<Self>, hi: usize) -> [Self::F; 3];
     /// Per lane of half `hi`, the bit of component `k`'s field from the group's first bit in a
-    /// frame, and its rate index (the raw lanes' path).
-    unsafe fn fields_of(c: &Self::Coef, hi: usize, k: usize) -> ([usize; 4], [u32; 4]);
-    /// `q * mul + add`'s `mul` and `add` of component `k`.
-    unsafe fn mul_add(h: &Self::Half, k: usize) -> (Self::F, Self::F);
-    /// Whether every lane in use is set in `m`.
-    unsafe fn all(m: Self::M, h: &Self::Half) -> bool;
+    /// frame (the raw lanes' path).
+    unsafe fn offsets(c: &Coef<Self>, hi: usize, k: usize) -> [usize; 4];
+    /// The first `lanes` lanes (1 to 4).
+    unsafe fn in_use(lanes: usize) -> Self::InUse;
+    /// Whether every lane of `in_use` is set in `m`.
+    unsafe fn all(m: Self::M, in_use: Self::InUse) -> bool;
+    /// Whether a lane of `in_use` is set in `m`.
+    unsafe fn any(m: Self::M, in_use: Self::InUse) -> bool;
     /// The lanes that drop component `k` (rotations).
-    unsafe fn drops(h: &Self::Half, k: u32) -> Self::M;
-    /// The dropped component of every lane in use, or 4 when they differ.
-    fn udrop(h: &Self::Half) -> u32;
-    /// Lanes constant over the segment (their three widths 0).
-    fn constant(h: &Self::Half) -> Self::M;
-    /// Whether a lane in use is constant over the segment.
-    fn any_constant(h: &Self::Half) -> bool;
+    unsafe fn drops(h: &Half<Self>, k: u32) -> Self::M;
 }
-
-/// The [`Lanes4`] methods that read an ISA's coefficients, whose `Coef` (`h`, `total`, `raw`)
-/// and `Half` (`mul`, `add`, `udrop`, `constant`, `any_constant`) fields have the same names in
-/// every ISA: the items of an `impl Lanes4` block, with `coef` the ISA's coefficient function.
-macro_rules! coef_fields {
-    ($f:ty, $m:ty) => {
-        #[inline(always)]
-        unsafe fn coef(c: *mut Coef, d: *const u8, g: &Record, m: *const u8) {
-            coef(c, d, g, m)
-        }
-        #[inline(always)]
-        unsafe fn half(c: &Coef, h: usize) -> &Half {
-            c.h.get_unchecked(h).assume_init_ref()
-        }
-        #[inline(always)]
-        fn total(c: &Coef) -> usize {
-            c.total
-        }
-        #[inline(always)]
-        fn raw(c: &Coef) -> bool {
-            c.raw
-        }
-        #[inline(always)]
-        unsafe fn mul_add(h: &Half, k: usize) -> ($f, $f) {
-            (h.mul[k], h.add[k])
-        }
-        #[inline(always)]
-        fn udrop(h: &Half) -> u32 {
-            h.udrop
-        }
-        #[inline(always)]
-        fn constant(h: &Half) -> $m {
-            h.constant
-        }
-        #[inline(always)]
-        fn any_constant(h: &Half) -> bool {
-            h.any_constant
-        }
-    };
-}
-pub(super) use coef_fields;
 
 /// `[f(0), f(1), f(2)]` (`array::map` is not always inlined).
 #[inline(always)]
@@ -153,11 +170,11 @@ pub(super) fn map4<T>(f: impl Fn(usize) -> T) -> [T; 4] {
 unsafe fn frame<L: Lanes4>(
     data: &[u8],
     bit: usize,
-    c: &L::Coef,
+    c: &Coef<L>,
     h: usize,
     limit: f32,
 ) -> [L::F; 3] {
-    if L::raw(c) {
+    if c.raw {
         return frame_raw::<L>(data, bit, c, h, limit);
     }
     L::frame(data, bit, c, h)
@@ -169,24 +186,24 @@ unsafe fn frame<L: Lanes4>(
 unsafe fn frame_raw<L: Lanes4>(
     data: &[u8],
     bit: usize,
-    c: &L::Coef,
+    c: &Coef<L>,
     h: usize,
     limit: f32,
 ) -> [L::F; 3] {
-    let hf = L::half(c, h);
+    let hf = c.half(h);
     let mut v = [L::splat(0.0); 3];
     for (k, v) in v.iter_mut().enumerate() {
-        let (mul, add) = L::mul_add(hf, k);
         let (mut m, mut a) = ([0f32; 4], [0f32; 4]);
-        L::store4(m.as_mut_ptr(), mul);
-        L::store4(a.as_mut_ptr(), add);
-        let (off, rates) = L::fields_of(c, h, k);
+        L::store4(m.as_mut_ptr(), hf.mul[k]);
+        L::store4(a.as_mut_ptr(), hf.add[k]);
+        let off = L::offsets(c, h, k);
         let r: [f32; 4] = core::array::from_fn(|l| {
             let at = bit + off[l];
-            if rates[l] == RATE_RAW as u32 {
+            let rate = c.rates[k][4 * h + l];
+            if rate == RATE_RAW as u16 {
                 super::common::raw_value(read_bits(data, at, 32), limit)
             } else {
-                let w = rate_bits(rates[l] as u8);
+                let w = rate_bits(rate as u8);
                 (read_bits(data, at, w) as i32) as f32 * m[l] + a[l]
             }
         });
@@ -209,7 +226,7 @@ unsafe fn sample<L: Lanes4>(
     data: &[u8],
     pos: &Pos,
     gbit: usize,
-    c: &L::Coef,
+    c: &Coef<L>,
     h: usize,
     limit: f32,
 ) -> [L::F; 3] {
@@ -230,7 +247,7 @@ unsafe fn sample_pair<L: Lanes4>(
     a: &Pos,
     b: &Pos,
     gbit: usize,
-    c: &L::Coef,
+    c: &Coef<L>,
     h: usize,
     limit: f32,
 ) -> ([L::F; 3], [L::F; 3]) {
@@ -270,7 +287,7 @@ unsafe fn sample_pair<L: Lanes4>(
 /// the dropped component is free when the four lanes drop the same one, and the
 /// renormalisation is skipped when every lane in use is inside the unit ball.
 #[inline(always)]
-unsafe fn rebuild<L: Lanes4>(s: [L::F; 3], h: &L::Half) -> [L::F; 4] {
+unsafe fn rebuild<L: Lanes4>(s: [L::F; 3], h: &Half<L>) -> [L::F; 4] {
     let one = L::splat(1.0);
     let len2 = L::add(
         L::add(L::mul(s[0], s[0]), L::mul(s[1], s[1])),
@@ -279,13 +296,13 @@ unsafe fn rebuild<L: Lanes4>(s: [L::F; 3], h: &L::Half) -> [L::F; 4] {
     let inside = L::le(len2, one);
     let dd = L::and(inside, L::sqrt(L::sub(one, len2)));
     // Every lane in use inside the unit ball (the usual case): no renormalisation.
-    let [a, b, c] = if L::all(inside, h) {
+    let [a, b, c] = if L::all(inside, h.in_use) {
         s
     } else {
         let r = L::div(one, L::sqrt(len2));
         map3(|k| L::sel(inside, L::mul(s[k], r), s[k]))
     };
-    match L::udrop(h) {
+    match h.udrop {
         0 => [dd, a, b, c],
         1 => [a, dd, b, c],
         2 => [a, b, dd, c],
@@ -317,7 +334,7 @@ unsafe fn dot<L: Lanes4>(p: &[L::F; 4], q: &[L::F; 4]) -> L::F {
 
 /// `nlerp_shortest` per lane (the operations of `blend::nlerp4`); `h` the half of the lanes.
 #[inline(always)]
-unsafe fn nlerp<L: Lanes4>(a: [L::F; 4], b: [L::F; 4], t: f32, h: &L::Half) -> [L::F; 4] {
+unsafe fn nlerp<L: Lanes4>(a: [L::F; 4], b: [L::F; 4], t: f32, h: &Half<L>) -> [L::F; 4] {
     let d = dot::<L>(&a, &b);
     let flip = L::and(L::lt(d, L::splat(0.0)), L::splat(-0.0));
     let tv = L::splat(t);
@@ -325,7 +342,7 @@ unsafe fn nlerp<L: Lanes4>(a: [L::F; 4], b: [L::F; 4], t: f32, h: &L::Half) -> [
     let len2 = dot::<L>(&v, &v);
     let r = L::div(L::splat(1.0), L::sqrt(len2));
     let ok = L::gt(len2, L::splat(0.0));
-    if L::all(ok, h) {
+    if L::all(ok, h.in_use) {
         map4(|k| L::mul(v[k], r))
     } else {
         map4(|k| L::sel(ok, a[k], L::mul(v[k], r)))
@@ -432,12 +449,12 @@ unsafe fn walk<L: Lanes4, const M: u8>(
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
         let ch = g.class as usize % 3;
         let to = (rows.base[ch], rows.stride[ch]);
-        let mut ca = MaybeUninit::<L::Coef>::uninit();
-        L::coef(ca.as_mut_ptr(), d, &g, d.add(ma));
+        let mut ca = MaybeUninit::<Coef<L>>::uninit();
+        coef::<L>(ca.as_mut_ptr(), d, &g, d.add(ma));
         let ca = ca.assume_init_ref();
-        let mut two = MaybeUninit::<L::Coef>::uninit();
+        let mut two = MaybeUninit::<Coef<L>>::uninit();
         let cb = if M == TWO {
-            L::coef(two.as_mut_ptr(), d, &g, d.add(mb));
+            coef::<L>(two.as_mut_ptr(), d, &g, d.add(mb));
             two.assume_init_ref()
         } else {
             ca
@@ -455,15 +472,15 @@ unsafe fn walk<L: Lanes4, const M: u8>(
                 ),
             };
             if g.class == 0 {
-                let ha = L::half(ca, h);
+                let ha = ca.half(h);
                 let qa = rebuild::<L>(va, ha);
                 let q = match M {
                     ONE => qa,
                     _ => {
-                        let q = nlerp::<L>(qa, rebuild::<L>(vb, L::half(cb, h)), alpha, ha);
-                        if M == PAIR && L::any_constant(ha) {
+                        let q = nlerp::<L>(qa, rebuild::<L>(vb, cb.half(h)), alpha, ha);
+                        if M == PAIR && ha.any_constant {
                             // Constant over the segment: both samples are the same, not blended.
-                            let k = L::constant(ha);
+                            let k = ha.constant;
                             map4(|i| L::sel(k, q[i], qa[i]))
                         } else {
                             q
@@ -486,10 +503,10 @@ unsafe fn walk<L: Lanes4, const M: u8>(
                 store::<L>([v[0], v[1], v[2], L::splat(0.0)], &g, h, d, to, true);
             }
         }
-        ga += L::total(ca);
+        ga += ca.total;
         ma += g.meta;
         if M != ONE {
-            gb += L::total(cb);
+            gb += cb.total;
         }
         if M == TWO {
             mb += g.meta;
