@@ -29,11 +29,15 @@ if [ "$PROFILE" = test ]; then
   # Python cannot import it. The `dev` profile with the test profile's settings (Cargo.toml,
   # [profile.test]) is the same profile to cargo: same units, same target/debug directory.
   # `workspace-units` gives the shared dependencies the features `cargo test --workspace`
-  # resolved (python/Cargo.toml). Keep these three lines equal to [profile.test].
+  # resolved (python/Cargo.toml). Keep these lines equal to [profile.test] (the per-package
+  # settings of the crates the extension uses).
   cargo_args=(--profile dev --features workspace-units
     --config 'profile.dev.opt-level=2'
     --config 'profile.dev.debug="line-tables-only"'
-    --config 'profile.dev.package."*".debug=false')
+    --config 'profile.dev.lto="off"'
+    --config 'profile.dev.package."*".debug=false'
+    --config 'profile.dev.package.animcomp.codegen-units=1'
+    --config 'profile.dev.package.animcomp-import.codegen-units=1')
 else
   cargo_args=(--profile "$PROFILE")
   # The root profile's debug = 1 only slows a release build of the wheel down.
