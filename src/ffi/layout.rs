@@ -4,8 +4,7 @@
 //! [`crate::runtime::layout`]).
 
 use super::guard::{guard, in_ref, in_slice, out_ptr};
-use super::handles::state;
-use super::handles::State;
+use super::handles::{state, State};
 use super::types::{
     AnimcompCheckedPoseLayout, AnimcompDecompressor, AnimcompPoseBuffers, AnimcompPoseLayout,
 };
@@ -375,28 +374,28 @@ unsafe fn joints_into(
     l: &CheckedLayout,
     out: &AnimcompPoseBuffers,
 ) -> Result<()> {
-    {
-        let joints = in_slice(joints, count, "joints")?;
-        let slots = if out_slots.is_null() {
-            None
-        } else {
-            Some(in_slice(out_slots, count, "out_slots")?)
-        };
-        let nj = st.dec.num_joints() as u32;
-        let mut need = 0usize;
-        for (i, &j) in joints.iter().enumerate() {
-            if j >= nj {
-                return Err(Error::JointOutOfRange(j));
-            }
-            need = need.max(slots.map_or(i, |s| s[i] as usize) + 1);
+    let joints = in_slice(joints, count, "joints")?;
+    let slots = if out_slots.is_null() {
+        None
+    } else {
+        Some(in_slice(out_slots, count, "out_slots")?)
+    };
+    let nj = st.dec.num_joints() as u32;
+    let mut need = 0usize;
+    for (i, &j) in joints.iter().enumerate() {
+        if j >= nj {
+            return Err(Error::JointOutOfRange(j));
         }
-        let mut bufs = buffers(l, out, need)?;
-        st.dec.sample_joints_checked(
-            joints,
-            slots,
-            channels,
-            l,
-            &mut bufs[..l.layout().buffers()],
-        )
+        // Saturating: slot `u32::MAX` + 1 overflows a 32-bit `usize` (then refused by the
+        // size check).
+        need = need.max(slots.map_or(i, |s| s[i] as usize).saturating_add(1));
     }
+    let mut bufs = buffers(l, out, need)?;
+    st.dec.sample_joints_checked(
+        joints,
+        slots,
+        channels,
+        l,
+        &mut bufs[..l.layout().buffers()],
+    )
 }

@@ -263,7 +263,8 @@ impl PoseLayout {
         match self.kind {
             LayoutKind::Soa4 => (o0 | o1 | o2 | s0 | s1 | s2) == 0,
             LayoutKind::Aos => {
-                // With the stride below `isize::MAX` and every offset below it, no sum overflows.
+                // An offset below the stride (itself at most `isize::MAX`) cannot wrap its field's
+                // end; where an end wraps, `o < s` fails and the layout is refused anyway.
                 let (e0, e1, e2) = (
                     o0.wrapping_add(n0),
                     o1.wrapping_add(n1),
@@ -318,8 +319,7 @@ impl PoseLayout {
                 Error::InvalidArgument("fields overlap within a record")
             }
             LayoutKind::Soa => {
-                let any = |f: &dyn Fn(usize) -> bool| (0..3).any(f);
-                if any(&|c| {
+                if (0..3).any(|c| {
                     !self.offsets[c].is_multiple_of(e) || !self.strides[c].is_multiple_of(e)
                 }) {
                     return Error::InvalidArgument(
