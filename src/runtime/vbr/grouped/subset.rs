@@ -32,6 +32,8 @@ pub(super) struct Lone<'a> {
     /// Each group's first bit in a frame of `a`'s segment, then of `b`'s, when the selection
     /// summed them once ([`start_table`]); empty otherwise.
     pub table: &'a [u32],
+    /// Groups in the body.
+    pub groups: usize,
 }
 
 /// Groups a selection's table of first bits covers ([`start_table`]; more are summed per lane).
@@ -99,6 +101,59 @@ fn group_bits(p: &Lone, pos: &Pos, h: usize) -> usize {
         + widths(read_u64(p.data, m + 2 * rb), n)
 }
 
+/// Where a lone lane's group starts in a frame of the key's two samples' segments.
+#[derive(Clone, Copy)]
+pub(super) enum Starts {
+    /// Known: summed by the caller, or from the selection's table.
+    Known(usize, usize),
+    /// Group `g`'s, found by the lane's decode ([`start_of`]).
+    Group(usize),
+}
+
+impl Starts {
+    /// Group `g`'s first bits: from the selection's table when it has one, else found by the
+    /// lane's decode.
+    #[inline(always)]
+    fn of(p: &Lone, g: usize) -> Starts {
+        if p.table.is_empty() {
+            Starts::Group(g)
+        } else {
+            let half = p.table.len() / 2;
+            Starts::Known(p.table[g] as usize, p.table[half + g] as usize)
+        }
+    }
+}
+
+/// Bit where group `g`, whose lane `x` is decoded in the segment of `pos`, starts in a frame
+/// ([`start_less_width`]).
+#[inline(always)]
+fn start_of(p: &Lone, pos: &Pos, g: usize, x: &Lane) -> usize {
+    let (bit, odd) = start_less_width(p, pos, g);
+    if odd {
+        bit - x.width()
+    } else {
+        bit
+    }
+}
+
+/// Where group `g` starts in a frame of the segment of `pos`, from what the segment stores:
+/// `(bit, false)` for an even group, whose first bit is stored (but the first's, 0); for an odd
+/// one `(bit, true)` with the next group's stored first bit (or, for the last group, the
+/// frame's end), from which the caller subtracts the group's width: a lane's decode sums most
+/// of its group's width anyway, where [`start`] sums the widths of the group before.
+#[inline(always)]
+pub(super) fn start_less_width(p: &Lone, pos: &Pos, g: usize) -> (usize, bool) {
+    const _: () = assert!(STARTS_EVERY == 2);
+    let k = g / STARTS_EVERY;
+    if g.is_multiple_of(STARTS_EVERY) {
+        (if k == 0 { 0 } else { stored_start(p, pos, k) }, false)
+    } else if g + 1 < p.groups {
+        (stored_start(p, pos, k + 1), true)
+    } else {
+        (pos.fb, true)
+    }
+}
+
 /// The first bits of group `g` in a frame of the key's two samples' segments (one sum when
 /// both lie in one segment).
 #[inline(always)]
@@ -147,15 +202,16 @@ fn widths(w: u64, k: usize) -> usize {
 /// `n` lanes whose components' 5-bit rates are the low bits of `w` (components are stored one
 /// after the other, each lane by lane). (An SSE2 form, the rates spread to bytes and summed by
 /// `psadbw`, took a fifth fewer instructions per lane and no less time: a lone lane is bound by
-/// its chain of dependent loads, `docs/runtime.md`.)
+/// its chain of dependent loads, `docs/runtime.md`.) Also returns the widths of the first two
+/// components over every lane.
 #[inline(always)]
-fn offsets(w: [u64; 3], n: usize, l: usize) -> [usize; 3] {
+fn offsets(w: [u64; 3], n: usize, l: usize) -> ([usize; 3], usize) {
+    let t01 = widths(w[0], n) + widths(w[1], n);
     let t0 = widths(w[0], n);
-    [
-        widths(w[0], l),
-        t0 + widths(w[1], l),
-        t0 + widths(w[1], n) + widths(w[2], l),
-    ]
+    (
+        [widths(w[0], l), t0 + widths(w[1], l), t01 + widths(w[2], l)],
+        t01,
+    )
 }
 
 /// Each 5-bit rate's field mask (raw: all 32 bits).
@@ -183,6 +239,25 @@ struct Lane {
     /// Bit of each component's field relative to the group's start in a frame.
     off: [usize; 3],
     drop: u8,
+    /// The group's bits in a frame but those of its third component ([`Lane::width`]).
+    first_two: usize,
+    /// The third component's rates.
+    rates2: u64,
+    /// Lanes of the group.
+    n: usize,
+}
+
+impl Lane {
+    /// The group's bits in a frame.
+    #[inline(always)]
+    fn width(&self) -> usize {
+        self.first_two
+            + if self.n == 1 {
+                PAIR_BITS[self.rates2 as usize & 31] as usize
+            } else {
+                widths(self.rates2, self.n)
+            }
+    }
 }
 
 /// Lane `l` of the group whose record is at `rec` and whose metadata is at `meta` of a
@@ -204,10 +279,11 @@ fn lane(p: &Lone, seg: &Pos, [rec, meta]: [u32; 2], l: usize) -> Lane {
     };
     let w = [0, 1, 2].map(|c| read_u64(d, m + rb * c));
     let rates = w.map(|w| ((w >> (5 * l)) & 31) as u8);
-    let off = if n == 1 {
+    let (off, first_two) = if n == 1 {
         // A group of one lane: its components' widths, one after the other.
         let (r0, r1) = (rates[0] as usize, rates[1] as usize);
-        [0, PAIR_BITS[r0] as usize, PAIR_BITS[r0 | r1 << 5] as usize]
+        let t01 = PAIR_BITS[r0 | r1 << 5] as usize;
+        ([0, PAIR_BITS[r0] as usize, t01], t01)
     } else {
         offsets(w, n, l)
     };
@@ -250,6 +326,9 @@ fn lane(p: &Lone, seg: &Pos, [rec, meta]: [u32; 2], l: usize) -> Lane {
         constant: rates == [0; 3],
         off,
         drop,
+        first_two,
+        rates2: w[2],
+        n,
     }
 }
 
@@ -398,11 +477,14 @@ impl View<'_> {
             one,
             pair,
             table: &[],
+            groups: self.num_groups,
         };
-        // Four joints or more: every group's first bit summed once.
-        // (The table is written only for such selections: a smaller one writes no 512 bytes.)
+        // The whole-group decode (`wide`): every group's first bit summed once. (The lane
+        // decodes find a group's first bit from what the segment stores and the group's width,
+        // which they sum anyway: cheaper per lane than the table per call. A selection without
+        // `wide` writes no table.)
         let mut table: [u32; 2 * TABLE_GROUPS];
-        if joints.len() >= 4 {
+        if wide {
             table = [0; 2 * TABLE_GROUPS];
             lone.table = start_table(&lone, self.num_groups, &mut table);
         }
@@ -470,7 +552,7 @@ impl View<'_> {
                         SRC_ANIMATED => {
                             let g = (src >> 3) as usize;
                             let at = lone.dir.at(g);
-                            lane_value(lone, at, starts(lone, g), (src & 7) as usize, ch == 0)
+                            lane_value(lone, at, Starts::of(lone, g), (src & 7) as usize, ch == 0)
                         }
                         SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
                         _ => default_value(self, j, ch),
@@ -595,7 +677,13 @@ impl Batch {
         for (i, x) in v.iter().enumerate().take(self.n) {
             let x = if alone & (1 << i) != 0 {
                 let g = self.g[i] as usize;
-                lane_value(p, p.dir.at(g), starts(p, g), self.l[i] as usize, self.rot)
+                lane_value(
+                    p,
+                    p.dir.at(g),
+                    Starts::of(p, g),
+                    self.l[i] as usize,
+                    self.rot,
+                )
             } else {
                 *x
             };
@@ -646,8 +734,9 @@ pub(super) fn lone_group(
         one: case == ONE,
         pair: case == PAIR,
         table: &[],
+        groups: p.num_groups,
     };
-    lane_value(&lone, at, starts, 0, rotation)
+    lane_value(&lone, at, Starts::Known(starts.0, starts.1), 0, rotation)
 }
 
 /// The bits of a group of one lane in a frame, its metadata at byte `meta` of the data (each
@@ -671,17 +760,15 @@ pub(super) fn lone_bits(p: &View, meta: usize) -> usize {
 /// the key's segments are `(sa, sb)`, at the key of `p`, one lane alone: a rotation (`limit`
 /// 1) or a vector.
 #[inline(never)]
-fn lane_value(
-    p: &Lone,
-    at: [u32; 2],
-    (sa, sb): (usize, usize),
-    l: usize,
-    rotation: bool,
-) -> [f32; 4] {
+fn lane_value(p: &Lone, at: [u32; 2], starts: Starts, l: usize, rotation: bool) -> [f32; 4] {
     let d = p.data;
     let (a, b) = (&p.a, &p.b);
     let limit = if rotation { 1.0 } else { MAX_ABS_VALUE };
     let xa = lane(p, a, at, l);
+    let sa = match starts {
+        Starts::Known(sa, _) => sa,
+        Starts::Group(g) => start_of(p, a, g, &xa),
+    };
     let va = sample(d, a, sa, &xa, limit);
     let (vb, xb_drop) = if p.one {
         (va, xa.drop)
@@ -690,6 +777,10 @@ fn lane_value(
         (sample(d, b, sa, &xa, limit), xa.drop)
     } else {
         let xb = lane(p, b, at, l);
+        let sb = match starts {
+            Starts::Known(_, sb) => sb,
+            Starts::Group(g) => start_of(p, b, g, &xb),
+        };
         (sample(d, b, sb, &xb, limit), xb.drop)
     };
     if rotation {

@@ -42,6 +42,8 @@ struct Coef8 {
     /// Lanes with a raw component (a `movemask`).
     raw: i32,
     drop: __m256i,
+    /// The group's bits in a frame.
+    width: __m256i,
 }
 
 /// The decode of lane `l` of group `g` (per SIMD lane) in the segment whose metadata starts
@@ -117,6 +119,7 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
         constant: _mm256_setzero_ps(),
         raw: 0,
         drop,
+        width: _mm256_setzero_si256(),
     };
     let mut start = _mm256_setzero_si256();
     let mut any = _mm256_setzero_si256();
@@ -169,6 +172,7 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
         start = _mm256_add_epi32(start, total);
         c.mask[k] = _mm256_sub_epi32(_mm256_sllv_epi32(one, bits), one);
     }
+    c.width = start;
     c.constant = _mm256_castsi256_ps(_mm256_cmpeq_epi32(any, _mm256_setzero_si256()));
     c.raw = _mm256_movemask_ps(_mm256_castsi256_ps(raw));
     c
@@ -213,12 +217,12 @@ unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
     (rec, meta)
 }
 
-/// The first bits of groups `gs` in a frame of the segment of `pos` (`subset::start`: a
-/// stored first bit and the widths of up to three groups after it, summed lane by lane, once
-/// for a run of one group).
+/// The first bits of groups `gs` in a frame of the segment of `pos`, whose lanes' coefficients
+/// are `c` (`subset::start_less_width`: a stored first bit, less the group's width for an odd
+/// group; once for a run of one group).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8]) -> __m256i {
+unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8], c: &Coef8) -> __m256i {
     if !p.table.is_empty() {
         // The selection's table: `a`'s segment, then `b`'s.
         let half = p.table.len() / 2;
@@ -226,15 +230,20 @@ unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8]) -> __m256i {
         let s: [u32; 8] = std::array::from_fn(|i| p.table[base + gs[i] as usize]);
         return _mm256_loadu_si256(s.as_ptr() as *const __m256i);
     }
-    let mut s = [0u32; 8];
+    let (mut s, mut odd) = ([0u32; 8], [0u32; 8]);
     for i in 0..8 {
-        s[i] = if i > 0 && gs[i] == gs[i - 1] {
-            s[i - 1]
+        (s[i], odd[i]) = if i > 0 && gs[i] == gs[i - 1] {
+            (s[i - 1], odd[i - 1])
         } else {
-            super::super::subset::start(p, pos, gs[i] as usize) as u32
+            let (bit, odd) = super::super::subset::start_less_width(p, pos, gs[i] as usize);
+            (bit as u32, (odd as u32).wrapping_neg())
         };
     }
-    _mm256_loadu_si256(s.as_ptr() as *const __m256i)
+    let odd = _mm256_loadu_si256(odd.as_ptr() as *const __m256i);
+    _mm256_sub_epi32(
+        _mm256_loadu_si256(s.as_ptr() as *const __m256i),
+        _mm256_and_si256(c.width, odd),
+    )
 }
 
 /// The three components of the stored frames whose first bit is `frame` plus `starts`.
@@ -302,7 +311,7 @@ pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
     let gs: [u32; 8] = std::array::from_fn(|i| groups[if i < count { i } else { 0 }]);
     let (a, b) = (&p.a, &p.b);
     let ca = coef8(p, a.meta, g, l, rot);
-    let sa = starts8(p, a, &gs);
+    let sa = starts8(p, a, &gs, &ca);
     let va = sample8(p, a, sa, &ca);
     let (vb, db, raw) = if p.one {
         (va, ca.drop, ca.raw)
@@ -310,7 +319,7 @@ pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
         (sample8(p, b, sa, &ca), ca.drop, ca.raw)
     } else {
         let cb = coef8(p, b.meta, g, l, rot);
-        let sb = starts8(p, b, &gs);
+        let sb = starts8(p, b, &gs, &cb);
         (sample8(p, b, sb, &cb), cb.drop, ca.raw | cb.raw)
     };
     let q = if rot {
