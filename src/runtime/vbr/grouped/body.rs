@@ -284,6 +284,8 @@ pub struct Dir {
     /// The first rotation group with per-segment drops.
     first_ps: u32,
     jb: u32,
+    /// Groups in the body.
+    groups: u32,
 }
 
 impl Dir {
@@ -294,6 +296,7 @@ impl Dir {
         meta: [0; 3],
         first_ps: 0,
         jb: 1,
+        groups: 0,
     };
 
     /// The directory of a body with `groups` per channel, its first rotation group with
@@ -310,6 +313,7 @@ impl Dir {
             meta: [0; 3],
             first_ps: fps,
             jb: jb as u32,
+            groups: g[0] + g[1] + g[2],
         };
         // Each channel starts after the last group of the one before: its offsets from the
         // full groups before it, plus its own record's sizes.
@@ -331,6 +335,12 @@ impl Dir {
             d.meta[ch] = meta;
         }
         d
+    }
+
+    /// Groups in the body (0 in [`Dir::EMPTY`]).
+    #[inline(always)]
+    pub fn groups(&self) -> usize {
+        self.groups as usize
     }
 
     /// Group `g`'s record offset in the data and metadata offset in a segment's group

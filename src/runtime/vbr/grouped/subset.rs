@@ -32,8 +32,6 @@ pub(super) struct Lone<'a> {
     /// Each group's first bit in a frame of `a`'s segment, then of `b`'s, when the selection
     /// summed them once ([`start_table`]); empty otherwise.
     pub table: &'a [u32],
-    /// Groups in the body.
-    pub groups: usize,
 }
 
 /// Groups a selection's table of first bits covers ([`start_table`]; more are summed per lane).
@@ -101,29 +99,6 @@ fn group_bits(p: &Lone, pos: &Pos, h: usize) -> usize {
         + widths(read_u64(p.data, m + 2 * rb), n)
 }
 
-/// Where a lone lane's group starts in a frame of the key's two samples' segments.
-#[derive(Clone, Copy)]
-pub(super) enum Starts {
-    /// Known: summed by the caller, or from the selection's table.
-    Known(usize, usize),
-    /// Group `g`'s, found by the lane's decode ([`start_of`]).
-    Group(usize),
-}
-
-impl Starts {
-    /// Group `g`'s first bits: from the selection's table when it has one, else found by the
-    /// lane's decode.
-    #[inline(always)]
-    fn of(p: &Lone, g: usize) -> Starts {
-        if p.table.is_empty() {
-            Starts::Group(g)
-        } else {
-            let half = p.table.len() / 2;
-            Starts::Known(p.table[g] as usize, p.table[half + g] as usize)
-        }
-    }
-}
-
 /// Bit where group `g`, whose lane `x` is decoded in the segment of `pos`, starts in a frame
 /// ([`start_less_width`]).
 #[inline(always)]
@@ -147,7 +122,7 @@ pub(super) fn start_less_width(p: &Lone, pos: &Pos, g: usize) -> (usize, bool) {
     let k = g / STARTS_EVERY;
     if g.is_multiple_of(STARTS_EVERY) {
         (if k == 0 { 0 } else { stored_start(p, pos, k) }, false)
-    } else if g + 1 < p.groups {
+    } else if g + 1 < p.dir.groups() {
         (stored_start(p, pos, k + 1), true)
     } else {
         (pos.fb, true)
@@ -477,7 +452,6 @@ impl View<'_> {
             one,
             pair,
             table: &[],
-            groups: self.num_groups,
         };
         // The whole-group decode (`wide`): every group's first bit summed once. (The lane
         // decodes find a group's first bit from what the segment stores and the group's width,
@@ -550,9 +524,7 @@ impl View<'_> {
                     let src = sources.get(j, ch);
                     let value = match src & (3 << 30) {
                         SRC_ANIMATED => {
-                            let g = (src >> 3) as usize;
-                            let at = lone.dir.at(g);
-                            lane_value(lone, at, Starts::of(lone, g), (src & 7) as usize, ch == 0)
+                            lane_value_of(lone, (src >> 3) as usize, (src & 7) as usize, ch == 0)
                         }
                         SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
                         _ => default_value(self, j, ch),
@@ -677,13 +649,7 @@ impl Batch {
         for (i, x) in v.iter().enumerate().take(self.n) {
             let x = if alone & (1 << i) != 0 {
                 let g = self.g[i] as usize;
-                lane_value(
-                    p,
-                    p.dir.at(g),
-                    Starts::of(p, g),
-                    self.l[i] as usize,
-                    self.rot,
-                )
+                lane_value_of(p, g, self.l[i] as usize, self.rot)
             } else {
                 *x
             };
@@ -734,9 +700,8 @@ pub(super) fn lone_group(
         one: case == ONE,
         pair: case == PAIR,
         table: &[],
-        groups: p.num_groups,
     };
-    lane_value(&lone, at, Starts::Known(starts.0, starts.1), 0, rotation)
+    lane_value(&lone, at, starts, 0, rotation)
 }
 
 /// The bits of a group of one lane in a frame, its metadata at byte `meta` of the data (each
@@ -760,15 +725,47 @@ pub(super) fn lone_bits(p: &View, meta: usize) -> usize {
 /// the key's segments are `(sa, sb)`, at the key of `p`, one lane alone: a rotation (`limit`
 /// 1) or a vector.
 #[inline(never)]
-fn lane_value(p: &Lone, at: [u32; 2], starts: Starts, l: usize, rotation: bool) -> [f32; 4] {
+fn lane_value(
+    p: &Lone,
+    at: [u32; 2],
+    (sa, sb): (usize, usize),
+    l: usize,
+    rotation: bool,
+) -> [f32; 4] {
+    lane_value_in(
+        p,
+        at,
+        l,
+        rotation,
+        |_, _, second| if second { sb } else { sa },
+    )
+}
+
+/// Lane `l` of group `g` ([`lane_value`]), the group's first bits found by the lane's decode
+/// ([`start_of`]; a selection without the table of first bits).
+#[inline(never)]
+fn lane_value_of(p: &Lone, g: usize, l: usize, rotation: bool) -> [f32; 4] {
+    debug_assert!(p.table.is_empty());
+    lane_value_in(p, p.dir.at(g), l, rotation, |pos, x, _| {
+        start_of(p, pos, g, x)
+    })
+}
+
+/// [`lane_value`] with `start(pos, lane, second)` the group's first bit in a frame of the
+/// segment of `pos` (`second`: the key's second sample, in another segment).
+#[inline(always)]
+fn lane_value_in(
+    p: &Lone,
+    at: [u32; 2],
+    l: usize,
+    rotation: bool,
+    start: impl Fn(&Pos, &Lane, bool) -> usize,
+) -> [f32; 4] {
     let d = p.data;
     let (a, b) = (&p.a, &p.b);
     let limit = if rotation { 1.0 } else { MAX_ABS_VALUE };
     let xa = lane(p, a, at, l);
-    let sa = match starts {
-        Starts::Known(sa, _) => sa,
-        Starts::Group(g) => start_of(p, a, g, &xa),
-    };
+    let sa = start(a, &xa, false);
     let va = sample(d, a, sa, &xa, limit);
     let (vb, xb_drop) = if p.one {
         (va, xa.drop)
@@ -777,10 +774,7 @@ fn lane_value(p: &Lone, at: [u32; 2], starts: Starts, l: usize, rotation: bool) 
         (sample(d, b, sa, &xa, limit), xa.drop)
     } else {
         let xb = lane(p, b, at, l);
-        let sb = match starts {
-            Starts::Known(_, sb) => sb,
-            Starts::Group(g) => start_of(p, b, g, &xb),
-        };
+        let sb = start(b, &xb, true);
         (sample(d, b, sb, &xb, limit), xb.drop)
     };
     if rotation {
