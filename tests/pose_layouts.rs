@@ -966,6 +966,107 @@ fn c_checked_layouts_match_and_refuse_what_was_not_checked() {
     }
 }
 
+/// Every buffer of a Unity (SoA) pose and every pair of them, through the three C entry points
+/// that take buffers (per call, checked once, a selection): each condition the buffer check
+/// tests is refused on its own, with its status, and nothing is written.
+#[test]
+fn c_each_buffer_and_pair_is_checked() {
+    let nj = 9;
+    let (_blob, _bind, mut ctx) = c_context(nj);
+    unsafe {
+        assert_eq!(animcomp_seek(&mut ctx, 0.3, 0, 0), Status::Ok);
+    }
+    let un = preset(ANIMCOMP_POSE_PRESET_UNITY_SEPARATE);
+    let mut checked = AnimcompCheckedPoseLayout {
+        opaque: [0; ANIMCOMP_CHECKED_POSE_LAYOUT_WORDS],
+    };
+    assert_eq!(
+        unsafe { animcomp_pose_layout_check(&un, &mut checked) },
+        Status::Ok
+    );
+    let sizes = [16 * nj, 12 * nj, 12 * nj];
+    let starts = [0, 16 * nj, 28 * nj];
+    let mut b = Buf::new(40 * nj + 16);
+    let p = b.bytes().as_mut_ptr();
+    let good = || three([0, 1, 2].map(|i| unsafe { p.add(starts[i]) }), sizes);
+    let joints: Vec<u32> = (0..nj as u32).collect();
+    let run = |bufs: &AnimcompPoseBuffers| unsafe {
+        [
+            animcomp_sample_pose_layout(&ctx, &un, bufs),
+            animcomp_sample_pose_checked(&ctx, &checked, bufs),
+            animcomp_sample_joints_checked(
+                &ctx,
+                joints.as_ptr(),
+                std::ptr::null(),
+                nj,
+                ANIMCOMP_CHANNEL_ALL,
+                &checked,
+                bufs,
+            ),
+        ]
+    };
+    let set = |bufs: &mut AnimcompPoseBuffers, i: usize, d: *mut u8, n: usize| match i {
+        0 => (bufs.data0, bufs.size0) = (d.cast(), n),
+        1 => (bufs.data1, bufs.size1) = (d.cast(), n),
+        _ => (bufs.data2, bufs.size2) = (d.cast(), n),
+    };
+    // The last 16-byte aligned address: a buffer there of 64 bytes passes the end of the
+    // address space (refused before it is used).
+    let top = (usize::MAX & !15) as *mut u8;
+    for i in 0..3 {
+        let at = unsafe { p.add(starts[i]) };
+        for (d, n, want) in [
+            (std::ptr::null_mut(), sizes[i], Status::NullPointer),
+            (unsafe { at.add(1) }, sizes[i], Status::Misaligned),
+            (at, sizes[i] - 4, Status::BufferTooSmall),
+            (at, isize::MAX as usize + 1, Status::InvalidArgument),
+            (top, 64, Status::InvalidArgument),
+        ] {
+            let mut bufs = good();
+            set(&mut bufs, i, d, n);
+            assert_eq!(run(&bufs), [want; 3], "buffer {i}, {d:?} {n}");
+        }
+    }
+    for (i, k) in [(0, 1), (0, 2), (1, 2), (1, 0), (2, 0), (2, 1)] {
+        // Buffer `k` starts 4 bytes before buffer `i` ends (aligned, large enough: only the
+        // overlap is wrong).
+        let mut bufs = good();
+        let d = unsafe { p.add(starts[i] + sizes[i] - 4) };
+        set(&mut bufs, k, d, sizes[k]);
+        assert_eq!(
+            run(&bufs),
+            [Status::InvalidArgument; 3],
+            "buffers {i} and {k}"
+        );
+    }
+    assert!(
+        b.bytes().iter().all(|&x| x == SENTINEL),
+        "nothing written by a refused call"
+    );
+    assert_eq!(run(&good()), [Status::Ok; 3]);
+    // One buffer for AoS: the others NULL with size 0, each refused otherwise.
+    let u4 = preset(ANIMCOMP_POSE_PRESET_UNREAL4_TRANSFORM);
+    let mut c4 = checked;
+    assert_eq!(
+        unsafe { animcomp_pose_layout_check(&u4, &mut c4) },
+        Status::Ok
+    );
+    for i in 1..3 {
+        for (d, n) in [(p, 0), (std::ptr::null_mut(), 4)] {
+            let mut bufs = three(
+                [p, std::ptr::null_mut(), std::ptr::null_mut()],
+                [48 * nj, 0, 0],
+            );
+            set(&mut bufs, i, d, n);
+            assert_eq!(
+                unsafe { animcomp_sample_pose_checked(&ctx, &c4, &bufs) },
+                Status::InvalidArgument,
+                "unused buffer {i}"
+            );
+        }
+    }
+}
+
 #[test]
 fn c_attached_cache_serves_every_layout() {
     let nj = 13;

@@ -5,12 +5,12 @@
 
 use std::os::raw::c_void;
 
-use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice, pose_buffer};
+use super::guard::{guard, in_slice, opt_ref, out_ptr, out_slice, pose_buffer, pose_slice};
 use super::handles::{blob_slice, blob_state, state, state_mut, BlobState, State};
 use super::types::{AnimcompBlob, AnimcompDecompressOptions, AnimcompDecompressor};
 use crate::format::{BlobFlags, Header};
 use crate::math::FLOATS_PER_JOINT;
-use crate::runtime::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
+use crate::runtime::{DecompressOptions, Decompressor, Looping, OpenBlob, PoseOut, Rounding};
 use crate::{Error, Result, Status};
 
 /// The default options: verify the checksum, no bind pose.
@@ -233,11 +233,14 @@ pub unsafe extern "C" fn animcomp_sample_pose(
 ) -> Status {
     guard(|| {
         let st = state(ctx)?;
-        let joints = st.dec.num_joints();
-        let (out, stride) = pose_buffer(out, out_len_floats, stride_floats, joints)?;
+        let (out, stride) = pose_slice(out, out_len_floats, stride_floats)?;
         if st.cache.is_null() {
+            // The length for every joint is checked by `Decompressor::sample_pose`
+            // (`PoseOut::check_len`, the check `pose_buffer` makes), so not here as well
+            // (`pose_buffers_are_refused_with_and_without_a_cache` keeps every case refused).
             st.dec.sample_pose(out, stride)
         } else {
+            PoseOut::check_len(out.len(), st.dec.num_joints(), stride)?;
             super::playback::sample_pose_cached(st, out, stride)
         }
     })

@@ -12,6 +12,11 @@ use crate::runtime::PoseOut;
 use crate::{Error, Result, Status};
 
 /// Runs `f`, mapping its result to a status and a panic to [`Status::Internal`].
+///
+/// Inlined into each entry point (every entry point has its own instance anyway, one per
+/// closure): the arguments stay in registers instead of being stored for a call, and the
+/// closure's `Result` is mapped without passing through memory.
+#[inline(always)]
 pub(crate) fn guard(f: impl FnOnce() -> Result<()>) -> Status {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(())) => Status::Ok,
@@ -21,11 +26,13 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<()>) -> Status {
 }
 
 /// Runs `f`, returning `fallback` if it panics (for the few functions that return a value).
+#[inline(always)]
 pub(crate) fn guard_value<T>(fallback: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(fallback)
 }
 
 /// Checks that `ptr` is non-null and aligned for `T`.
+#[inline(always)]
 fn check_ptr<T>(ptr: *const T, what: &'static str) -> Result<()> {
     if ptr.is_null() {
         return Err(Error::NullPointer(what));
@@ -36,19 +43,22 @@ fn check_ptr<T>(ptr: *const T, what: &'static str) -> Result<()> {
     Ok(())
 }
 
-/// Checks that `len` elements of `T` starting at `ptr` form an addressable region.
+/// Checks that `len` elements of `T` starting at `ptr` form an addressable region: at most
+/// `isize::MAX` bytes (one comparison of `len` with `isize::MAX / size_of::<T>()`, which is the
+/// overflow-checked product compared with `isize::MAX`), not past the end of the address space.
+#[inline(always)]
 fn check_len<T>(ptr: *const T, len: usize) -> Result<()> {
-    let bytes = len
-        .checked_mul(std::mem::size_of::<T>())
-        .filter(|b| *b <= isize::MAX as usize)
-        .ok_or(Error::InvalidArgument(
+    let size = std::mem::size_of::<T>();
+    if size != 0 && len > isize::MAX as usize / size {
+        return Err(Error::InvalidArgument(
             "array length overflows the address space",
-        ))?;
-    (ptr as usize)
-        .checked_add(bytes)
-        .ok_or(Error::InvalidArgument(
+        ));
+    }
+    if (ptr as usize).checked_add(len * size).is_none() {
+        return Err(Error::InvalidArgument(
             "array extends past the end of the address space",
-        ))?;
+        ));
+    }
     Ok(())
 }
 
@@ -57,6 +67,7 @@ fn check_len<T>(ptr: *const T, len: usize) -> Result<()> {
 ///
 /// # Safety
 /// A non-null `ptr` must point to a valid, initialised `T` that outlives `'a`.
+#[inline(always)]
 pub(crate) unsafe fn in_ref<'a, T>(ptr: *const T, what: &'static str) -> Result<&'a T> {
     check_ptr(ptr, what)?;
     Ok(&*ptr)
@@ -75,6 +86,7 @@ pub(crate) unsafe fn opt_ref<'a, T>(ptr: *const T) -> Result<Option<&'a T>> {
 }
 
 /// A raw output pointer checked for null and alignment (the caller writes through it).
+#[inline(always)]
 pub(crate) fn out_ptr<T>(ptr: *mut T, what: &'static str) -> Result<*mut T> {
     check_ptr(ptr as *const T, what)?;
     Ok(ptr)
@@ -84,6 +96,7 @@ pub(crate) fn out_ptr<T>(ptr: *mut T, what: &'static str) -> Result<*mut T> {
 ///
 /// # Safety
 /// A non-null `ptr` must point to at least `len` initialised elements that outlive `'a`.
+#[inline(always)]
 pub(crate) unsafe fn in_slice<'a, T>(
     ptr: *const T,
     len: usize,
@@ -98,6 +111,7 @@ pub(crate) unsafe fn in_slice<'a, T>(
 ///
 /// # Safety
 /// A non-null `ptr` must point to at least `len` writable elements, not aliased, that outlive `'a`.
+#[inline(always)]
 pub(crate) unsafe fn out_slice<'a, T>(
     ptr: *mut T,
     len: usize,
@@ -108,18 +122,20 @@ pub(crate) unsafe fn out_slice<'a, T>(
     Ok(std::slice::from_raw_parts_mut(ptr, len))
 }
 
-/// A caller's pose buffer for `joints` joints from C arguments: `stride_floats` 0 means packed (10
-/// floats per joint); otherwise it must be at least 10. `(joints - 1) x stride + 10` is computed
-/// overflow-checked (overflow → [`Error::InvalidArgument`]) and must fit `len_floats` (else
-/// [`Error::BufferTooSmall`]). Returns the buffer and the stride.
+/// A caller's pose buffer from C arguments, before its length is checked against a joint count:
+/// `stride_floats` 0 means packed (10 floats per joint); otherwise it must be at least 10 (else
+/// [`Error::InvalidArgument`]); then `out` is checked as [`out_slice`] checks it. Returns the
+/// buffer and the stride. The caller checks the length for its joints with
+/// [`PoseOut::check_len`], or passes the buffer to a call that checks it
+/// (`Decompressor::sample_pose`), so that it is checked once.
 ///
 /// # Safety
 /// As [`out_slice`] for `out` and `len_floats`.
-pub(crate) unsafe fn pose_buffer<'a>(
+#[inline(always)]
+pub(crate) unsafe fn pose_slice<'a>(
     out: *mut f32,
     len_floats: usize,
     stride_floats: usize,
-    joints: usize,
 ) -> Result<(&'a mut [f32], usize)> {
     let stride = if stride_floats == 0 {
         FLOATS_PER_JOINT
@@ -131,8 +147,24 @@ pub(crate) unsafe fn pose_buffer<'a>(
             "stride must be 0 or at least 10 floats",
         ));
     }
-    let out = out_slice(out, len_floats, "out")?;
-    PoseOut::check_len(len_floats, joints, stride)?;
+    Ok((out_slice(out, len_floats, "out")?, stride))
+}
+
+/// A caller's pose buffer for `joints` joints from C arguments: [`pose_slice`], then
+/// `(joints - 1) x stride + 10` computed overflow-checked (overflow → [`Error::InvalidArgument`])
+/// must fit `len_floats` (else [`Error::BufferTooSmall`]). Returns the buffer and the stride.
+///
+/// # Safety
+/// As [`out_slice`] for `out` and `len_floats`.
+#[inline(always)]
+pub(crate) unsafe fn pose_buffer<'a>(
+    out: *mut f32,
+    len_floats: usize,
+    stride_floats: usize,
+    joints: usize,
+) -> Result<(&'a mut [f32], usize)> {
+    let (out, stride) = pose_slice(out, len_floats, stride_floats)?;
+    PoseOut::check_len(out.len(), joints, stride)?;
     Ok((out, stride))
 }
 

@@ -88,9 +88,13 @@ pub(crate) fn from_c(c: &AnimcompPoseLayout) -> Result<CheckedLayout> {
 /// The caller's buffers for `layout` and `slots` joints, checked (null, alignment, sizes, the
 /// address space, unused entries NULL and 0, SoA arrays not overlapping), as byte slices.
 ///
+/// Each condition is one comparison and a branch to [`why_refused`] (out of line), which finds
+/// the reason in the documented order: a flag per condition, and-ed together, cost more
+/// instructions than the branches, which a caller whose buffers pass always predicts.
+///
 /// # Safety
 /// Each used `data[b]` points to `size[b]` writable bytes, not aliased, alive for `'a`.
-#[inline]
+#[inline(always)]
 unsafe fn buffers<'a>(
     layout: &CheckedLayout,
     b: &AnimcompPoseBuffers,
@@ -99,30 +103,33 @@ unsafe fn buffers<'a>(
     let used = layout.layout().buffers();
     let (data, size) = b.arrays();
     let m = layout.layout().element.size() - 1;
-    // Every condition in one pass without early exits; the reason is found only on failure.
-    let mut ok = true;
+    let a = data.map(|p| p as usize);
     for i in 0..3 {
-        let (p, n) = (data[i] as usize, size[i]);
-        ok &= if i < used {
-            let need = layout.required_bytes(i, slots);
-            (p != 0)
-                & (p & m == 0)
-                & (n <= isize::MAX as usize)
-                & (p.checked_add(n).is_some())
-                & need.is_some_and(|need| n >= need)
+        let (p, n) = (a[i], size[i]);
+        let ok = if i < used {
+            // Non-null, aligned, at most `isize::MAX` bytes, not past the end of the address
+            // space (`p + n` does not wrap: `n <= !p`), and holding the layout's bytes.
+            p != 0
+                && p & m == 0
+                && n <= isize::MAX as usize
+                && n <= !p
+                && layout
+                    .required_bytes(i, slots)
+                    .is_some_and(|need| n >= need)
         } else {
             (p | n) == 0
         };
+        if !ok {
+            return Err(why_refused(layout, b, slots));
+        }
     }
     if used == 3 {
-        let (a, n) = (data.map(|p| p as usize), size);
-        let apart = |i: usize, k: usize| {
-            (a[i] >= a[k].wrapping_add(n[k])) | (a[k] >= a[i].wrapping_add(n[i]))
-        };
-        ok &= apart(0, 1) & apart(0, 2) & apart(1, 2);
-    }
-    if !ok {
-        return Err(why_refused(layout, b, slots));
+        // Each buffer ends before the other starts (the ends do not wrap: checked above).
+        let end = [a[0] + size[0], a[1] + size[1], a[2] + size[2]];
+        let apart = |i: usize, k: usize| a[i] >= end[k] || a[k] >= end[i];
+        if !(apart(0, 1) && apart(0, 2) && apart(1, 2)) {
+            return Err(why_refused(layout, b, slots));
+        }
     }
     let mut out: [&'a mut [u8]; 3] = [&mut [], &mut [], &mut []];
     for (i, o) in out.iter_mut().enumerate().take(used) {
@@ -294,7 +301,7 @@ pub unsafe extern "C" fn animcomp_sample_pose_checked(
 ///
 /// # Safety
 /// As [`buffers`]; `st`'s cache pointer and length are the attached cache's.
-#[inline]
+#[inline(always)]
 unsafe fn pose_into(st: &State, l: &CheckedLayout, out: &AnimcompPoseBuffers) -> Result<()> {
     let mut bufs = buffers(l, out, st.dec.num_joints())?;
     let bufs = &mut bufs[..l.layout().buffers()];

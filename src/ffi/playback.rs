@@ -92,6 +92,12 @@ pub unsafe extern "C" fn animcomp_decompressor_attach_cache(
 /// # Safety
 /// `st.cache` is non-null and points to the attached cache (`st.cache_len` bytes, the playback
 /// cache size, 16-byte aligned, alive, used by this thread only).
+///
+/// Out of line: inlined into `animcomp_sample_pose` (where the panic guard, now inlined into
+/// every entry point, would put it) it made the plain pose's entry larger and cached playback
+/// 0.96-0.99x as fast (`docs/runtime.md`, "Tried and not kept"); out of line the plain pose takes
+/// 7 instructions fewer and a cached one the call.
+#[inline(never)]
 pub(super) unsafe fn sample_pose_cached(st: &State, out: &mut [f32], stride: usize) -> Result<()> {
     let cache = std::slice::from_raw_parts_mut(st.cache, st.cache_len as usize);
     // The pose buffer was checked by the caller, the cache when it was attached.

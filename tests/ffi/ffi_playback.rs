@@ -275,3 +275,64 @@ fn curves_only_blobs_have_no_cache() {
         assert_eq!(mem[0], 0, "nothing written into a cache of size 0");
     }
 }
+
+/// `animcomp_sample_pose` checks the pose buffer once, in the C layer or in the call it wraps
+/// (`Decompressor::sample_pose` without a cache); with and without a cache, and for every codec,
+/// each bad buffer gets its status and nothing is written.
+#[test]
+fn pose_buffers_are_refused_with_and_without_a_cache() {
+    let clip = clip();
+    let nj = clip.num_joints();
+    let need = (nj - 1) * 12 + 10;
+    for codec in [CodecChoice::Vbr, CodecChoice::Fixed, CodecChoice::Keys] {
+        let b = blob(&clip, codec, DefaultMode::Identity);
+        let (_h, mut ctx) = open(&b, None);
+        let mut mem = vec![0u128; cache_size(&ctx).div_ceil(16) + 1];
+        for cached in [false, true] {
+            if cached {
+                assert_eq!(
+                    unsafe {
+                        animcomp_decompressor_attach_cache(
+                            &mut ctx,
+                            mem.as_mut_ptr().cast(),
+                            mem.len() * 16,
+                        )
+                    },
+                    Status::Ok
+                );
+            }
+            assert_eq!(unsafe { animcomp_seek(&mut ctx, 0.4, 1, 0) }, Status::Ok);
+            let mut p = vec![7.0f32; need + 1];
+            let o = p.as_mut_ptr();
+            let call = |out: *mut f32, len: usize, stride: usize| unsafe {
+                animcomp_sample_pose(&ctx, out, len, stride)
+            };
+            let what = format!("{codec:?}, cache {cached}");
+            assert_eq!(call(o, need - 1, 12), Status::BufferTooSmall, "{what}");
+            assert_eq!(call(o, nj * 10 - 1, 0), Status::BufferTooSmall, "{what}");
+            assert_eq!(call(o, need, 9), Status::InvalidArgument, "{what}");
+            assert_eq!(
+                call(o, need, usize::MAX / 2),
+                Status::InvalidArgument,
+                "{what}"
+            );
+            assert_eq!(
+                call(o, usize::MAX / 2, 12),
+                Status::InvalidArgument,
+                "{what}"
+            );
+            assert_eq!(call(null_mut(), need, 12), Status::NullPointer, "{what}");
+            let odd = unsafe { o.cast::<u8>().add(1).cast::<f32>() };
+            assert_eq!(call(odd, need - 1, 12), Status::Misaligned, "{what}");
+            assert!(p.iter().all(|&v| v == 7.0), "nothing written: {what}");
+            assert_eq!(call(o, need, 12), Status::Ok, "{what}");
+            assert_eq!(p[need], 7.0, "nothing past the last joint: {what}");
+            let mut uninit = new_ctx();
+            uninit.opaque[0] = 1;
+            assert_eq!(
+                unsafe { animcomp_sample_pose(&uninit, o, need, 12) },
+                Status::NotInitialized
+            );
+        }
+    }
+}

@@ -153,7 +153,7 @@ pub(crate) fn sample_pose(
 /// Samples a whole pose with each channel's rows at `rows` (the f32 fields of an engine's
 /// layout) with the widest decoder this machine runs: every decoder writes rows anywhere. The
 /// caller checked that `rows` hold every joint.
-#[inline]
+#[inline(always)]
 pub(crate) fn sample_pose_rows(
     h: &Header,
     body: &[u8],
