@@ -70,8 +70,9 @@ fn start_table<'t>(p: &Lone, groups: usize, table: &'t mut [u32; 2 * TABLE_GROUP
 
 /// Bit where group `g` starts in a frame of the segment of `pos`: the segment stores it for
 /// every [`STARTS_EVERY`]th group, and the widths of the groups between are added.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) fn start(p: &Lone, pos: &Pos, g: usize) -> usize {
+fn start(p: &Lone, pos: &Pos, g: usize) -> usize {
     let k = g / STARTS_EVERY;
     let mut bit = if k == 0 { 0 } else { stored_start(p, pos, k) };
     for h in k * STARTS_EVERY..g {
@@ -131,6 +132,7 @@ pub(super) fn start_less_width(p: &Lone, pos: &Pos, g: usize) -> (usize, bool) {
 
 /// The first bits of group `g` in a frame of the key's two samples' segments (one sum when
 /// both lie in one segment).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn starts(p: &Lone, g: usize) -> (usize, usize) {
     if !p.table.is_empty() {
