@@ -113,9 +113,7 @@ unsafe fn buffers<'a>(
                 && p & m == 0
                 && n <= isize::MAX as usize
                 && n <= !p
-                && layout
-                    .required_bytes(i, slots)
-                    .is_some_and(|need| n >= need)
+                && layout.holds(i, slots, n)
         } else {
             (p | n) == 0
         };

@@ -485,6 +485,18 @@ impl CheckedLayout {
         need(self.step[b], self.first[b], self.shift, slots)
     }
 
+    /// Whether `len` bytes (at most `isize::MAX`) hold buffer `b` for `slots` joints:
+    /// [`CheckedLayout::required_bytes`] at most `len`, without a branch for its overflow (a
+    /// product or sum that overflows saturates, and no `len` holds it).
+    #[inline(always)]
+    pub(crate) fn holds(&self, b: usize, slots: usize, len: usize) -> bool {
+        let steps = slots.saturating_sub(1) >> self.shift;
+        let need = steps
+            .saturating_mul(self.step[b])
+            .saturating_add(self.first[b]);
+        slots == 0 || need <= len
+    }
+
     /// Checks buffers of `lens` bytes at addresses `addrs` for `slots` joints: the buffer
     /// count, each address aligned to the element size, each length enough
     /// ([`Error::BufferTooSmall`] with the bytes the first short buffer needs).
