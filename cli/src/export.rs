@@ -543,7 +543,9 @@ pub fn write_gltf(
         extensions: None,
         extras: Default::default(),
     });
-    let text = json::serialize::to_string(&root).map_err(|e| CliError(e.to_string()))?;
+    // `Root::to_string`, compiled in gltf-json, not `serialize::to_string::<Root>`: the generic
+    // one compiled gltf-json's whole serializer into this binary (docs/ci.md).
+    let text = root.to_string().map_err(|e| CliError(e.to_string()))?;
     if !glb {
         return Ok(text.into_bytes());
     }

@@ -31,6 +31,9 @@ mod ffi_readme;
 #[cfg(feature = "compress")]
 mod ffi_vbr_layout;
 // Runs git: no processes under WASI.
+#[cfg(feature = "compress")]
+#[path = "../support/emulated.rs"]
+mod emulated;
 #[cfg(all(feature = "header", not(target_os = "wasi")))]
 mod header_fresh;
 #[cfg(feature = "compress")]

@@ -508,11 +508,15 @@ fn counts_at_and_beyond_limits() {
 
 #[test]
 fn max_joints_both_sides() {
-    check(
-        "MAX_JOINTS joints x 2 samples",
-        &flat(MAX_JOINTS, 2),
-        Expect::Accept,
-    );
+    // Under qemu (docs/ci.md) the one-sample clip alone at the limit: each codec compressing
+    // 16,383 joints twice was most of this binary's time there; x86-64 runs both.
+    if !crate::emulated::emulated() {
+        check(
+            "MAX_JOINTS joints x 2 samples",
+            &flat(MAX_JOINTS, 2),
+            Expect::Accept,
+        );
+    }
     check(
         "MAX_JOINTS joints x 1 sample",
         &flat(MAX_JOINTS, 1),

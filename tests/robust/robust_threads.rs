@@ -108,11 +108,13 @@ fn eight_threads_sample_one_blob_identically() {
 
 #[test]
 fn concurrent_compressions_match_sequential_ones() {
+    // Under qemu (docs/ci.md) clips of 45 samples instead of 90: the same pairings and codecs.
+    let samples = if crate::emulated::emulated() { 45 } else { 90 };
     let clips: Vec<RawClip> = (0..2)
         .map(|k| {
             generate_clip(&GenerateOptions {
                 joints: 25,
-                samples: 90,
+                samples,
                 scale: k == 1,
                 seed: 3 + k,
                 ..Default::default()
