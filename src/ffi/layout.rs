@@ -109,11 +109,7 @@ unsafe fn buffers<'a>(
         let ok = if i < used {
             // Non-null, aligned, at most `isize::MAX` bytes, not past the end of the address
             // space (`p + n` does not wrap: `n <= !p`), and holding the layout's bytes.
-            p != 0
-                && p & m == 0
-                && n <= isize::MAX as usize
-                && n <= !p
-                && layout.holds(i, slots, n)
+            p != 0 && p & m == 0 && n <= isize::MAX as usize && n <= !p && layout.holds(i, slots, n)
         } else {
             (p | n) == 0
         };
