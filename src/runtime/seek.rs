@@ -97,7 +97,7 @@ fn rem_positive(t: f64, period: f64) -> f64 {
 }
 
 /// Resolves `time` (seconds) into a [`SampleKey`].
-#[inline]
+#[inline(always)]
 pub fn resolve(h: &Header, time: f32, looping: Looping, rounding: Rounding) -> Result<SampleKey> {
     if !time.is_finite() {
         return Err(Error::InvalidTime);
