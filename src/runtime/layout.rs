@@ -435,13 +435,21 @@ impl PoseLayout {
 /// `shift` (`None` past `isize::MAX`).
 #[inline]
 fn need(step: usize, first: usize, shift: u32, slots: usize) -> Option<usize> {
+    Some(need_saturating(step, first, shift, slots)).filter(|n| *n <= isize::MAX as usize)
+}
+
+/// [`need`] without a branch for its overflow: a product or sum that overflows saturates at
+/// `usize::MAX`, which no buffer holds.
+#[inline(always)]
+fn need_saturating(step: usize, first: usize, shift: u32, slots: usize) -> usize {
+    let n = (slots.saturating_sub(1) >> shift)
+        .saturating_mul(step)
+        .saturating_add(first);
     if slots == 0 {
-        return Some(0);
+        0
+    } else {
+        n
     }
-    ((slots - 1) >> shift)
-        .checked_mul(step)
-        .and_then(|x| x.checked_add(first))
-        .filter(|n| *n <= isize::MAX as usize)
 }
 
 /// How a pose reaches a checked layout (see the module documentation).
@@ -490,11 +498,7 @@ impl CheckedLayout {
     /// product or sum that overflows saturates, and no `len` holds it).
     #[inline(always)]
     pub(crate) fn holds(&self, b: usize, slots: usize, len: usize) -> bool {
-        let steps = slots.saturating_sub(1) >> self.shift;
-        let need = steps
-            .saturating_mul(self.step[b])
-            .saturating_add(self.first[b]);
-        slots == 0 || need <= len
+        need_saturating(self.step[b], self.first[b], self.shift, slots) <= len
     }
 
     /// Checks buffers of `lens` bytes at addresses `addrs` for `slots` joints: the buffer
