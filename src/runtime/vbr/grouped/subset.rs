@@ -183,8 +183,8 @@ fn widths(w: u64, k: usize) -> usize {
 /// components over every lane.
 #[inline(always)]
 fn offsets(w: [u64; 3], n: usize, l: usize) -> ([usize; 3], usize) {
-    let t01 = widths(w[0], n) + widths(w[1], n);
     let t0 = widths(w[0], n);
+    let t01 = t0 + widths(w[1], n);
     (
         [widths(w[0], l), t0 + widths(w[1], l), t01 + widths(w[2], l)],
         t01,
