@@ -54,8 +54,47 @@ impl BlobFlags {
     pub const DEFAULTS_ARE_BIND_POSE: u32 = 1 << 1;
     /// The clip was authored as a loop (last sample equals the first).
     pub const LOOPING: u32 = 1 << 2;
+    /// The blob is the resident part of a clip compressed with quality tiers (a grouped `vbr`
+    /// blob, format version 5): header bytes 52..60 hold the tier set's key and byte 60 its
+    /// count of tier levels ([`TierInfo`]); tier blobs ([`crate::format::tier`]) name it.
+    pub const HAS_TIERS: u32 = 1 << 3;
     /// Every flag this version defines.
-    pub const ALL: u32 = Self::HAS_SCALE | Self::DEFAULTS_ARE_BIND_POSE | Self::LOOPING;
+    pub const ALL: u32 =
+        Self::HAS_SCALE | Self::DEFAULTS_ARE_BIND_POSE | Self::LOOPING | Self::HAS_TIERS;
+}
+
+/// Most tier levels a resident blob can have.
+pub const MAX_TIER_LEVELS: u8 = 2;
+
+/// A resident blob's tier fields (header bytes 52..61, with [`BlobFlags::HAS_TIERS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TierInfo {
+    /// The tier set's key (not 0): every tier blob of the set stores it.
+    pub key: u64,
+    /// Tier levels of the set (1 or 2).
+    pub levels: u8,
+}
+
+impl TierInfo {
+    /// Reads the tier fields of a blob whose header [`Header::parse`] accepted, `None` without
+    /// [`BlobFlags::HAS_TIERS`].
+    pub fn read(h: &Header, blob: &[u8]) -> Option<TierInfo> {
+        if !h.has(BlobFlags::HAS_TIERS) || blob.len() < HEADER_SIZE {
+            return None;
+        }
+        Some(TierInfo {
+            key: u64::from_le_bytes(blob[52..60].try_into().unwrap()),
+            levels: blob[60],
+        })
+    }
+
+    /// Writes the tier fields into a header written by [`Header::write`] (whose flags must have
+    /// [`BlobFlags::HAS_TIERS`]); the checksum is computed after.
+    pub fn write(&self, out: &mut [u8]) {
+        out[52..60].copy_from_slice(&self.key.to_le_bytes());
+        out[60] = self.levels;
+        out[61..64].fill(0);
+    }
 }
 
 /// The parsed header.
@@ -197,7 +236,21 @@ impl Header {
         if AdditiveFormat::from_u8(additive).is_none() {
             return Err(Error::CorruptBlob("unknown additive format"));
         }
-        if blob[52..64].iter().any(|&b| b != 0) {
+        let flags = u32_at(blob, 16);
+        if flags & BlobFlags::HAS_TIERS != 0 {
+            let key = u64::from_le_bytes(blob[52..60].try_into().unwrap());
+            if version != GROUPED_FORMAT_VERSION || codec != CodecId::Vbr {
+                return Err(Error::CorruptBlob(
+                    "tiers in a blob that is not grouped vbr",
+                ));
+            }
+            if key == 0 || !(1..=MAX_TIER_LEVELS).contains(&blob[60]) {
+                return Err(Error::CorruptBlob("tier key 0 or tier levels out of range"));
+            }
+            if blob[61..64].iter().any(|&b| b != 0) {
+                return Err(Error::CorruptBlob("reserved header bytes are not zero"));
+            }
+        } else if blob[52..64].iter().any(|&b| b != 0) {
             return Err(Error::CorruptBlob("reserved header bytes are not zero"));
         }
         let h = Header {

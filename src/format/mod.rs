@@ -13,12 +13,14 @@ pub mod header;
 pub mod keys;
 pub mod limits;
 pub mod quantize;
+pub mod tier;
 pub mod validate;
 pub mod vbr;
 
 pub use codec_id::CodecId;
 pub use header::{
-    AdditiveFormat, BlobFlags, Header, FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_CURVES,
+    AdditiveFormat, BlobFlags, Header, TierInfo, FORMAT_VERSION, HEADER_SIZE, MAGIC, MAX_CURVES,
+    MAX_TIER_LEVELS,
 };
 pub use validate::{validate_blob, validate_blob_counting, ValidationWork};
 
