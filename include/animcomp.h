@@ -141,6 +141,11 @@
 #define ANIMCOMP_DECOMPRESSOR_WORDS 16
 
 /**
+ * Number of 64-bit words in an `AnimcompTierSet`.
+ */
+#define ANIMCOMP_TIER_SET_WORDS 32
+
+/**
  * Number of 64-bit words in an `AnimcompBlob`.
  */
 #define ANIMCOMP_BLOB_WORDS 16
@@ -348,6 +353,10 @@ enum AnimcompStatus
    * Internal error (caught panic).
    */
   ANIMCOMP_STATUS_INTERNAL = 27,
+  /**
+   * A tier blob names another resident blob.
+   */
+  ANIMCOMP_STATUS_TIER_MISMATCH = 28,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1060,6 +1069,20 @@ typedef struct AnimcompPoseBuffers {
   size_t size2;
 } AnimcompPoseBuffers;
 
+/**
+ * The tier slots of an opened resident blob (a blob compressed with quality tiers):
+ * caller-owned, fixed-size, 16-byte aligned, no heap memory. Initialise it with
+ * `animcomp_tier_set_init`, attach and detach tier blobs from any thread, and bind contexts to it
+ * with `animcomp_decompressor_bind_tiers`. Unlike the other handles it must not be copied or
+ * moved while contexts are bound to it (they refer to it), and it must outlive them.
+ */
+typedef struct ANIMCOMP_ALIGNED(16) AnimcompTierSet {
+  /**
+   * Private state; do not touch.
+   */
+  uint64_t opaque[ANIMCOMP_TIER_SET_WORDS];
+} AnimcompTierSet;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1435,6 +1458,52 @@ const char *animcomp_version_string(void);
  * loss with `animcomp_regroup_blob` (version 2) or by compressing the clip again.
  */
 uint32_t animcomp_blob_format_version(void);
+
+/**
+ * Initialises `*set` with empty tier slots for the opened blob `handle`, which must have been
+ * compressed with tiers (else `ANIMCOMP_STATUS_INVALID_ARGUMENT`). Nothing is attached: contexts
+ * bound to the set sample the resident blob alone. The blob must outlive the set. Initialising a
+ * set again while contexts are bound to it or tiers are attached is not allowed.
+ */
+AnimcompStatus animcomp_tier_set_init(struct AnimcompTierSet *set, const struct AnimcompBlob *handle);
+
+/**
+ * The count of tier levels of the set's resident blob (1 or 2) into `*levels`.
+ */
+AnimcompStatus animcomp_tier_set_levels(const struct AnimcompTierSet *set, uint32_t *levels);
+
+/**
+ * Validates the tier blob `tier` (`tier_size` bytes, 16-byte aligned) against the set's resident
+ * blob, in time linear in its size, and attaches it; its level (1 or 2) is written to `*level`
+ * when `level` is not NULL. Any thread may attach while others sample: calls that start after
+ * this one returns read the tier. A tier of another clip or of another compression of it gives
+ * `ANIMCOMP_STATUS_TIER_MISMATCH`; a corrupt one the status a corrupt blob gives (`BAD_MAGIC`,
+ * `CHECKSUM_MISMATCH`, `CORRUPT_BLOB`...); a level already attached
+ * `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The tier's bytes must stay alive and unchanged until
+ * `animcomp_tier_detach` returns them.
+ */
+AnimcompStatus animcomp_tier_attach(struct AnimcompTierSet *set, const void *tier, size_t tier_size, uint32_t *level);
+
+/**
+ * Detaches the tier of `level` (1 or 2) and returns once no sampling call reads it: its bytes may
+ * then be freed or reused. Calls that start after the tier was withdrawn sample without it; a
+ * detach waits (spinning, then yielding) only for the calls that started with it. Its address is
+ * written to `*tier` when `tier` is not NULL (NULL when no tier of that level was attached). A
+ * level other than 1 or 2 gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+ */
+AnimcompStatus animcomp_tier_detach(struct AnimcompTierSet *set, uint32_t level, const void **tier);
+
+/**
+ * The levels attached now as bits (bit 0: level 1, bit 1: level 2) into `*attached`.
+ */
+AnimcompStatus animcomp_tier_set_attached(const struct AnimcompTierSet *set, uint32_t *attached);
+
+/**
+ * Binds `*ctx` to the set's resident blob, at time 0, in constant time: every sampling call on
+ * it reads the tiers attached when it starts. The set must stay where it is, initialised, while
+ * the context (or a copy of it) is used. Binding a context again simply replaces it.
+ */
+AnimcompStatus animcomp_decompressor_bind_tiers(struct AnimcompDecompressor *ctx, const struct AnimcompTierSet *set);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -108,6 +108,10 @@ pub enum Error {
     /// An internal offset, count or bit width in the blob is out of bounds.
     #[error("corrupt blob: {0}")]
     CorruptBlob(&'static str),
+
+    /// A tier blob that names another resident blob (another clip, or another compression of it).
+    #[error("the tier blob belongs to another resident blob (another clip or compression)")]
+    TierMismatch,
     /// A joint index is out of range.
     #[error("joint index {0} out of range")]
     JointOutOfRange(u32),
@@ -185,11 +189,13 @@ pub enum Status {
     NotInitialized = 26,
     /// Internal error (caught panic).
     Internal = 27,
+    /// A tier blob names another resident blob.
+    TierMismatch = 28,
 }
 
 impl Status {
     /// Every status, in numeric order.
-    pub const ALL: [Status; 28] = [
+    pub const ALL: [Status; 29] = [
         Status::Ok,
         Status::NullPointer,
         Status::InvalidArgument,
@@ -218,6 +224,7 @@ impl Status {
         Status::BindPoseRequired,
         Status::NotInitialized,
         Status::Internal,
+        Status::TierMismatch,
     ];
 
     /// A fixed, NUL-terminated, human-readable message for this status.
@@ -264,6 +271,9 @@ impl Status {
             Status::BindPoseRequired => "this blob needs a bind pose to be decoded\0",
             Status::NotInitialized => "the decompressor is not initialised\0",
             Status::Internal => "internal error (a panic was caught at the C boundary)\0",
+            Status::TierMismatch => {
+                "the tier blob belongs to another resident blob (another clip or compression)\0"
+            }
         }
     }
 
@@ -304,6 +314,7 @@ impl Error {
             Error::BindPoseRequired => Status::BindPoseRequired,
             Error::NotInitialized => Status::NotInitialized,
             Error::Internal => Status::Internal,
+            Error::TierMismatch => Status::TierMismatch,
         }
     }
 }

@@ -28,6 +28,7 @@ pub mod info;
 pub mod layout;
 pub mod playback;
 pub mod status;
+pub mod tiers;
 pub mod types;
 
 pub use additive::animcomp_apply_additive;
@@ -60,5 +61,9 @@ pub use playback::{
 pub use status::{
     animcomp_blob_format_version, animcomp_status_message, animcomp_version,
     animcomp_version_string,
+};
+pub use tiers::{
+    animcomp_decompressor_bind_tiers, animcomp_tier_attach, animcomp_tier_detach,
+    animcomp_tier_set_attached, animcomp_tier_set_init, animcomp_tier_set_levels,
 };
 pub use types::*;

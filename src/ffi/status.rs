@@ -91,7 +91,7 @@ mod tests {
             let m = unsafe { CStr::from_ptr(animcomp_status_message(s as i32)) };
             assert_eq!(m.to_str().unwrap(), s.message().trim_end_matches('\0'));
         }
-        for bad in [-1, 28, i32::MAX, i32::MIN] {
+        for bad in [-1, Status::ALL.len() as i32, i32::MAX, i32::MIN] {
             let m = unsafe { CStr::from_ptr(animcomp_status_message(bad)) };
             assert_eq!(m.to_str().unwrap(), "unknown status");
         }

@@ -259,6 +259,20 @@ pub struct AnimcompDecompressor {
     pub opaque: [u64; ANIMCOMP_DECOMPRESSOR_WORDS],
 }
 
+/// Number of 64-bit words in an `AnimcompTierSet`.
+pub const ANIMCOMP_TIER_SET_WORDS: usize = 32;
+
+/// The tier slots of an opened resident blob (a blob compressed with quality tiers):
+/// caller-owned, fixed-size, 16-byte aligned, no heap memory. Initialise it with
+/// `animcomp_tier_set_init`, attach and detach tier blobs from any thread, and bind contexts to it
+/// with `animcomp_decompressor_bind_tiers`. Unlike the other handles it must not be copied or
+/// moved while contexts are bound to it (they refer to it), and it must outlive them.
+#[repr(C, align(16))]
+pub struct AnimcompTierSet {
+    /// Private state; do not touch.
+    pub opaque: [u64; ANIMCOMP_TIER_SET_WORDS],
+}
+
 /// Number of 64-bit words in an `AnimcompBlob`.
 pub const ANIMCOMP_BLOB_WORDS: usize = 16;
 

@@ -16,7 +16,7 @@ use super::seek::{self, Looping, Rounding};
 use crate::format::{validate_blob, BlobFlags, Header};
 use crate::math::{Transform, FLOATS_PER_JOINT};
 use crate::runtime::curves::CurvesSection;
-use crate::runtime::{BodyHint, Defaults, PoseOut, SampleKey};
+use crate::runtime::{BodyHint, Defaults, PoseOut, SampleKey, TierSet};
 use crate::{Error, Result};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -60,7 +60,8 @@ pub struct OpenBlob<'a> {
     /// The validated blob (its total size).
     blob: &'a [u8],
     header: Header,
-    defaults: Defaults<'a>,
+    /// The bind pose (when the blob's defaults are the bind pose).
+    bind_pose: Option<&'a [f32]>,
     hint: BodyHint,
 }
 
@@ -71,7 +72,7 @@ impl<'a> OpenBlob<'a> {
     pub fn open(blob: &'a [u8], opts: &DecompressOptions<'a>) -> Result<Self> {
         let (header, _) = validate_blob(blob, opts.verify_checksum)?;
         let blob = &blob[..header.total_size as usize];
-        let defaults = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
+        let bind_pose = if header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
             let bind = opts.bind_pose.ok_or(Error::BindPoseRequired)?;
             let need = header.num_joints as usize * FLOATS_PER_JOINT;
             if bind.len() < need {
@@ -80,15 +81,15 @@ impl<'a> OpenBlob<'a> {
                 ));
             }
             check_bind_pose(&bind[..need])?;
-            Defaults::for_header(&header, Some(bind))
+            Some(bind)
         } else {
-            Defaults::for_header(&header, None)
+            None
         };
         let hint = dispatch::hint(&header, &blob[header.body_range()]);
         Ok(OpenBlob {
             blob,
             header,
-            defaults,
+            bind_pose,
             hint,
         })
     }
@@ -96,6 +97,11 @@ impl<'a> OpenBlob<'a> {
     /// The blob header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The validated blob (its total size).
+    pub fn blob(&self) -> &'a [u8] {
+        self.blob
     }
 
     /// Bytes of playback cache a decompressor on this blob can use
@@ -132,11 +138,28 @@ pub fn check_bind_pose(bind: &[f32]) -> Result<()> {
     Ok(())
 }
 
+/// Evaluates `$body` with `$d` the decompressor's defaults and the tiers attached now: inline
+/// for a decompressor without tiers, in a closure through [`Decompressor::with_tiers`] with.
+macro_rules! with_defaults {
+    ($s:expr, |$d:ident| $body:expr) => {
+        match $s.tiers {
+            None => {
+                let $d = &$s.defaults();
+                $body
+            }
+            Some(t) => $s.with_tiers(t, |$d| $body),
+        }
+    };
+}
+
 /// A decompressor bound to one validated blob.
 #[derive(Debug, Clone, Copy)]
 pub struct Decompressor<'a> {
-    /// The validated blob (body and curves section are ranges of it given by the header).
-    blob: &'a [u8],
+    /// The validated blob's first byte (its size is the header's total size; body and curves
+    /// section are ranges of it given by the header): a thin pointer, so that the decompressor
+    /// fits in the C context's 128 bytes.
+    blob: NonNull<u8>,
+    blob_life: PhantomData<&'a [u8]>,
     header: Header,
     /// The bind pose (`num_joints * 10` floats borrowed for 'a), when the blob's defaults are
     /// the bind pose: a thin pointer, so that the hint fits in the C context's 128 bytes.
@@ -145,9 +168,12 @@ pub struct Decompressor<'a> {
     key: SampleKey,
     /// Where a pose's first dependent reads lie (from the open blob).
     hint: BodyHint,
+    /// The resident blob's tier slots, when bound with [`Decompressor::bind_tiers`].
+    tiers: Option<&'a TierSet<'a>>,
 }
 
-// SAFETY: `bind` stands for a shared `&'a [f32]` (read only), which is Send and Sync.
+// SAFETY: `blob` and `bind` stand for shared `&'a [u8]` and `&'a [f32]` (read only), and
+// `tiers` for a `&'a TierSet` (Sync): all Send and Sync.
 unsafe impl Send for Decompressor<'_> {}
 // SAFETY: as above.
 unsafe impl Sync for Decompressor<'_> {}
@@ -169,12 +195,24 @@ impl<'a> Decompressor<'a> {
     #[inline]
     pub fn bind(blob: &OpenBlob<'a>) -> Self {
         Decompressor {
-            blob: blob.blob,
+            blob: NonNull::from(blob.blob).cast(),
+            blob_life: PhantomData,
             header: blob.header,
-            bind: blob.defaults.bind_pose.map(|b| NonNull::from(b).cast()),
+            bind: blob.bind_pose.map(|b| NonNull::from(b).cast()),
             bind_life: PhantomData,
             hint: blob.hint,
             key: SampleKey::default(),
+            tiers: None,
+        }
+    }
+
+    /// Binds to the resident blob of `tiers`, at time 0: every sampling call reads the tiers
+    /// attached when it starts ([`TierSet`]). Constant time.
+    #[inline]
+    pub fn bind_tiers(tiers: &'a TierSet<'a>) -> Self {
+        Decompressor {
+            tiers: Some(tiers),
+            ..Self::bind(tiers.open_blob())
         }
     }
 
@@ -183,10 +221,18 @@ impl<'a> Decompressor<'a> {
         &self.header
     }
 
+    /// The validated blob.
+    #[inline(always)]
+    fn blob(&self) -> &'a [u8] {
+        // SAFETY: `blob` is the first byte of a validated blob of the header's total size,
+        // borrowed for 'a.
+        unsafe { std::slice::from_raw_parts(self.blob.as_ptr(), self.header.total_size as usize) }
+    }
+
     /// The joint body (validated with the blob).
     #[inline]
     fn body(&self) -> &'a [u8] {
-        &self.blob[self.header.body_range()]
+        &self.blob()[self.header.body_range()]
     }
 
     /// The defaults (the open blob's).
@@ -199,6 +245,14 @@ impl<'a> Decompressor<'a> {
             .bind
             .map(|b| unsafe { std::slice::from_raw_parts(b.as_ptr() as *const f32, n) });
         Defaults::for_header(&self.header, bind)
+    }
+
+    /// [`with_defaults!`] with tiers: out of line, so that a blob without tiers reads as if
+    /// tiers did not exist.
+    #[inline(never)]
+    fn with_tiers<R>(&self, t: &TierSet<'a>, f: impl for<'r> FnOnce(&Defaults<'r>) -> R) -> R {
+        let d = self.defaults();
+        t.read(|a| f(&Defaults { tiers: a, ..d }))
     }
 
     /// The validated body and the defaults, for the crate's C layer (the keys cursor binds to
@@ -239,14 +293,9 @@ impl<'a> Decompressor<'a> {
     pub fn sample_pose(&self, out: &mut [f32], stride: usize) -> Result<()> {
         PoseOut::check_len(out.len(), self.num_joints(), stride)?;
         let mut po = PoseOut { data: out, stride };
-        dispatch::sample_pose(
-            &self.header,
-            self.body(),
-            &self.hint,
-            &self.key,
-            &self.defaults(),
-            &mut po,
-        );
+        with_defaults!(self, |d| {
+            dispatch::sample_pose(&self.header, self.body(), &self.hint, &self.key, d, &mut po)
+        });
         Ok(())
     }
 
@@ -292,29 +341,19 @@ impl<'a> Decompressor<'a> {
         stride: usize,
     ) {
         let mut po = PoseOut { data: out, stride };
-        dispatch::sample_pose_cached(
-            &self.header,
-            self.body(),
-            &self.hint,
-            &self.key,
-            &self.defaults(),
-            &mut po,
-            cache,
-        );
+        with_defaults!(self, |d| {
+            let (h, body) = (&self.header, self.body());
+            dispatch::sample_pose_cached(h, body, &self.hint, &self.key, d, &mut po, cache)
+        });
     }
 
     /// The whole pose with each channel's rows at `rows`, where the codec writes rows anywhere;
     /// `false` (nothing written) otherwise. The caller checked that `rows` hold every joint.
     #[inline]
     pub(crate) fn sample_pose_rows(&self, rows: crate::runtime::PoseRows) -> bool {
-        dispatch::sample_pose_rows(
-            &self.header,
-            self.body(),
-            &self.hint,
-            &self.key,
-            &self.defaults(),
-            rows,
-        )
+        with_defaults!(self, |d| {
+            dispatch::sample_pose_rows(&self.header, self.body(), &self.hint, &self.key, d, rows)
+        })
     }
 
     /// [`Decompressor::sample_pose_rows`] through a checked playback cache.
@@ -324,15 +363,10 @@ impl<'a> Decompressor<'a> {
         cache: &mut [u8],
         rows: crate::runtime::PoseRows,
     ) -> bool {
-        dispatch::sample_pose_cached_rows(
-            &self.header,
-            self.body(),
-            &self.hint,
-            &self.key,
-            &self.defaults(),
-            rows,
-            cache,
-        )
+        with_defaults!(self, |d| {
+            let (h, body) = (&self.header, self.body());
+            dispatch::sample_pose_cached_rows(h, body, &self.hint, &self.key, d, rows, cache)
+        })
     }
 
     /// Samples one joint.
@@ -340,13 +374,10 @@ impl<'a> Decompressor<'a> {
         if joint >= self.header.num_joints {
             return Err(Error::JointOutOfRange(joint));
         }
-        Ok(dispatch::sample_joint(
-            &self.header,
-            self.body(),
-            &self.key,
-            joint as usize,
-            &self.defaults(),
-        ))
+        let j = joint as usize;
+        Ok(with_defaults!(self, |d| {
+            dispatch::sample_joint(&self.header, self.body(), &self.key, j, d)
+        }))
     }
 
     /// Samples a subset of joints: joint `joints[i]` is written (10 floats, only the channels in
@@ -394,14 +425,9 @@ impl<'a> Decompressor<'a> {
             slots: out_slots,
             channels,
         };
-        dispatch::sample_joints(
-            &self.header,
-            self.body(),
-            &self.key,
-            &self.defaults(),
-            &sel,
-            &mut po,
-        );
+        with_defaults!(self, |d| {
+            dispatch::sample_joints(&self.header, self.body(), &self.key, d, &sel, &mut po)
+        });
         Ok(())
     }
 
@@ -415,7 +441,7 @@ impl<'a> Decompressor<'a> {
     /// The blob's curves section (ids, kinds, sampling at any key).
     pub fn curves(&self) -> CurvesSection<'a> {
         CurvesSection::from_validated(
-            &self.blob[self.header.curves_range()],
+            &self.blob()[self.header.curves_range()],
             self.header.num_curves,
             self.header.num_samples,
         )

@@ -6,7 +6,7 @@ use crate::format::{CodecId, Header};
 use crate::math::Transform;
 
 /// Samples a whole pose from a validated body.
-#[inline]
+#[inline(always)]
 pub(crate) fn sample_pose(
     h: &Header,
     body: &[u8],
@@ -120,7 +120,7 @@ pub(crate) fn sample_joint(
 }
 
 /// Samples a joint subset from a validated body (see [`JointSelection`]).
-#[inline]
+#[inline(always)]
 pub(crate) fn sample_joints(
     h: &Header,
     body: &[u8],

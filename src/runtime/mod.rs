@@ -11,6 +11,7 @@ pub mod layout;
 pub mod sampling;
 pub mod seek;
 pub mod segment_lines;
+pub mod tiers;
 pub mod vbr;
 
 pub use decompressor::*;
@@ -20,3 +21,4 @@ pub(crate) use sampling::PoseRows;
 pub use sampling::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 pub use seek::{clip_duration, Looping, Rounding};
 pub use segment_lines::SegmentLines;
+pub use tiers::TierSet;

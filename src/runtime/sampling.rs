@@ -40,15 +40,19 @@ pub struct Defaults<'a> {
     pub bind_pose: Option<&'a [f32]>,
     /// The blob is an `additive1` clip: unstored scales are 0 (its identity), not 1.
     pub zero_scale: bool,
+    /// The tiers attached to a resident blob when the call started (none by default).
+    pub tiers: Option<&'a crate::runtime::tiers::Attached<'a>>,
 }
 
 impl<'a> Defaults<'a> {
     /// The defaults of a blob: its bind pose (when its defaults are the bind pose) and its
     /// additive format's identity scale.
+    #[inline(always)]
     pub fn for_header(h: &crate::format::Header, bind_pose: Option<&'a [f32]>) -> Self {
         Defaults {
             bind_pose,
             zero_scale: h.additive == crate::format::AdditiveFormat::Additive1 as u8,
+            tiers: None,
         }
     }
 

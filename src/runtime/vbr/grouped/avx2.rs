@@ -3,7 +3,8 @@
 //! `q * mul + add`, the keyframe blend, the rotation rebuild, `nlerp` on the shortest arc, the
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
-use super::common::{positions, prefetch, split, write_statics, Pos, Split, ONE, PAIR, TWO};
+use super::common::{positions, prefetch, split, write_statics, Far, Here, Pos, Split, Src};
+use super::common::{ONE, PAIR, TWO};
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -97,11 +98,12 @@ unsafe fn frame_raw(data: &[u8], bit: usize, c: &Coef, limit: f32) -> [__m256; 3
 /// A sample of a group: its stored frame, blended towards the next one for a dropped sample.
 macro_rules! sample {
     ($data:expr, $pos:expr, $gbit:expr, $c:expr, $limit:expr) => {{
-        let (data, pos, gbit, c, limit): (&[u8], &Pos, usize, &Coef, f32) =
+        let (data, pos, gbit, c, limit): (&[u8], &Pos<_>, usize, &Coef, f32) =
             ($data, $pos, $gbit, $c, $limit);
-        let a = frame!(data, pos.bit.wrapping_add(gbit), c, limit);
+        let a = frame!(pos.data(data), pos.bit.wrapping_add(gbit), c, limit);
         if pos.t > 0.0 {
-            let n = frame!(data, (pos.bit + pos.fb).wrapping_add(gbit), c, limit);
+            let (next, bit) = pos.next(data);
+            let n = frame!(next, bit.wrapping_add(gbit), c, limit);
             let t = _mm256_set1_ps(pos.t);
             [0, 1, 2].map(|k| _mm256_add_ps(a[k], _mm256_mul_ps(_mm256_sub_ps(n[k], a[k]), t)))
         } else {
@@ -275,7 +277,7 @@ macro_rules! statics {
 /// first bit in a frame of each. A macro, so that each caller gets it inlined.
 macro_rules! group {
     ($m:expr, $data:expr, $g:expr, $a:expr, $b:expr, $ma:expr, $mb:expr, $ga:expr, $gb:expr, $alpha:expr) => {{
-        let (data, g, a, b, alpha): (&[u8], &GroupView, &Pos, &Pos, f32) =
+        let (data, g, a, b, alpha): (&[u8], &GroupView, &Pos<_>, &Pos<_>, f32) =
             ($data, $g, $a, $b, $alpha);
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
         let ca = coef!(g, data.as_ptr().add($ma));
@@ -359,24 +361,31 @@ macro_rules! whole_pose {
             let sp = split(p, key);
             prefetch(p, &sp);
             statics!(rows p, rows, channels, $put3);
+            if p.tiers.is_some() {
+                return match sp.case {
+                    PAIR => $walk::<Far, PAIR>(p, key, &sp, rows, channels),
+                    TWO => $walk::<Far, TWO>(p, key, &sp, rows, channels),
+                    _ => $walk::<Far, ONE>(p, key, &sp, rows, channels),
+                };
+            }
             match sp.case {
-                PAIR => $walk::<PAIR>(p, key, &sp, rows, channels),
-                TWO => $walk::<TWO>(p, key, &sp, rows, channels),
-                _ => $walk::<ONE>(p, key, &sp, rows, channels),
+                PAIR => $walk::<Here, PAIR>(p, key, &sp, rows, channels),
+                TWO => $walk::<Here, TWO>(p, key, &sp, rows, channels),
+                _ => $walk::<Here, ONE>(p, key, &sp, rows, channels),
             }
         }
 
         #[inline]
         #[target_feature(enable = $f)]
-        unsafe fn $walk<const M: u8>(
-            p: &View,
+        unsafe fn $walk<'a, S: Src<'a>, const M: u8>(
+            p: &View<'a>,
             key: &SampleKey,
             sp: &Split,
             rows: PoseRows,
             channels: u32,
         ) {
             let data = p.data;
-            let (a, b) = positions(p, sp);
+            let (a, b) = positions::<S>(p, sp);
             let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
             let alpha = key.alpha;
             let mut rec = 0;
@@ -449,13 +458,13 @@ static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
 /// a frame of each sample's segment.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-pub(super) unsafe fn group_lanes(
-    p: &View,
+pub(super) unsafe fn group_lanes<'a, S: Src<'a>>(
+    p: &View<'a>,
     key: &SampleKey,
     case: u8,
     [rec, meta]: [u32; 2],
-    a: &Pos,
-    b: &Pos,
+    a: &Pos<S>,
+    b: &Pos<S>,
     starts: (usize, usize),
     out: &mut [[f32; 4]; LANES],
 ) {

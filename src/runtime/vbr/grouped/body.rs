@@ -429,6 +429,8 @@ pub struct View<'a> {
     /// The first rotation group with per-segment drops.
     pub first_per_segment: u16,
     pub data: &'a [u8],
+    /// The tiers attached to a resident blob ([`crate::runtime::tiers`]); none by default.
+    pub tiers: Option<&'a crate::runtime::tiers::Attached<'a>>,
     /// Set by a whole pose's entry when it hinted the body before the segment table and the
     /// lines of the segments below this one: the pose's prefetch then skips both (0: skips
     /// nothing).
@@ -487,6 +489,7 @@ impl<'a> View<'a> {
                 bits_shift: c.seg_len.trailing_zeros(),
                 first_per_segment: c.first_per_segment,
                 data: &body[data..],
+                tiers: None,
                 hinted: 0,
             }
         }

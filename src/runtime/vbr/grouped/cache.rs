@@ -4,7 +4,7 @@
 //! ```text
 //! head (64 bytes): tag "ACP3", the blob's checksum, the body's address and length, the bind
 //!   pose's address, the sample each slot holds, the last key's first sample, the segment whose
-//!   coefficients are held, the group count
+//!   coefficients are held, the group count, the tier generation it was filled under
 //! up to 32 bytes to align the coefficients to 32 bytes
 //! per group: its coefficients in the held segment (640 bytes)
 //! per slot (three) and group: four components of eight lanes (128 bytes)
@@ -41,7 +41,9 @@ pub(super) struct Head {
     /// Segment whose coefficients `coefs` holds.
     pub coef_segment: u32,
     groups: u32,
-    _pad: [u32; 2],
+    /// The tier set's generation ([`crate::runtime::tiers`]; 0 without tiers).
+    generation: u32,
+    _pad: u32,
 }
 
 const HEAD: usize = std::mem::size_of::<Head>();
@@ -52,14 +54,16 @@ const _: () = assert!(HEAD == 64);
 #[repr(C, align(32))]
 pub(crate) struct CoefBytes(pub(crate) [u8; COEF_BYTES]);
 
-/// The clip a cache is filled for: the body's address and length, the blob's checksum and the
-/// bind pose's address.
+/// The clip a cache is filled for: the body's address and length, the blob's checksum, the
+/// bind pose's address and the generation of the attached tiers (samples decoded with other
+/// tiers attached are other values).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) struct Owner {
     pub body: u64,
     pub len: u64,
     pub checksum: u32,
     pub bind: u64,
+    pub generation: u32,
 }
 
 /// A cache's parts, over caller memory.
@@ -111,6 +115,7 @@ pub(super) fn size(groups: usize) -> usize {
 impl<'a> Cache<'a> {
     /// The parts of `mem` for a clip of `groups` groups filled for `owner` (reset when it was
     /// filled for another), or `None` when `mem` is too small or not 8-byte aligned.
+    #[inline(always)]
     pub fn new(mem: &'a mut [u8], groups: usize, owner: Owner) -> Option<Cache<'a>> {
         let base = mem.as_mut_ptr();
         if mem.len() < size(groups) || !(base as usize).is_multiple_of(8) {
@@ -142,6 +147,7 @@ impl<'a> Cache<'a> {
                 len: h.len,
                 checksum: h.checksum,
                 bind: h.bind,
+                generation: h.generation,
             } == owner;
         if !known {
             *h = Head {
@@ -154,7 +160,8 @@ impl<'a> Cache<'a> {
                 last: NONE,
                 coef_segment: NONE,
                 groups: groups as u32,
-                _pad: [0; 2],
+                generation: owner.generation,
+                _pad: 0,
             };
         }
         Some(c)

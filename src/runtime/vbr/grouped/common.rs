@@ -60,29 +60,152 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
 /// The places of a key's two samples from its [`split`] (the second is the first's in case
 /// [`ONE`]).
 #[inline(always)]
-pub(super) fn positions(p: &View, s: &Split) -> (Pos, Pos) {
+pub(super) fn positions<'a, S: Src<'a>>(p: &View<'a>, s: &Split) -> (Pos<S>, Pos<S>) {
     let first = segment_at(p, s.seg[0]);
-    let a = place(p, first, s.local[0]);
+    let a = S::place(p, first, s.local[0]);
     let b = match s.case {
         ONE => a,
         // The same segment: its table entry and header read once.
-        PAIR => place(p, first, s.local[1]),
-        _ => position_in(p, s.seg[1], s.local[1]),
+        PAIR => S::place(p, first, s.local[1]),
+        _ => S::place(p, segment_at(p, s.seg[1]), s.local[1]),
     };
     (a, b)
 }
 
-/// Where one sample's stored frame starts, and its keyframe blend.
+/// Where one sample's stored frame starts, and its keyframe blend. `S` says where the frames
+/// lie: [`Here`] in the body (a blob without tiers attached), [`Far`] anywhere.
 #[derive(Clone, Copy)]
-pub(super) struct Pos {
+pub(super) struct Pos<S> {
     /// Byte offset of the segment's group metadata.
     pub meta: usize,
-    /// Absolute bit of the stored frame.
+    /// Bit of the stored frame (in the body's data, or in `src`'s bytes).
     pub bit: usize,
     /// Blend towards the next stored frame (a dropped sample), 0 for a stored one.
     pub t: f32,
     /// Bits of a frame.
     pub fb: usize,
+    /// Where the frames lie.
+    pub src: S,
+}
+
+/// Where a place's frames lie. The decoders are compiled once for each: a pose of a blob
+/// without tiers attached reads as if tiers did not exist.
+pub(super) trait Src<'a>: Copy {
+    /// The place of sample `local` of segment `seg` ([`segment_at`]).
+    fn place(p: &View<'a>, seg: Seg, local: u32) -> Pos<Self>;
+    /// The bytes that hold the stored frame (`body`: the body's data).
+    fn data(pos: &Pos<Self>, body: &'a [u8]) -> &'a [u8];
+    /// The bytes and bit of the next stored frame (read when `t > 0`).
+    fn next(pos: &Pos<Self>, body: &'a [u8]) -> (&'a [u8], usize);
+    /// Whether `a`'s next stored frame is `b`'s frame.
+    fn next_is(a: &Pos<Self>, b: &Pos<Self>) -> bool;
+    /// Whether the two places' frames lie in the same bytes.
+    fn same_bytes(a: &Pos<Self>, b: &Pos<Self>) -> bool;
+}
+
+/// Frames in the body: the stored frames of a segment lie back to back.
+#[derive(Clone, Copy)]
+pub(super) struct Here;
+
+impl<'a> Src<'a> for Here {
+    #[inline(always)]
+    fn place(p: &View<'a>, (meta, mask, fb, _): Seg, local: u32) -> Pos<Here> {
+        let (idx, t) = keyframe_position(mask, local);
+        Pos {
+            meta,
+            bit: (meta + p.meta_bytes) * 8 + idx as usize * fb,
+            t,
+            fb,
+            src: Here,
+        }
+    }
+    #[inline(always)]
+    fn data(_: &Pos<Here>, body: &'a [u8]) -> &'a [u8] {
+        body
+    }
+    #[inline(always)]
+    fn next(pos: &Pos<Here>, body: &'a [u8]) -> (&'a [u8], usize) {
+        (body, pos.bit + pos.fb)
+    }
+    #[inline(always)]
+    fn next_is(a: &Pos<Here>, b: &Pos<Here>) -> bool {
+        a.bit + a.fb == b.bit
+    }
+    #[inline(always)]
+    fn same_bytes(_: &Pos<Here>, _: &Pos<Here>) -> bool {
+        true
+    }
+}
+
+/// Frames anywhere: in the body or in an attached tier ([`super::tiered`]).
+#[derive(Clone, Copy)]
+pub(super) struct Far<'a> {
+    /// The bytes that hold the stored frame.
+    pub data: &'a [u8],
+    /// The bytes and bit of the next stored frame.
+    pub next: &'a [u8],
+    pub next_bit: usize,
+}
+
+impl<'a> Src<'a> for Far<'a> {
+    #[inline(always)]
+    fn place(p: &View<'a>, seg: Seg, local: u32) -> Pos<Far<'a>> {
+        super::tiered::place(p, seg, local)
+    }
+    #[inline(always)]
+    fn data(pos: &Pos<Far<'a>>, _: &'a [u8]) -> &'a [u8] {
+        pos.src.data
+    }
+    #[inline(always)]
+    fn next(pos: &Pos<Far<'a>>, _: &'a [u8]) -> (&'a [u8], usize) {
+        (pos.src.next, pos.src.next_bit)
+    }
+    #[inline(always)]
+    fn next_is(a: &Pos<Far<'a>>, b: &Pos<Far<'a>>) -> bool {
+        a.src.next_bit == b.bit && std::ptr::eq(a.src.next, b.src.data)
+    }
+    #[inline(always)]
+    fn same_bytes(a: &Pos<Far<'a>>, b: &Pos<Far<'a>>) -> bool {
+        std::ptr::eq(a.src.data, b.src.data)
+    }
+}
+
+impl<S> Pos<S> {
+    /// The bytes of the stored frame (`body`: the body's data).
+    #[inline(always)]
+    pub fn data<'a>(&self, body: &'a [u8]) -> &'a [u8]
+    where
+        S: Src<'a>,
+    {
+        S::data(self, body)
+    }
+
+    /// The bytes and bit of the next stored frame.
+    #[inline(always)]
+    pub fn next<'a>(&self, body: &'a [u8]) -> (&'a [u8], usize)
+    where
+        S: Src<'a>,
+    {
+        S::next(self, body)
+    }
+
+    /// Whether two places read the same stored frame.
+    #[inline(always)]
+    pub fn same_frame<'a>(&self, o: &Pos<S>) -> bool
+    where
+        S: Src<'a>,
+    {
+        self.bit == o.bit && S::same_bytes(self, o)
+    }
+
+    /// Whether `o`'s stored frame is this place's next one.
+    #[inline(always)]
+    pub fn next_is<'a>(&self, o: &Pos<S>) -> bool
+    where
+        S: Src<'a>,
+    {
+        S::next_is(self, o)
+    }
 }
 
 /// The segment of `sample` and its place in it, for segments of `len` (at least 1) samples:
@@ -97,41 +220,26 @@ pub(crate) fn seg_of(sample: u32, len: u32) -> (u32, u32) {
     }
 }
 
-/// The place of sample `local` of segment `seg`.
-#[inline(always)]
-pub(super) fn position_in(p: &View, seg: u32, local: u32) -> Pos {
-    place(p, segment_at(p, seg), local)
-}
+/// A segment's group metadata offset in the data, keyframe mask, frame bits and index.
+pub(super) type Seg = (usize, u32, usize, usize);
 
-/// Segment `seg`'s group metadata offset in the data, keyframe mask and frame bits (a body
-/// whose segments store no mask stores every sample: the mask's bits are all set).
+/// Segment `seg`'s group metadata offset in the data, keyframe mask, frame bits and index (a
+/// body whose segments store no mask stores every sample: the mask's bits are all set).
 #[inline(always)]
-pub(super) fn segment_at(p: &View, seg: u32) -> (usize, u32, usize) {
+pub(super) fn segment_at(p: &View, seg: u32) -> Seg {
     let s = seg.min(p.num_segments - 1) as usize;
     let off = p.segment_offset(s);
     if p.implied_bits && s + 1 < p.num_segments as usize {
         // The frames fill the segment up to the next one (the table entry after this one).
         let next = p.segment_offset(s + 1);
         let fb = ((next - off - p.meta_bytes) << 3) >> p.bits_shift;
-        return (off, !0, fb);
+        return (off, !0, fb, s);
     }
     let mask = if p.masks { read_u32(p.data, off) } else { !0 };
     // The frame bits: a u16 (the word's high half is the metadata's, or the padding's) or a
     // u32, after the mask.
     let w = read_u32(p.data, off + 4 * p.masks as usize) as u64;
-    (off + p.seg_head, mask, (w & p.start_mask()) as usize)
-}
-
-/// The place of sample `local` of the segment `(meta, mask, fb)` ([`segment_at`]).
-#[inline(always)]
-pub(super) fn place(p: &View, (meta, mask, fb): (usize, u32, usize), local: u32) -> Pos {
-    let (idx, t) = keyframe_position(mask, local);
-    Pos {
-        meta,
-        bit: (meta + p.meta_bytes) * 8 + idx as usize * fb,
-        t,
-        fb,
-    }
+    (off + p.seg_head, mask, (w & p.start_mask()) as usize, s)
 }
 
 /// The raw `f32` field `q` clamped to `[-limit, limit]` as the `vbr` decoder does (`maxps` then

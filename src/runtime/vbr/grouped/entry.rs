@@ -15,7 +15,21 @@ use crate::runtime::{
 fn view<'a>(h: &Header, body: &'a [u8], d: &Defaults<'a>) -> View<'a> {
     let mut v = View::read(body, h);
     v.bind = d.bind_pose;
+    v.tiers = d.tiers;
     v
+}
+
+/// What a playback cache records of the clip, bind pose and tiers it is filled for.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn owner(h: &Header, body: &[u8], d: &Defaults) -> cache::Owner {
+    cache::Owner {
+        body: body.as_ptr() as u64,
+        len: body.len() as u64,
+        checksum: h.checksum,
+        bind: d.bind_pose.map_or(0, |b| b.as_ptr() as u64),
+        generation: d.tiers.map_or(0, |a| a.generation),
+    }
 }
 
 /// Panics unless the pose buffer holds every joint and the key is in the clip (the decoders
@@ -202,12 +216,7 @@ pub(crate) fn sample_pose_cached_rows(
         }
         assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
         let v = view(h, body, d);
-        let owner = cache::Owner {
-            body: body.as_ptr() as u64,
-            len: body.len() as u64,
-            checksum: h.checksum,
-            bind: d.bind_pose.map_or(0, |b| b.as_ptr() as u64),
-        };
+        let owner = owner(h, body, d);
         if let Some(mut c) = cache::Cache::new(mem, v.num_groups, owner) {
             // SAFETY: AVX2 is present; the key was checked above, the rows by the caller; the
             // cache names this body and bind pose (reset otherwise).
@@ -240,12 +249,7 @@ pub(crate) fn sample_pose_cached(
         }
         check(h, key, out);
         let v = view(h, body, d);
-        let owner = cache::Owner {
-            body: body.as_ptr() as u64,
-            len: body.len() as u64,
-            checksum: h.checksum,
-            bind: d.bind_pose.map_or(0, |b| b.as_ptr() as u64),
-        };
+        let owner = owner(h, body, d);
         if let Some(mut c) = cache::Cache::new(mem, v.num_groups, owner) {
             // SAFETY: AVX2 is present; the key and the buffer were checked above; the cache
             // names this body and bind pose (reset otherwise).

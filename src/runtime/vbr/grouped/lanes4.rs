@@ -16,7 +16,8 @@
 //! Two samples in one segment decode a stored frame they both read once.
 
 use super::common::read_joint;
-use super::common::{positions, split, write_statics, Pos, Record, Split, ONE, PAIR, TWO};
+use super::common::{positions, split, write_statics, Far, Here, Pos, Record, Split, Src};
+use super::common::{ONE, PAIR, TWO};
 use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -222,17 +223,18 @@ unsafe fn blend<L: Lanes4>(a: [L::F; 3], n: [L::F; 3], t: f32) -> [L::F; 3] {
 /// Half `h` of a group at a sample: its stored frame, blended towards the next one for a
 /// dropped sample.
 #[inline(always)]
-unsafe fn sample<L: Lanes4>(
-    data: &[u8],
-    pos: &Pos,
+unsafe fn sample<'a, L: Lanes4, S: Src<'a>>(
+    data: &'a [u8],
+    pos: &Pos<S>,
     gbit: usize,
     c: &Coef<L>,
     h: usize,
     limit: f32,
 ) -> [L::F; 3] {
-    let a = frame::<L>(data, pos.bit + gbit, c, h, limit);
+    let a = frame::<L>(pos.data(data), pos.bit + gbit, c, h, limit);
     if pos.t > 0.0 {
-        let n = frame::<L>(data, pos.bit + pos.fb + gbit, c, h, limit);
+        let (next, bit) = pos.next(data);
+        let n = frame::<L>(next, bit + gbit, c, h, limit);
         blend::<L>(a, n, pos.t)
     } else {
         a
@@ -242,19 +244,19 @@ unsafe fn sample<L: Lanes4>(
 /// Half `h` of a group at two samples of one segment (`a` and `b`, the same coefficients):
 /// [`sample`] of each, a stored frame both read decoded once.
 #[inline(always)]
-unsafe fn sample_pair<L: Lanes4>(
-    data: &[u8],
-    a: &Pos,
-    b: &Pos,
+unsafe fn sample_pair<'a, L: Lanes4, S: Src<'a>>(
+    data: &'a [u8],
+    a: &Pos<S>,
+    b: &Pos<S>,
     gbit: usize,
     c: &Coef<L>,
     h: usize,
     limit: f32,
 ) -> ([L::F; 3], [L::F; 3]) {
-    let next = a.bit + a.fb;
-    let a0 = frame::<L>(data, a.bit + gbit, c, h, limit);
+    let a0 = frame::<L>(a.data(data), a.bit + gbit, c, h, limit);
     let a1 = if a.t > 0.0 {
-        frame::<L>(data, next + gbit, c, h, limit)
+        let (next, bit) = a.next(data);
+        frame::<L>(next, bit + gbit, c, h, limit)
     } else {
         a0
     };
@@ -263,18 +265,19 @@ unsafe fn sample_pair<L: Lanes4>(
     } else {
         a0
     };
-    let b0 = if b.bit == a.bit {
+    let b0 = if b.same_frame(a) {
         a0
-    } else if b.bit == next && a.t > 0.0 {
+    } else if a.next_is(b) && a.t > 0.0 {
         a1
     } else {
-        frame::<L>(data, b.bit + gbit, c, h, limit)
+        frame::<L>(b.data(data), b.bit + gbit, c, h, limit)
     };
     let vb = if b.t > 0.0 {
-        let b1 = if b.bit == a.bit && a.t > 0.0 {
+        let b1 = if b.same_frame(a) && a.t > 0.0 {
             a1
         } else {
-            frame::<L>(data, b.bit + b.fb + gbit, c, h, limit)
+            let (next, bit) = b.next(data);
+            frame::<L>(next, bit + gbit, c, h, limit)
         };
         blend::<L>(b0, b1, b.t)
     } else {
@@ -404,16 +407,23 @@ pub(super) unsafe fn sample_rows<L: Lanes4>(
         |dst, src| L::store4(dst, L::load(src)),
         |dst, src| L::store3(dst, L::load(src)),
     );
+    if p.tiers.is_some() {
+        return match sp.case {
+            PAIR => walk::<L, Far, PAIR>(p, key, &sp, rows, channels),
+            TWO => walk::<L, Far, TWO>(p, key, &sp, rows, channels),
+            _ => walk::<L, Far, ONE>(p, key, &sp, rows, channels),
+        };
+    }
     match sp.case {
-        PAIR => walk::<L, PAIR>(p, key, &sp, rows, channels),
-        TWO => walk::<L, TWO>(p, key, &sp, rows, channels),
-        _ => walk::<L, ONE>(p, key, &sp, rows, channels),
+        PAIR => walk::<L, Here, PAIR>(p, key, &sp, rows, channels),
+        TWO => walk::<L, Here, TWO>(p, key, &sp, rows, channels),
+        _ => walk::<L, Here, ONE>(p, key, &sp, rows, channels),
     }
 }
 
 #[inline(always)]
-unsafe fn walk<L: Lanes4, const M: u8>(
-    p: &View,
+unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
+    p: &View<'a>,
     key: &SampleKey,
     sp: &Split,
     rows: PoseRows,
@@ -421,7 +431,7 @@ unsafe fn walk<L: Lanes4, const M: u8>(
 ) {
     let data = p.data;
     let d = data.as_ptr();
-    let (a, b) = positions(p, sp);
+    let (a, b) = positions::<S>(p, sp);
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
     let mut rec = 0;
@@ -462,13 +472,13 @@ unsafe fn walk<L: Lanes4, const M: u8>(
         for h in 0..1 + (g.n > 4) as usize {
             let (va, vb) = match M {
                 ONE => {
-                    let v = sample::<L>(data, &a, ga, ca, h, limit);
+                    let v = sample::<L, S>(data, &a, ga, ca, h, limit);
                     (v, v)
                 }
-                PAIR => sample_pair::<L>(data, &a, &b, ga, ca, h, limit),
+                PAIR => sample_pair::<L, S>(data, &a, &b, ga, ca, h, limit),
                 _ => (
-                    sample::<L>(data, &a, ga, ca, h, limit),
-                    sample::<L>(data, &b, gb, cb, h, limit),
+                    sample::<L, S>(data, &a, ga, ca, h, limit),
+                    sample::<L, S>(data, &b, gb, cb, h, limit),
                 ),
             };
             if g.class == 0 {

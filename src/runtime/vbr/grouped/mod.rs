@@ -70,6 +70,7 @@ mod simd128;
 mod sse2;
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables, unused_mut))]
 mod subset;
+pub(crate) mod tiered;
 pub mod validate;
 
 use body::View;
@@ -211,6 +212,7 @@ impl Proto {
             len: self.body.len() as u64,
             checksum: self.header.checksum,
             bind: self.bind.as_ref().map_or(0, |b| b.as_ptr() as u64),
+            generation: 0,
         }
     }
 

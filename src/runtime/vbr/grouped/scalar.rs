@@ -2,7 +2,8 @@
 //! each lane performing the SIMD decoders' operations in their order (so poses are bit for bit
 //! theirs and the `vbr` decoder's). Clarity over speed; no allocation.
 
-use super::common::{positions, split, write_statics, Pos, Record, ONE, PAIR, TWO};
+use super::common::{positions, split, write_statics, Far, Here, Pos, Record, Split, Src};
+use super::common::{ONE, PAIR, TWO};
 use super::{View, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -124,10 +125,18 @@ fn value(data: &[u8], bit: usize, c: &Coef, k: usize, l: usize, limit: f32) -> f
 
 /// Lane `l` of a group at a sample: its stored frame, blended towards the next one for a dropped
 /// sample.
-fn sample(data: &[u8], pos: &Pos, gbit: usize, c: &Coef, l: usize, limit: f32) -> [f32; 3] {
-    let a = [0, 1, 2].map(|k| value(data, pos.bit + gbit, c, k, l, limit));
+fn sample<'a, S: Src<'a>>(
+    data: &'a [u8],
+    pos: &Pos<S>,
+    gbit: usize,
+    c: &Coef,
+    l: usize,
+    limit: f32,
+) -> [f32; 3] {
+    let a = [0, 1, 2].map(|k| value(pos.data(data), pos.bit + gbit, c, k, l, limit));
     if pos.t > 0.0 {
-        let n = [0, 1, 2].map(|k| value(data, pos.bit + pos.fb + gbit, c, k, l, limit));
+        let (next, bit) = pos.next(data);
+        let n = [0, 1, 2].map(|k| value(next, bit + gbit, c, k, l, limit));
         [0, 1, 2].map(|k| a[k] + (n[k] - a[k]) * pos.t)
     } else {
         a
@@ -193,9 +202,24 @@ pub(super) unsafe fn sample_rows(p: &View, key: &SampleKey, rows: PoseRows, chan
         |dst, src| std::ptr::copy_nonoverlapping(src, dst, 3),
     );
     let sp = split(p, key);
+    if p.tiers.is_some() {
+        walk::<Far>(p, key, &sp, rows, channels)
+    } else {
+        walk::<Here>(p, key, &sp, rows, channels)
+    }
+}
+
+/// The groups' lanes of [`sample_rows`], with the frames where `S` places them.
+unsafe fn walk<'a, S: Src<'a>>(
+    p: &View<'a>,
+    key: &SampleKey,
+    sp: &Split,
+    rows: PoseRows,
+    channels: u32,
+) {
     let m = sp.case;
     let data = p.data;
-    let (a, b) = positions(p, &sp);
+    let (a, b) = positions::<S>(p, sp);
     let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
     let mut rec = 0;

@@ -3,7 +3,7 @@
 //! decoder's joints.
 
 use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, STARTS_EVERY};
-use super::common::{default_value, positions, split, static_value, ONE, PAIR};
+use super::common::{default_value, positions, split, static_value, Far, Here, Src, ONE, PAIR};
 use super::lanes::{self, clamp_value, PAIR_BITS};
 use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -16,14 +16,14 @@ use glam::Vec4;
 /// What the lone-lane decode reads of the view, and the key's two samples: a few words
 /// passed by reference instead of the whole view (which then need not be written to memory on
 /// every call).
-pub(super) struct Lone<'a> {
+pub(super) struct Lone<'a, 't, S> {
     pub data: &'a [u8],
     pub dir: Dir,
     pub starts_at: usize,
     pub start_bytes: usize,
     pub start_mask: u64,
-    pub a: Pos,
-    pub b: Pos,
+    pub a: Pos<S>,
+    pub b: Pos<S>,
     pub alpha: f32,
     /// Interpolation weight 0 or equal samples.
     pub one: bool,
@@ -31,7 +31,7 @@ pub(super) struct Lone<'a> {
     pub pair: bool,
     /// Each group's first bit in a frame of `a`'s segment, then of `b`'s, when the selection
     /// summed them once ([`start_table`]); empty otherwise.
-    pub table: &'a [u32],
+    pub table: &'t [u32],
 }
 
 /// Groups a selection's table of first bits covers ([`start_table`]; more are summed per lane).
@@ -41,11 +41,15 @@ pub(super) const TABLE_GROUPS: usize = 64;
 /// same when both lie in one segment): the widths of the groups before each, summed once for a
 /// selection of several channels instead of per lane. Returns the filled part.
 #[inline(always)]
-fn start_table<'t>(p: &Lone, groups: usize, table: &'t mut [u32; 2 * TABLE_GROUPS]) -> &'t [u32] {
+fn start_table<'t, S>(
+    p: &Lone<S>,
+    groups: usize,
+    table: &'t mut [u32; 2 * TABLE_GROUPS],
+) -> &'t [u32] {
     if groups == 0 || groups > TABLE_GROUPS {
         return &[];
     }
-    let fill = |pos: &Pos, out: &mut [u32]| {
+    let fill = |pos: &Pos<S>, out: &mut [u32]| {
         let mut bit = 0;
         let last = out.len() - 1;
         for (h, x) in out.iter_mut().enumerate() {
@@ -72,7 +76,7 @@ fn start_table<'t>(p: &Lone, groups: usize, table: &'t mut [u32; 2 * TABLE_GROUP
 /// every [`STARTS_EVERY`]th group, and the widths of the groups between are added.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn start(p: &Lone, pos: &Pos, g: usize) -> usize {
+fn start<S>(p: &Lone<S>, pos: &Pos<S>, g: usize) -> usize {
     let k = g / STARTS_EVERY;
     let mut bit = if k == 0 { 0 } else { stored_start(p, pos, k) };
     for h in k * STARTS_EVERY..g {
@@ -83,14 +87,14 @@ fn start(p: &Lone, pos: &Pos, g: usize) -> usize {
 
 /// The `k`th first bit the segment of `pos` stores (`k` at least 1): group `k STARTS_EVERY`'s.
 #[inline(always)]
-fn stored_start(p: &Lone, pos: &Pos, k: usize) -> usize {
+fn stored_start<S>(p: &Lone<S>, pos: &Pos<S>, k: usize) -> usize {
     let at = pos.meta + p.starts_at + p.start_bytes * (k - 1);
     (read_u64(p.data, at) & p.start_mask) as usize
 }
 
 /// Group `h`'s bits in a frame of the segment of `pos`: the widths of its rates.
 #[inline(always)]
-fn group_bits(p: &Lone, pos: &Pos, h: usize) -> usize {
+fn group_bits<S>(p: &Lone<S>, pos: &Pos<S>, h: usize) -> usize {
     let [rec, meta] = p.dir.at(h);
     let n = p.data[rec as usize + 1] as usize;
     let m = pos.meta + meta as usize;
@@ -103,7 +107,7 @@ fn group_bits(p: &Lone, pos: &Pos, h: usize) -> usize {
 /// Bit where group `g`, whose lane `x` is decoded in the segment of `pos`, starts in a frame
 /// ([`start_less_width`]).
 #[inline(always)]
-fn start_of(p: &Lone, pos: &Pos, g: usize, x: &Lane) -> usize {
+fn start_of<S>(p: &Lone<S>, pos: &Pos<S>, g: usize, x: &Lane) -> usize {
     let (bit, odd) = start_less_width(p, pos, g);
     if odd {
         bit - x.width()
@@ -118,7 +122,7 @@ fn start_of(p: &Lone, pos: &Pos, g: usize, x: &Lane) -> usize {
 /// frame's end), from which the caller subtracts the group's width: a lane's decode sums most
 /// of its group's width anyway, where [`start`] sums the widths of the group before.
 #[inline(always)]
-pub(super) fn start_less_width(p: &Lone, pos: &Pos, g: usize) -> (usize, bool) {
+pub(super) fn start_less_width<S>(p: &Lone<S>, pos: &Pos<S>, g: usize) -> (usize, bool) {
     const _: () = assert!(STARTS_EVERY == 2);
     let k = g / STARTS_EVERY;
     if g.is_multiple_of(STARTS_EVERY) {
@@ -134,7 +138,7 @@ pub(super) fn start_less_width(p: &Lone, pos: &Pos, g: usize) -> (usize, bool) {
 /// both lie in one segment).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn starts(p: &Lone, g: usize) -> (usize, usize) {
+fn starts<S>(p: &Lone<S>, g: usize) -> (usize, usize) {
     if !p.table.is_empty() {
         let half = p.table.len() / 2;
         return (p.table[g] as usize, p.table[half + g] as usize);
@@ -240,7 +244,7 @@ impl Lane {
 /// Lane `l` of the group whose record is at `rec` and whose metadata is at `meta` of a
 /// segment's group metadata, in the segment of `seg`.
 #[inline(always)]
-fn lane(p: &Lone, seg: &Pos, [rec, meta]: [u32; 2], l: usize) -> Lane {
+fn lane<S>(p: &Lone<S>, seg: &Pos<S>, [rec, meta]: [u32; 2], l: usize) -> Lane {
     let r = rec as usize;
     let d = &p.data;
     let head = read_u64(d, r);
@@ -329,11 +333,17 @@ fn frame(d: &[u8], bit: usize, x: &Lane, limit: f32) -> Vec4 {
 /// The lane's sample at `pos` whose group starts at bit `start` of a frame (a dropped keyframe
 /// blended from its stored neighbours).
 #[inline(always)]
-fn sample(d: &[u8], pos: &Pos, start: usize, x: &Lane, limit: f32) -> Vec4 {
-    let bit = pos.bit + start;
-    let a = frame(d, bit, x, limit);
+fn sample<'a, S: Src<'a>>(
+    data: &'a [u8],
+    pos: &Pos<S>,
+    start: usize,
+    x: &Lane,
+    limit: f32,
+) -> Vec4 {
+    let a = frame(pos.data(data), pos.bit + start, x, limit);
     if pos.t > 0.0 {
-        let n = frame(d, bit + pos.fb, x, limit);
+        let (next, bit) = pos.next(data);
+        let n = frame(next, bit + start, x, limit);
         return a + (n - a) * pos.t;
     }
     a
@@ -383,7 +393,7 @@ impl Proto {
     }
 }
 
-impl View<'_> {
+impl<'a> View<'a> {
     /// [`Proto::sample_joints_with`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -436,12 +446,47 @@ impl View<'_> {
         stride: usize,
         wide: bool,
     ) {
+        if self.tiers.is_some() {
+            return self.select_far(key, joints, slot, channels, out, stride, wide);
+        }
+        self.select_in::<Here>(key, joints, slot, channels, out, stride, wide)
+    }
+
+    /// [`View::select`] with tiers attached: out of line.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn select_far(
+        &self,
+        key: &SampleKey,
+        joints: &[u32],
+        slot: &impl Fn(usize, u32) -> usize,
+        channels: u32,
+        out: &mut [f32],
+        stride: usize,
+        wide: bool,
+    ) {
+        self.select_in::<Far>(key, joints, slot, channels, out, stride, wide)
+    }
+
+    /// [`View::select`] with the frames where `S` places them.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn select_in<S: Src<'a>>(
+        &self,
+        key: &SampleKey,
+        joints: &[u32],
+        slot: &impl Fn(usize, u32) -> usize,
+        channels: u32,
+        out: &mut [f32],
+        stride: usize,
+        wide: bool,
+    ) {
         assert!(!wide || super::Isa::Avx2.available());
         assert!(stride >= 10);
         let sp = split(self, key);
         let (one, pair) = (sp.case == ONE, sp.case == PAIR);
         let sources = self.sources();
-        let (a, b) = positions(self, &sp);
+        let (a, b) = positions::<S>(self, &sp);
         let mut lone = Lone {
             data: self.data,
             dir: self.dir(),
@@ -635,7 +680,7 @@ impl Batch {
 
     /// Decodes the waiting channels and writes them (rotations 4 floats, vectors 3).
     #[inline(never)]
-    fn flush(&mut self, p: &Lone, out: &mut [f32]) {
+    fn flush<'a, S: Src<'a>>(&mut self, p: &Lone<'a, '_, S>, out: &mut [f32]) {
         if self.n == 0 {
             return;
         }
@@ -681,10 +726,10 @@ impl Batch {
     allow(dead_code)
 )]
 #[inline(always)]
-pub(super) fn lone_group(
-    p: &View,
+pub(super) fn lone_group<'a, S: Src<'a>>(
+    p: &View<'a>,
     key: &SampleKey,
-    (a, b): (Pos, Pos),
+    (a, b): (Pos<S>, Pos<S>),
     case: u8,
     at: [u32; 2],
     starts: (usize, usize),
@@ -727,8 +772,8 @@ pub(super) fn lone_bits(p: &View, meta: usize) -> usize {
 /// the key's segments are `(sa, sb)`, at the key of `p`, one lane alone: a rotation (`limit`
 /// 1) or a vector.
 #[inline(never)]
-fn lane_value(
-    p: &Lone,
+fn lane_value<'a, S: Src<'a>>(
+    p: &Lone<'a, '_, S>,
     at: [u32; 2],
     (sa, sb): (usize, usize),
     l: usize,
@@ -746,7 +791,12 @@ fn lane_value(
 /// Lane `l` of group `g` ([`lane_value`]), the group's first bits found by the lane's decode
 /// ([`start_of`]; a selection without the table of first bits).
 #[inline(never)]
-fn lane_value_of(p: &Lone, g: usize, l: usize, rotation: bool) -> [f32; 4] {
+fn lane_value_of<'a, S: Src<'a>>(
+    p: &Lone<'a, '_, S>,
+    g: usize,
+    l: usize,
+    rotation: bool,
+) -> [f32; 4] {
     debug_assert!(p.table.is_empty());
     lane_value_in(p, p.dir.at(g), l, rotation, |pos, x, _| {
         start_of(p, pos, g, x)
@@ -756,28 +806,27 @@ fn lane_value_of(p: &Lone, g: usize, l: usize, rotation: bool) -> [f32; 4] {
 /// [`lane_value`] with `start(pos, lane, second)` the group's first bit in a frame of the
 /// segment of `pos` (`second`: the key's second sample, in another segment).
 #[inline(always)]
-fn lane_value_in(
-    p: &Lone,
+fn lane_value_in<'a, S: Src<'a>>(
+    p: &Lone<'a, '_, S>,
     at: [u32; 2],
     l: usize,
     rotation: bool,
-    start: impl Fn(&Pos, &Lane, bool) -> usize,
+    start: impl Fn(&Pos<S>, &Lane, bool) -> usize,
 ) -> [f32; 4] {
-    let d = p.data;
     let (a, b) = (&p.a, &p.b);
     let limit = if rotation { 1.0 } else { MAX_ABS_VALUE };
     let xa = lane(p, a, at, l);
     let sa = start(a, &xa, false);
-    let va = sample(d, a, sa, &xa, limit);
+    let va = sample(p.data, a, sa, &xa, limit);
     let (vb, xb_drop) = if p.one {
         (va, xa.drop)
     } else if p.pair {
         // The same segment: its group starts and decode, another frame.
-        (sample(d, b, sa, &xa, limit), xa.drop)
+        (sample(p.data, b, sa, &xa, limit), xa.drop)
     } else {
         let xb = lane(p, b, at, l);
         let sb = start(b, &xb, true);
-        (sample(d, b, sb, &xb, limit), xb.drop)
+        (sample(p.data, b, sb, &xb, limit), xb.drop)
     };
     if rotation {
         let qa = lanes::from_stored(va, xa.drop);

@@ -1028,7 +1028,7 @@ fn bodies_are_canonical() {
         let data_at = v.data.as_ptr() as usize - p.body().as_ptr() as usize;
         let values_at = body.len() - v.tail;
         let last = v.num_segments - 1;
-        let (meta, mask, fb) = common::segment_at(&v, last);
+        let (meta, mask, fb, _) = common::segment_at(&v, last);
         let stored = if v.masks {
             mask.count_ones() as usize
         } else {
@@ -1209,7 +1209,7 @@ fn wide_decoders_are_the_scalar_decoder() {
                 let key = SampleKey { i0, i1, alpha };
                 let sp = common::split(&v, &key);
                 cases[sp.case as usize] = true;
-                let (a, b) = common::positions(&v, &sp);
+                let (a, b) = common::positions::<common::Here>(&v, &sp);
                 dropped |= a.t > 0.0 || b.t > 0.0;
                 want.fill(f32::NAN);
                 assert!(p.sample_pose_isa(Isa::Scalar, &key, &mut want, stride));

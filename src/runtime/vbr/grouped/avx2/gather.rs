@@ -50,7 +50,7 @@ struct Coef8 {
 /// at byte `seg_meta` of the data, rotations when `rot` (else vectors).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) -> Coef8 {
+unsafe fn coef8<S>(p: &Lone<S>, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) -> Coef8 {
     let d = p.data.as_ptr();
     let one = _mm256_set1_epi32(1);
     let (rec, meta) = offsets8(p, g);
@@ -181,7 +181,7 @@ unsafe fn coef8(p: &Lone, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) ->
 /// The record and metadata offsets of the groups `g` (per lane): [`Dir::at`] in lanes.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
+unsafe fn offsets8<S>(p: &Lone<S>, g: __m256i) -> (__m256i, __m256i) {
     let (first, rec, meta, first_ps, jb) = p.dir.parts();
     let jb = jb as usize;
     let at = |x: u32| _mm256_set1_epi32(x as i32);
@@ -222,7 +222,7 @@ unsafe fn offsets8(p: &Lone, g: __m256i) -> (__m256i, __m256i) {
 /// group; once for a run of one group).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8], c: &Coef8) -> __m256i {
+unsafe fn starts8<S>(p: &Lone<S>, pos: &Pos<S>, gs: &[u32; 8], c: &Coef8) -> __m256i {
     if !p.table.is_empty() {
         // The selection's table: `a`'s segment, then `b`'s.
         let half = p.table.len() / 2;
@@ -249,8 +249,8 @@ unsafe fn starts8(p: &Lone, pos: &Pos, gs: &[u32; 8], c: &Coef8) -> __m256i {
 /// The three components of the stored frames whose first bit is `frame` plus `starts`.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn frame8(p: &Lone, frame: usize, starts: __m256i, c: &Coef8) -> [__m256; 3] {
-    let d = p.data.as_ptr();
+unsafe fn frame8(data: &[u8], frame: usize, starts: __m256i, c: &Coef8) -> [__m256; 3] {
+    let d = data.as_ptr();
     let base = _mm256_add_epi32(splat(frame), starts);
     // A loop, not `map` with a closure: LLVM left the closure out of line in some builds (a
     // call per component, about 90 instructions more a cmu-cc selection).
@@ -270,10 +270,16 @@ unsafe fn frame8(p: &Lone, frame: usize, starts: __m256i, c: &Coef8) -> [__m256;
 /// The sample at `pos` (a dropped keyframe blended from its stored neighbours).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn sample8(p: &Lone, pos: &Pos, starts: __m256i, c: &Coef8) -> [__m256; 3] {
-    let a = frame8(p, pos.bit, starts, c);
+unsafe fn sample8<'a, S: Src<'a>>(
+    data: &'a [u8],
+    pos: &Pos<S>,
+    starts: __m256i,
+    c: &Coef8,
+) -> [__m256; 3] {
+    let a = frame8(pos.data(data), pos.bit, starts, c);
     if pos.t > 0.0 {
-        let n = frame8(p, pos.bit + pos.fb, starts, c);
+        let (next, bit) = pos.next(data);
+        let n = frame8(next, bit, starts, c);
         let t = _mm256_set1_ps(pos.t);
         return [0, 1, 2].map(|k| _mm256_add_ps(a[k], _mm256_mul_ps(_mm256_sub_ps(n[k], a[k]), t)));
     }
@@ -285,8 +291,8 @@ unsafe fn sample8(p: &Lone, pos: &Pos, starts: __m256i, c: &Coef8) -> [__m256; 3
 /// zero). Returns a mask of the lanes left undecoded (raw `f32` components), which the caller
 /// decodes alone. The data must be shorter than 256 MB (bit offsets are 32-bit lanes).
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
-    p: &Lone,
+pub(in crate::runtime::vbr::grouped) unsafe fn lanes8<'a, S: Src<'a>>(
+    p: &Lone<'a, '_, S>,
     groups: &[u32; 8],
     lanes: &[u32; 8],
     count: usize,
@@ -312,15 +318,15 @@ pub(in crate::runtime::vbr::grouped) unsafe fn lanes8(
     let (a, b) = (&p.a, &p.b);
     let ca = coef8(p, a.meta, g, l, rot);
     let sa = starts8(p, a, &gs, &ca);
-    let va = sample8(p, a, sa, &ca);
+    let va = sample8(p.data, a, sa, &ca);
     let (vb, db, raw) = if p.one {
         (va, ca.drop, ca.raw)
     } else if p.pair {
-        (sample8(p, b, sa, &ca), ca.drop, ca.raw)
+        (sample8(p.data, b, sa, &ca), ca.drop, ca.raw)
     } else {
         let cb = coef8(p, b.meta, g, l, rot);
         let sb = starts8(p, b, &gs, &cb);
-        (sample8(p, b, sb, &cb), cb.drop, ca.raw | cb.raw)
+        (sample8(p.data, b, sb, &cb), cb.drop, ca.raw | cb.raw)
     };
     let q = if rot {
         let qa = rebuild(va, ca.drop);

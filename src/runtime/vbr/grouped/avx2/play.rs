@@ -7,7 +7,7 @@
 
 use super::*;
 use crate::runtime::vbr::grouped::cache::{self, Cache, COEF_BYTES, SLOTS};
-use crate::runtime::vbr::grouped::common::{place, seg_of, segment_at};
+use crate::runtime::vbr::grouped::common::{seg_of, segment_at, Far, Here, Src};
 
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
@@ -27,54 +27,70 @@ macro_rules! cached_pose {
         #[inline]
         #[target_feature(enable = $f)]
         unsafe fn $fill<const AHEAD: bool>(p: &View, c: &mut Cache, s: u32, k: usize, k2: usize) {
-            let data = p.data;
-            const _: () = assert!(std::mem::size_of::<Coef>() <= COEF_BYTES);
-            let (seg, local) = seg_of(s, p.seg_len);
-            let at = segment_at(p, seg);
-            let pos = place(p, at, local);
-            let pos2 = if AHEAD { place(p, at, local + 1) } else { pos };
-            let (mut m, mut gbit) = (pos.meta, 0usize);
-            let mut rec = 0;
-            let (base, base2) = (k * p.num_groups, k2 * p.num_groups);
-            // The segment's group coefficients: computed once per segment, kept for the next samples.
-            let known = c.head.coef_segment == seg;
-            c.head.coef_segment = seg;
-            for g in 0..p.num_groups {
-                let gv = &GroupView::at(data.as_ptr(), rec);
-                rec += gv.size;
-                let limit = if gv.class == 0 { 1.0 } else { MAX_ABS_VALUE };
-                let slot = c.coefs.as_mut_ptr().add(g) as *mut Coef;
-                let cf = if known {
-                    &*slot
-                } else {
-                    slot.write(coef!(gv, data.as_ptr().add(m)));
-                    &*slot
-                };
-                m += gv.meta;
-                let constant = _mm256_movemask_ps(cf.constant) as u8;
-                let mut put = |v: [__m256; 3], at: usize| {
-                    let slot = c.values.as_mut_ptr().add(at + g) as *mut f32;
-                    if gv.class == 0 {
-                        let q = rebuild(v, cf.drop);
-                        for (i, x) in q.iter().enumerate() {
-                            _mm256_storeu_ps(slot.add(8 * i), *x);
-                        }
+            /// The fill with the frames where `S` places them.
+            #[inline]
+            #[target_feature(enable = $f)]
+            unsafe fn fill_from<'a, S: Src<'a>, const AHEAD: bool>(
+                p: &View<'a>,
+                c: &mut Cache,
+                s: u32,
+                k: usize,
+                k2: usize,
+            ) {
+                let data = p.data;
+                const _: () = assert!(std::mem::size_of::<Coef>() <= COEF_BYTES);
+                let (seg, local) = seg_of(s, p.seg_len);
+                let at = segment_at(p, seg);
+                let pos = S::place(p, at, local);
+                let pos2 = if AHEAD { S::place(p, at, local + 1) } else { pos };
+                let (mut m, mut gbit) = (pos.meta, 0usize);
+                let mut rec = 0;
+                let (base, base2) = (k * p.num_groups, k2 * p.num_groups);
+                // The segment's group coefficients: computed once per segment, kept for the next samples.
+                let known = c.head.coef_segment == seg;
+                c.head.coef_segment = seg;
+                for g in 0..p.num_groups {
+                    let gv = &GroupView::at(data.as_ptr(), rec);
+                    rec += gv.size;
+                    let limit = if gv.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+                    let slot = c.coefs.as_mut_ptr().add(g) as *mut Coef;
+                    let cf = if known {
+                        &*slot
                     } else {
-                        for (i, x) in v.iter().enumerate() {
-                            _mm256_storeu_ps(slot.add(8 * i), *x);
+                        slot.write(coef!(gv, data.as_ptr().add(m)));
+                        &*slot
+                    };
+                    m += gv.meta;
+                    let constant = _mm256_movemask_ps(cf.constant) as u8;
+                    let mut put = |v: [__m256; 3], at: usize| {
+                        let slot = c.values.as_mut_ptr().add(at + g) as *mut f32;
+                        if gv.class == 0 {
+                            let q = rebuild(v, cf.drop);
+                            for (i, x) in q.iter().enumerate() {
+                                _mm256_storeu_ps(slot.add(8 * i), *x);
+                            }
+                        } else {
+                            for (i, x) in v.iter().enumerate() {
+                                _mm256_storeu_ps(slot.add(8 * i), *x);
+                            }
                         }
+                        *c.constant.get_unchecked_mut(at + g) = constant;
+                    };
+                    put(sample!(data, &pos, gbit, cf, limit), base);
+                    if AHEAD {
+                        put(sample!(data, &pos2, gbit, cf, limit), base2);
                     }
-                    *c.constant.get_unchecked_mut(at + g) = constant;
-                };
-                put(sample!(data, &pos, gbit, cf, limit), base);
-                if AHEAD {
-                    put(sample!(data, &pos2, gbit, cf, limit), base2);
+                    gbit = gbit.wrapping_add(cf.total);
                 }
-                gbit = gbit.wrapping_add(cf.total);
+                c.head.held[k] = s;
+                if AHEAD {
+                    c.head.held[k2] = s + 1;
+                }
             }
-            c.head.held[k] = s;
-            if AHEAD {
-                c.head.held[k2] = s + 1;
+            if p.tiers.is_some() {
+                fill_from::<Far, AHEAD>(p, c, s, k, k2)
+            } else {
+                fill_from::<Here, AHEAD>(p, c, s, k, k2)
             }
         }
 

@@ -1,0 +1,247 @@
+//! Quality tiers at run time: the tier blobs attached to an opened resident blob, shared by
+//! every thread that samples it.
+//!
+//! A [`TierSet`] lives beside an [`OpenBlob`] whose blob was compressed with tiers
+//! ([`crate::format::tier`]). [`TierSet::attach`] validates a tier blob against the resident
+//! blob (linear in the tier's bytes) and publishes it; [`TierSet::detach`] withdraws it and
+//! returns once no sampling call reads it, so its bytes may then be freed or reused. A
+//! decompressor bound with [`Decompressor::bind_tiers`](super::Decompressor::bind_tiers)
+//! samples with whatever is attached when each call starts.
+//!
+//! The protocol (every operation sequentially consistent): a sampling call loads the two slots;
+//! when both are empty it reads the resident blob alone and touches no counter. Otherwise it
+//! increments the reader count, loads the slots again, samples, and decrements the count.
+//! `detach` empties the slot, then waits until the count is zero: a call that saw the tier had
+//! incremented the count before its second load, so `detach` waits for it, and a call that
+//! loads after the slot was emptied does not see the tier. Calls that start after the slot was
+//! emptied do not touch the count for that tier, so `detach` cannot be starved.
+//!
+//! Attach and detach take a writers' lock (an odd generation) and leave the next even
+//! generation; a call reads the slots of one even generation, and a playback cache filled under
+//! another generation is filled again, so it never blends samples of another set of tiers. A
+//! call that finds nothing attached reads the resident blob as a decompressor without tiers
+//! does (its cache generation 0, which no attached state has).
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering::SeqCst};
+
+use super::OpenBlob;
+use crate::format::{TierInfo, MAX_TIER_LEVELS};
+use crate::runtime::vbr::grouped::body::View;
+use crate::{Error, Result};
+
+/// One attached tier as the decoders read it: its segment records and its frames.
+#[derive(Debug, Clone, Copy)]
+pub struct TierFrames<'a> {
+    /// Per segment its mask and first frame byte ([`crate::format::tier::TIER_RECORD`] bytes).
+    pub records: &'a [u8],
+    /// The frames and the padding after them.
+    pub frames: &'a [u8],
+}
+
+/// The tiers a sampling call reads when some level is attached: each level's validated tier
+/// blob (a thin pointer).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Attached<'a> {
+    levels: [Option<NonNull<u8>>; 2],
+    /// The set's generation when the call started.
+    pub generation: u32,
+    life: PhantomData<&'a [u8]>,
+}
+
+impl<'a> Attached<'a> {
+    /// The records and frames of level `l + 1`, when attached.
+    #[inline]
+    pub fn level(&self, l: usize) -> Option<TierFrames<'a>> {
+        // SAFETY: an attached tier was validated and stays readable for the call (see the
+        // module docs); its size is in its header.
+        self.levels[l].map(|p| {
+            frames_of(unsafe { std::slice::from_raw_parts(p.as_ptr(), tier_len(p.as_ptr())) })
+        })
+    }
+}
+
+/// The tier slots of one opened resident blob. Attach and detach from any thread while others
+/// sample; it must stay where it is (not moved) while decompressors are bound to it.
+#[derive(Debug)]
+pub struct TierSet<'a> {
+    open: OpenBlob<'a>,
+    info: TierInfo,
+    /// Each level's tier blob (its first byte; its size is in its header), null when detached.
+    slots: [AtomicPtr<u8>; MAX_TIER_LEVELS as usize],
+    readers: AtomicUsize,
+    generation: AtomicU32,
+    life: PhantomData<&'a [u8]>,
+}
+
+// SAFETY: the slots point at shared `&'a [u8]` tier bytes (read only).
+unsafe impl Send for TierSet<'_> {}
+// SAFETY: as above; every field is read and written through atomics.
+unsafe impl Sync for TierSet<'_> {}
+
+impl<'a> TierSet<'a> {
+    /// The (empty) tier slots of `open`, a resident blob (compressed with tiers); an error for a
+    /// blob without tiers.
+    pub fn new(open: &OpenBlob<'a>) -> Result<Self> {
+        let info = TierInfo::read(open.header(), open.blob()).ok_or(Error::InvalidArgument(
+            "the blob was compressed without tiers",
+        ))?;
+        Ok(TierSet {
+            open: *open,
+            info,
+            slots: Default::default(),
+            readers: AtomicUsize::new(0),
+            generation: AtomicU32::new(0),
+            life: PhantomData,
+        })
+    }
+
+    /// The resident blob's tier levels.
+    pub fn levels(&self) -> u8 {
+        self.info.levels
+    }
+
+    /// Validates `tier` against the resident blob and attaches it at its level, which it
+    /// returns. Refused: a tier of another clip or of another compression
+    /// ([`Error::TierMismatch`]), a corrupt tier (as a blob is refused), and a level already
+    /// attached ([`Error::InvalidArgument`]).
+    pub fn attach(&self, tier: &'a [u8]) -> Result<u8> {
+        let h = self.open.header();
+        let view = View::read(&self.open.blob()[h.body_range()], h);
+        let (level, _) = super::vbr::grouped::tiered::validate(h, &self.info, &view, tier)?;
+        let slot = &self.slots[level as usize - 1];
+        let g = self.lock();
+        let free = slot.load(SeqCst).is_null();
+        if free {
+            slot.store(tier.as_ptr() as *mut u8, SeqCst);
+        }
+        self.unlock(g);
+        if !free {
+            return Err(Error::InvalidArgument("a tier of this level is attached"));
+        }
+        Ok(level)
+    }
+
+    /// Detaches the tier of `level` and returns it once no sampling call reads it (`None` when
+    /// none was attached). Waits, spinning then yielding, for the calls that started with it.
+    pub fn detach(&self, level: u8) -> Option<&'a [u8]> {
+        let slot = self.slots.get((level as usize).wrapping_sub(1))?;
+        let g = self.lock();
+        let p = slot.swap(std::ptr::null_mut(), SeqCst);
+        self.unlock(g);
+        if p.is_null() {
+            return None;
+        }
+        let mut spins = 0u32;
+        while self.readers.load(SeqCst) != 0 {
+            if spins < 64 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        // SAFETY: `p` was attached from a `&'a [u8]` of at least its total size (validated).
+        Some(unsafe { std::slice::from_raw_parts(p, tier_len(p)) })
+    }
+
+    /// Takes the writers' lock: makes the generation odd (a change in progress) and returns
+    /// the even one it was.
+    fn lock(&self) -> u32 {
+        loop {
+            let g = self.generation.load(SeqCst);
+            if g % 2 == 0
+                && self
+                    .generation
+                    .compare_exchange_weak(g, g.wrapping_add(1), SeqCst, SeqCst)
+                    .is_ok()
+            {
+                return g;
+            }
+            std::hint::spin_loop();
+        }
+    }
+
+    /// Ends a change begun at generation `g`: the next even generation.
+    fn unlock(&self, g: u32) {
+        // Never 0 again: 0 names the resident blob alone (see `read`).
+        let next = match g.wrapping_add(2) {
+            0 => 2,
+            n => n,
+        };
+        self.generation.store(next, SeqCst);
+    }
+
+    /// Which levels are attached (index 0: level 1).
+    pub fn attached(&self) -> [bool; 2] {
+        [0, 1].map(|l| !self.slots[l].load(SeqCst).is_null())
+    }
+
+    /// The current generation: it changes with every attach and detach (odd while one runs).
+    pub fn generation(&self) -> u32 {
+        self.generation.load(SeqCst)
+    }
+
+    /// Runs `f` with the tiers attached now (`None`: none is); they stay readable until `f`
+    /// returns.
+    #[inline]
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&Attached<'a>>) -> R) -> R {
+        if self.slots.iter().all(|s| s.load(SeqCst).is_null()) {
+            return f(None);
+        }
+        struct Reader<'r>(&'r AtomicUsize);
+        impl Drop for Reader<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, SeqCst);
+            }
+        }
+        self.readers.fetch_add(1, SeqCst);
+        let _reader = Reader(&self.readers);
+        let mut a = Attached::default();
+        // The slots of one even generation: read again when a change ran meanwhile.
+        loop {
+            let g = self.generation.load(SeqCst);
+            if g % 2 == 1 {
+                std::hint::spin_loop();
+                continue;
+            }
+            for (l, slot) in self.slots.iter().enumerate() {
+                // Attached tiers were validated and stay readable while the count is held.
+                a.levels[l] = NonNull::new(slot.load(SeqCst));
+            }
+            if self.generation.load(SeqCst) == g {
+                a.generation = g;
+                break;
+            }
+        }
+        if a.levels.iter().all(Option::is_none) {
+            return f(None);
+        }
+        f(Some(&a))
+    }
+
+    /// The resident blob.
+    pub fn open_blob(&self) -> &OpenBlob<'a> {
+        &self.open
+    }
+}
+
+/// The total size of a validated tier blob at `p`.
+fn tier_len(p: *const u8) -> usize {
+    // SAFETY: a validated tier blob is at least its header long.
+    let b = unsafe { std::slice::from_raw_parts(p, crate::format::tier::TIER_HEADER) };
+    crate::format::bytes::read_u32(b, 8) as usize
+}
+
+/// The records and frames of a validated tier blob.
+fn frames_of(tier: &[u8]) -> TierFrames<'_> {
+    use crate::format::bytes::read_u32;
+    use crate::format::tier::{TIER_HEADER, TIER_RECORD};
+    let n = read_u32(tier, 32) as usize;
+    let start = read_u32(tier, 36) as usize;
+    TierFrames {
+        records: &tier[TIER_HEADER..TIER_HEADER + TIER_RECORD * n],
+        frames: &tier[start..],
+    }
+}

@@ -1,0 +1,183 @@
+//! A resident blob's samples with tiers attached: where a sample's frame lies (the resident
+//! segment, or an attached tier's frames), and the check of a tier blob against the resident
+//! body it names ([`crate::format::tier`] has the layout).
+
+use super::body::View;
+use super::common::{segment_at, Far, Pos, Seg};
+use crate::format::bytes::read_u32;
+use crate::format::checksum::crc32c;
+use crate::format::tier::{
+    frames_offset, tier_size, TIER_HEADER, TIER_MAGIC, TIER_RECORD, TIER_VERSION,
+};
+use crate::format::{Header, TierInfo, BLOB_ALIGNMENT};
+use crate::runtime::tiers::TierFrames;
+use crate::{Error, Result};
+
+/// The place of sample `local` of segment `seg` with the view's tiers attached: a sample is
+/// stored by the resident segment or by one tier, and a sample no attached part stores is the
+/// blend of the nearest stored ones (as [`crate::format::vbr::keyframe::keyframe_position`]
+/// blends a dropped sample of the resident mask).
+#[cold]
+#[inline(never)]
+pub(super) fn place<'a>(p: &View<'a>, (meta, mask, fb, s): Seg, local: u32) -> Pos<Far<'a>> {
+    // Each attached level's mask and first frame bit in this segment.
+    let mut levels: [(u32, &'a [u8], usize); 2] = [(0, &[], 0); 2];
+    let mut all = mask;
+    for l in 0..2 {
+        if let Some(t) = p.tiers.and_then(|a| a.level(l)) {
+            let m = read_u32(t.records, TIER_RECORD * s);
+            levels[l] = (
+                m,
+                t.frames,
+                read_u32(t.records, TIER_RECORD * s + 4) as usize * 8,
+            );
+            all |= m;
+        }
+    }
+    let frames = meta + p.meta_bytes;
+    let locate = |sample: u32| -> (&'a [u8], usize) {
+        let below = (1u32 << sample) - 1;
+        if mask & (1 << sample) != 0 {
+            return (
+                p.data,
+                frames * 8 + (mask & below).count_ones() as usize * fb,
+            );
+        }
+        let (m, data, first) = levels[(levels[0].0 & (1 << sample) == 0) as usize];
+        (data, first + (m & below).count_ones() as usize * fb)
+    };
+    let (data, bit) = locate(local);
+    if all & (1 << local) != 0 {
+        return Pos {
+            meta,
+            bit,
+            t: 0.0,
+            fb,
+            src: Far {
+                data,
+                next: data,
+                next_bit: bit,
+            },
+        };
+    }
+    // The resident segment stores its first and last samples: both neighbours exist.
+    let below = all & ((1u32 << local) - 1);
+    let prev = 31 - below.leading_zeros();
+    let next = local + 1 + (all >> (local + 1)).trailing_zeros();
+    let (data, bit) = locate(prev);
+    let (next_data, next_bit) = locate(next);
+    Pos {
+        meta,
+        bit,
+        t: (local - prev) as f32 / (next - prev) as f32,
+        fb,
+        src: Far {
+            data,
+            next: next_data,
+            next_bit,
+        },
+    }
+}
+
+/// Checks `tier` in full against the resident blob it must name (header `h`, tier fields
+/// `info`, body view `v`), in time linear in the tier's bytes: returns its level and frames.
+pub(crate) fn validate<'a>(
+    h: &Header,
+    info: &TierInfo,
+    v: &View,
+    tier: &'a [u8],
+) -> Result<(u8, TierFrames<'a>)> {
+    if tier.len() < TIER_HEADER {
+        return Err(if tier.len() >= 4 && tier[..4] != TIER_MAGIC {
+            Error::BadMagic
+        } else {
+            Error::BadSize("tier blob shorter than its header")
+        });
+    }
+    if tier[..4] != TIER_MAGIC {
+        return Err(Error::BadMagic);
+    }
+    let u32_at = |o: usize| read_u32(tier, o);
+    let version = u16::from_le_bytes([tier[4], tier[5]]);
+    if version != TIER_VERSION {
+        return Err(Error::UnsupportedVersion(version as u32));
+    }
+    let total = u32_at(8) as usize;
+    if total > tier.len() {
+        return Err(Error::BadSize("tier blob shorter than its total size"));
+    }
+    if total < TIER_HEADER || !total.is_multiple_of(BLOB_ALIGNMENT) {
+        return Err(Error::BadSize("tier size is not a multiple of 16"));
+    }
+    if !(tier.as_ptr() as usize).is_multiple_of(BLOB_ALIGNMENT) {
+        return Err(Error::Misaligned);
+    }
+    let tier = &tier[..total];
+    if crc32c(&tier[16..]) != u32_at(12) {
+        return Err(Error::ChecksumMismatch);
+    }
+    let key = u64::from_le_bytes(tier[16..24].try_into().unwrap());
+    if key != info.key || u32_at(24) != h.checksum || u32_at(28) != h.total_size {
+        return Err(Error::TierMismatch);
+    }
+    let (level, levels) = (tier[6], tier[7]);
+    if levels != info.levels || !(1..=levels).contains(&level) {
+        return Err(Error::CorruptBlob("tier level out of range"));
+    }
+    let n = u32_at(32) as usize;
+    if n != v.num_segments as usize {
+        return Err(Error::CorruptBlob(
+            "tier segment count is not the resident's",
+        ));
+    }
+    let start = frames_offset(n);
+    if u32_at(36) as usize != start || start > total || u32_at(40) as usize != total - start {
+        return Err(Error::CorruptBlob(
+            "tier frames offset or size out of bounds",
+        ));
+    }
+    let records_end = TIER_HEADER + TIER_RECORD * n;
+    if u32_at(44) != 0 || tier[records_end..start].iter().any(|&b| b != 0) {
+        return Err(Error::CorruptBlob("reserved tier bytes are not zero"));
+    }
+    let frames = &tier[start..];
+    let mut end = 0u64;
+    for s in 0..n {
+        let (_, mask, fb, _) = segment_at(v, s as u32);
+        let r = TIER_HEADER + TIER_RECORD * s;
+        let (m, first) = (u32_at(r), u32_at(r + 4) as u64);
+        let samples = (v.num_samples - s as u32 * v.seg_len).min(v.seg_len);
+        let inside = if samples >= 32 {
+            !0
+        } else {
+            (1u32 << samples) - 1
+        };
+        if m & !inside != 0 || m & (1 | 1 << (samples - 1)) != 0 || m & mask != 0 {
+            return Err(Error::CorruptBlob(
+                "tier mask outside its segment or on a resident sample",
+            ));
+        }
+        if first != end {
+            return Err(Error::CorruptBlob(
+                "tier segments do not follow one another",
+            ));
+        }
+        let bits = m.count_ones() as u64 * fb as u64;
+        end = first + bits.div_ceil(8);
+        if end > frames.len() as u64 {
+            return Err(Error::CorruptBlob("tier frames out of bounds"));
+        }
+        if bits % 8 != 0 && frames[(end - 1) as usize] >> (bits % 8) != 0 {
+            return Err(Error::CorruptBlob(
+                "bits after a tier segment's frames are not zero",
+            ));
+        }
+    }
+    if tier_size(n, end as usize) != total || frames[end as usize..].iter().any(|&b| b != 0) {
+        return Err(Error::CorruptBlob(
+            "tier padding is not zero or not of its one size",
+        ));
+    }
+    let records = &tier[TIER_HEADER..records_end];
+    Ok((level, TierFrames { records, frames }))
+}
