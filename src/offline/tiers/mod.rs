@@ -30,6 +30,8 @@ use crate::offline::settings::{CodecChoice, CompressSettings};
 use crate::offline::vbr;
 use crate::{Error, Result};
 use rank::SegmentMasks;
+#[doc(hidden)]
+pub use write::{blob_bytes, BlobBytes};
 
 /// How a clip is split into a resident blob and tier levels.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -54,6 +54,7 @@ pub(crate) fn rank(ctx: &EncodeContext, searched: &Searched, phases: &Phases) ->
 
 /// The masks of one segment of `count` samples (the probe holds the full mask and is left at the
 /// resident one).
+#[allow(clippy::needless_range_loop)]
 pub(crate) fn rank_segment(probe: &mut Probe, count: usize, phases: &Phases) -> SegmentMasks {
     let full = probe.mask();
     let mut levels = [0u32; 2];

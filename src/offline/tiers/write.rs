@@ -192,3 +192,41 @@ pub(crate) fn tier_blob(
 fn too_big(_: std::num::TryFromIntError) -> Error {
     Error::Unsupported("tier blob would exceed 4 GiB")
 }
+
+/// Where a grouped `vbr` blob's bytes go (for measurement).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BlobBytes {
+    /// The stored frames (each segment's byte-rounded).
+    pub frames: usize,
+    /// The segments' headers and group metadata (masks, frame bits, rates, ranges, first bits)
+    /// and the segment table.
+    pub segment_metadata: usize,
+    /// The rest: blob header, body header, group records, constants, kinds, padding.
+    pub other: usize,
+}
+
+/// [`BlobBytes`] of a grouped `vbr` blob written by this library.
+#[doc(hidden)]
+pub fn blob_bytes(blob: &[u8]) -> Result<BlobBytes> {
+    let h = Header::parse(blob)?;
+    if !h.grouped() {
+        return Err(Error::InvalidArgument("not a grouped vbr blob"));
+    }
+    let body = &blob[h.body_range()];
+    let c = Counts::read(body);
+    let frames: usize = segment_frames(body, h.num_samples as usize)
+        .iter()
+        .map(|f| (f.mask.count_ones() as usize * f.fb).div_ceil(8))
+        .sum();
+    let n = c.num_segments as usize;
+    let segment_metadata = (0..n)
+        .map(|s| c.segment_header(s) + c.meta_bytes as usize)
+        .sum::<usize>()
+        + c.table_bytes() * n;
+    Ok(BlobBytes {
+        frames,
+        segment_metadata,
+        other: blob.len() - frames - segment_metadata,
+    })
+}
