@@ -10,8 +10,9 @@
 //! where the resident bytes go (frames, segment metadata, the rest); compression time against
 //! no tiers.
 //!
-//! `cargo run --release -p animcomp-bench --bin tiers_table -- [--max-clips N] [DIR...]`
-//! (default: `../shared/data/cmu-cc` and `../shared/data/bandai`).
+//! `cargo run --release -p animcomp-bench --bin tiers_table -- [--max-clips N] [--resident F]
+//! [--medium F] [DIR...]` (default: `../shared/data/cmu-cc` and `../shared/data/bandai`, resident
+//! 10x and medium 3x the precision).
 
 use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::math::{Transform, FLOATS_PER_JOINT};
@@ -144,10 +145,13 @@ fn add(a: &mut BlobBytes, b: BlobBytes) {
 fn main() {
     let mut dirs = Vec::new();
     let mut max_clips = usize::MAX;
+    let mut two = TierSettings::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--max-clips" => max_clips = args.next().and_then(|n| n.parse().ok()).unwrap_or(8),
+            "--resident" => two.resident_factor = args.next().and_then(|n| n.parse().ok()).unwrap(),
+            "--medium" => two.medium_factor = args.next().and_then(|n| n.parse().ok()).unwrap(),
             _ => dirs.push(PathBuf::from(a)),
         }
     }
@@ -156,11 +160,11 @@ fn main() {
         dirs = vec![root.join("cmu-cc"), root.join("bandai")];
     }
     let settings = CompressSettings::default();
-    let two = TierSettings::default();
-    let one = TierSettings {
-        levels: 1,
-        ..Default::default()
-    };
+    let one = TierSettings { levels: 1, ..two };
+    println!(
+        "resident {}x, medium {}x the precision ({PRECISION})",
+        two.resident_factor, two.medium_factor
+    );
     for dir in dirs {
         if !dir.is_dir() {
             println!("{}: absent, skipped", dir.display());
