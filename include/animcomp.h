@@ -847,6 +847,33 @@ typedef struct AnimcompCompressSettings {
   uint32_t reserved[4];
 } AnimcompCompressSettings;
 
+#if defined(ANIMCOMP_COMPRESS)
+/**
+ * How `animcomp_compress_tiered` splits a clip. Initialise with
+ * `animcomp_tier_settings_default`, then change fields.
+ */
+typedef struct AnimcompTierSettings {
+  /**
+   * Tier levels: 1 or 2 (default 2).
+   */
+  uint32_t levels;
+  /**
+   * The resident blob's error bound as a multiple of each joint's precision, at least 1
+   * (default 10: within 0.1 at a precision of 0.01).
+   */
+  float resident_factor;
+  /**
+   * With two levels, the bound with level 1 attached, as a multiple of each joint's
+   * precision, from 1 to `resident_factor` (default 3). Not read with one level.
+   */
+  float medium_factor;
+  /**
+   * Must be zero.
+   */
+  uint32_t reserved[4];
+} AnimcompTierSettings;
+#endif
+
 /**
  * A decompressor: caller-owned, fixed-size, 16-byte aligned, no heap memory. Initialise it with
  * `animcomp_decompressor_init`; it then refers to the blob (and bind pose), which must outlive it.
@@ -1180,6 +1207,45 @@ AnimcompStatus animcomp_regroup_blob(const void *blob, size_t size, void *out, s
  * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
  */
 AnimcompStatus animcomp_compress_bound(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, size_t *out_bound);
+#endif
+
+#if defined(ANIMCOMP_COMPRESS)
+/**
+ * Writes the default tier settings (two levels, resident within 10 times each joint's
+ * precision, level 1 attached within 3 times) into `*settings`.
+ *
+ * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
+ */
+AnimcompStatus animcomp_tier_settings_default(struct AnimcompTierSettings *settings);
+#endif
+
+#if defined(ANIMCOMP_COMPRESS)
+/**
+ * Compresses `clip` (joints only: a clip with curves gives `ANIMCOMP_STATUS_UNSUPPORTED`) with
+ * quality tiers: a resident blob, which opens and samples on its own within
+ * `resident_factor` times each joint's precision, and one tier blob per level holding the
+ * samples it leaves out (with every level attached, poses decode bit for bit like
+ * `animcomp_compress`'s blob at the same settings). Only `ANIMCOMP_CODEC_VBR` supports tiers;
+ * another codec gives `ANIMCOMP_STATUS_UNSUPPORTED`. `settings` and `tier_settings` may be NULL
+ * (defaults).
+ *
+ * Outputs: the resident blob into `resident_out` (`resident_capacity` bytes) and tier level
+ * `k + 1` into `tier_outs[k]` (`tier_capacities[k]` bytes) for `k` below the levels; every
+ * buffer 16-byte aligned. `tier_outs` and `tier_capacities` point to 2 entries each (entries
+ * past the levels are not read) or are both NULL (no tier buffers: capacities 0).
+ * `sizes_out` points to 3 entries: the resident size, then each level's (0 past the levels).
+ *
+ * As `animcomp_compress`: on success writes the sizes. When some blob does not fit its buffer,
+ * returns `ANIMCOMP_STATUS_BUFFER_TOO_SMALL`, writes every required size to `sizes_out` and
+ * leaves every buffer untouched: pass NULL buffers and capacities 0 to query the sizes, then
+ * call again with buffers of those sizes (compression is deterministic). On any other error
+ * the sizes are 0. A non-NULL buffer that is not 16-byte aligned gives
+ * `ANIMCOMP_STATUS_MISALIGNED`, a NULL one with a non-zero capacity
+ * `ANIMCOMP_STATUS_NULL_POINTER`. Thread-safe; allocates working memory internally.
+ *
+ * Needs the compressor (cargo feature `compress`; absent from the runtime-only library).
+ */
+AnimcompStatus animcomp_compress_tiered(const struct AnimcompRawClip *clip, const struct AnimcompCompressSettings *settings, const struct AnimcompTierSettings *tier_settings, void *resident_out, size_t resident_capacity, void *const *tier_outs, const size_t *tier_capacities, size_t *sizes_out);
 #endif
 
 /**

@@ -7,8 +7,9 @@
 //!
 //! Files: [`guard`] (panic boundary, pointer checks), [`status`] (messages, versions), [`types`]
 //! (`#[repr(C)]` structs and constants), [`clip`] (C clip → [`crate::RawClip`]), [`compress`],
-//! [`handles`] (the opaque context and blob handle states), [`decompress`], [`playback`] (the
-//! playback cache), [`cursor`] (the `keys` playback cursor), [`info`] (validation, blob info).
+//! [`compress_tiered`] (quality tiers), [`handles`] (the opaque context and blob handle states),
+//! [`decompress`], [`playback`] (the playback cache), [`cursor`] (the `keys` playback cursor),
+//! [`info`] (validation, blob info).
 
 // Every entry point has the same safety contract, stated once in the header preamble and per
 // argument in its doc comment: non-null pointers are valid for the lengths given.
@@ -19,6 +20,8 @@ pub mod additive;
 pub mod clip;
 #[cfg(feature = "compress")]
 pub mod compress;
+#[cfg(feature = "compress")]
+pub mod compress_tiered;
 pub mod cursor;
 pub mod curves;
 pub mod decompress;
@@ -38,6 +41,10 @@ pub use additive::animcomp_compress_additive;
 pub use compress::{
     animcomp_compress, animcomp_compress_bound, animcomp_compress_settings_default,
     animcomp_regroup_blob,
+};
+#[cfg(feature = "compress")]
+pub use compress_tiered::{
+    animcomp_compress_tiered, animcomp_tier_settings_default, AnimcompTierSettings,
 };
 pub use cursor::{
     animcomp_key_cursor_init, animcomp_key_cursor_sample_joint, animcomp_key_cursor_sample_pose,

@@ -20,6 +20,7 @@ pub mod metric;
 pub mod relayout;
 pub mod rotation_error;
 pub mod settings;
+pub mod tiers;
 pub mod vbr;
 
 pub use compress::{compress, compress_keys_with, compress_with_curves};
@@ -28,3 +29,4 @@ pub use encode_context::EncodeContext;
 pub use relayout::regroup_blob;
 pub use rotation_error::RotationStats;
 pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout};
+pub use tiers::{compress_tiered, TierSettings, TieredBlobs};

@@ -29,6 +29,8 @@ mod ffi_mutation;
 mod ffi_playback;
 mod ffi_readme;
 #[cfg(feature = "compress")]
+mod ffi_tiers;
+#[cfg(feature = "compress")]
 mod ffi_vbr_layout;
 // Runs git: no processes under WASI.
 #[cfg(feature = "compress")]

@@ -48,6 +48,11 @@ int main(void) {
     printf("offset AnimcompCompressSettings.morph_position_precision %zu\n", offsetof(AnimcompCompressSettings, morph_position_precision));
     printf("offset AnimcompCompressSettings.vbr_layout %zu\n", offsetof(AnimcompCompressSettings, vbr_layout));
     printf("offset AnimcompCompressSettings.reserved %zu\n", offsetof(AnimcompCompressSettings, reserved));
+    printf("size AnimcompTierSettings %zu\n", sizeof(AnimcompTierSettings));
+    printf("offset AnimcompTierSettings.levels %zu\n", offsetof(AnimcompTierSettings, levels));
+    printf("offset AnimcompTierSettings.resident_factor %zu\n", offsetof(AnimcompTierSettings, resident_factor));
+    printf("offset AnimcompTierSettings.medium_factor %zu\n", offsetof(AnimcompTierSettings, medium_factor));
+    printf("offset AnimcompTierSettings.reserved %zu\n", offsetof(AnimcompTierSettings, reserved));
     printf("size AnimcompDecompressor %zu\n", sizeof(AnimcompDecompressor));
     printf("offset AnimcompDecompressor.opaque %zu\n", offsetof(AnimcompDecompressor, opaque));
     printf("size AnimcompDecompressOptions %zu\n", sizeof(AnimcompDecompressOptions));

@@ -51,7 +51,7 @@ impl T64 {
 }
 
 /// The float64 reference metric bound to one clip: object-space raw poses, precomputed.
-struct Reference {
+pub(crate) struct Reference {
     parents: Vec<Option<usize>>,
     shells: Vec<f64>,
     precisions: Vec<f64>,
@@ -61,7 +61,7 @@ struct Reference {
 }
 
 impl Reference {
-    fn new(clip: &RawClip) -> Reference {
+    pub(crate) fn new(clip: &RawClip) -> Reference {
         let parents: Vec<Option<usize>> = clip
             .skeleton
             .joints
@@ -100,7 +100,7 @@ impl Reference {
 
     /// Largest error / precision over the joints at `sample` for a lossy local pose, with the
     /// joint where it occurs.
-    fn worst_at(&self, sample: usize, lossy: &[Transform]) -> (f64, usize) {
+    pub(crate) fn worst_at(&self, sample: usize, lossy: &[Transform]) -> (f64, usize) {
         let local: Vec<T64> = lossy.iter().map(T64::from).collect();
         let obj = object(&self.parents, &local);
         let mut worst = (0.0f64, 0usize);
@@ -134,7 +134,7 @@ fn object(parents: &[Option<usize>], local: &[T64]) -> Vec<T64> {
     out
 }
 
-fn data_dir() -> PathBuf {
+pub(crate) fn data_dir() -> PathBuf {
     std::env::var_os("ANIMCOMP_SHARED_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")))
@@ -142,7 +142,7 @@ fn data_dir() -> PathBuf {
 
 /// The prepared clips of a set as the bench prepares them (error settings, validation,
 /// optional resampling), or `None` when the set is absent.
-fn clips(set: &str, resample: Option<f32>) -> Option<Vec<(String, RawClip)>> {
+pub(crate) fn clips(set: &str, resample: Option<f32>) -> Option<Vec<(String, RawClip)>> {
     let dir = data_dir().join(set);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .ok()?

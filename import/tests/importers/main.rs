@@ -15,4 +15,5 @@ mod fbx_fuzz_replay;
 mod fbx_import;
 mod gltf_golden;
 mod shared_data;
+mod tiers_shared_data;
 mod vbr_shared_data;

@@ -12,7 +12,7 @@ pub mod optimize;
 pub mod reference;
 pub mod regroup;
 pub mod tracks;
-mod write;
+pub(crate) mod write;
 
 // The body format this encoder writes and the decoder it must match bit for bit.
 // (`write::describe` checks a body with `super::validate` first.)
@@ -61,32 +61,50 @@ pub const GROUPED_SEGMENT_LENS: [usize; 2] = [SEGMENT_LEN, 32];
 /// Compresses the clip of `ctx`: the segments body, of the segment length of
 /// [`GROUPED_SEGMENT_LENS`] whose grouped form (what the blob holds) is the smallest.
 pub(crate) fn encode(ctx: &EncodeContext) -> Result<EncodedBody> {
+    Ok(EncodedBody {
+        codec: CodecId::Vbr,
+        flags: ctx.flags,
+        body: search(ctx)?.body,
+    })
+}
+
+/// What [`encode`] chose for a clip: the segment length, the plan, each segment's storage and
+/// the segments body written from them (quality tiers start from these).
+pub(crate) struct Searched {
+    /// Samples per segment.
+    pub seg_len: usize,
+    /// The sub-tracks' plan.
+    pub plan: tracks::Plan,
+    /// Each segment's storage.
+    pub segments: Vec<optimize::SegmentChoice>,
+    /// The segments body written from them.
+    pub body: Vec<u8>,
+}
+
+/// The search of [`encode`], with what it chose.
+pub(crate) fn search(ctx: &EncodeContext) -> Result<Searched> {
     let n = ctx.clip.num_samples;
     let lens = if n > SEGMENT_LEN {
         &GROUPED_SEGMENT_LENS[..]
     } else {
         &GROUPED_SEGMENT_LENS[..1]
     };
-    let mut best: Option<(usize, Vec<u8>)> = None;
+    let mut best: Option<(usize, Searched)> = None;
     for &seg_len in lens {
-        let body = encode_segments(ctx, seg_len)?;
+        let searched = encode_segments(ctx, seg_len)?;
         let size = match lens.len() {
             1 => 0,
-            _ => regroup::regroup(&regroup_header(ctx), &body)?.len(),
+            _ => regroup::regroup(&regroup_header(ctx), &searched.body)?.len(),
         };
         if best.as_ref().is_none_or(|(s, _)| size < *s) {
-            best = Some((size, body));
+            best = Some((size, searched));
         }
     }
-    Ok(EncodedBody {
-        codec: CodecId::Vbr,
-        flags: ctx.flags,
-        body: best.expect("a segment length was tried").1,
-    })
+    Ok(best.expect("a segment length was tried").1)
 }
 
 /// The header `regroup` reads a body of `ctx`'s clip with.
-fn regroup_header(ctx: &EncodeContext) -> Header {
+pub(crate) fn regroup_header(ctx: &EncodeContext) -> Header {
     Header {
         version: crate::format::FORMAT_VERSION,
         codec: CodecId::Vbr,
@@ -106,7 +124,7 @@ fn regroup_header(ctx: &EncodeContext) -> Header {
 }
 
 /// The segments body of `ctx`'s clip at `seg_len` samples per segment.
-fn encode_segments(ctx: &EncodeContext, seg_len: usize) -> Result<Vec<u8>> {
+fn encode_segments(ctx: &EncodeContext, seg_len: usize) -> Result<Searched> {
     let plan = tracks::plan(ctx, false, seg_len);
     let searcher = optimize::Searcher::new(ctx.clip, ctx.metric, &plan, ctx.has_scale);
     let n = ctx.clip.num_samples;
@@ -117,7 +135,13 @@ fn encode_segments(ctx: &EncodeContext, seg_len: usize) -> Result<Vec<u8>> {
             searcher.search(start, (n - start).min(seg_len), seg_len, &e)
         })
         .collect();
-    write::body(ctx.clip, &plan, &segments, seg_len)
+    let body = write::body(ctx.clip, &plan, &segments, seg_len)?;
+    Ok(Searched {
+        seg_len,
+        plan,
+        segments,
+        body,
+    })
 }
 
 /// Describes a validated body.

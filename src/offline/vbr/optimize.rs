@@ -154,6 +154,121 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// A segment stored at fixed rates and ranges, whose keyframe mask can lose samples one at a
+/// time: the error of each removal is measured with the searcher's own decode (the decoder's
+/// arithmetic) and object-space metric. Quality tiers rank a segment's samples with it.
+pub struct Probe<'s, 'a> {
+    s: State<'s, 'a>,
+    /// Scratch: the decoded components, local and player transforms, object transforms and
+    /// errors of the samples a removal changes, to restore them.
+    saved_cur: Vec<[f32; 3]>,
+    saved_pose: Vec<(Transform, Transform, Transform, f32)>,
+}
+
+impl<'a> Searcher<'a> {
+    /// The segment covering samples `start..start + count` stored as `choice` says (its mask,
+    /// rates and ranges, as [`Self::search`] chose them).
+    pub fn probe<'s>(
+        &'s self,
+        start: usize,
+        count: usize,
+        seg_len: usize,
+        choice: &SegmentChoice,
+    ) -> Probe<'s, 'a> {
+        let mut s = State::new(self, start, count, seg_len);
+        s.mask = choice.mask;
+        for t in 0..self.plan.animated.len() {
+            s.apply(t, choice.rates[t]);
+            debug_assert!((0..3).all(|c| choice.fields[t][c]
+                == match choice.rates[t][c] {
+                    RATE_RAW => 0,
+                    RATE_CONSTANT => s.const_fields[t][c],
+                    _ => s.range_fields[t][c],
+                }));
+        }
+        s.full_update();
+        Probe {
+            s,
+            saved_cur: Vec::new(),
+            saved_pose: Vec::new(),
+        }
+    }
+}
+
+impl Probe<'_, '_> {
+    /// The samples stored (bit `i`: local sample `i`).
+    pub fn mask(&self) -> u32 {
+        self.s.mask
+    }
+
+    /// The segment's largest error over its samples and joints, as a multiple of each joint's
+    /// precision times [`TARGET_MARGIN`] (the search's unit: 1 is what it aims at).
+    pub fn max_error(&self) -> f32 {
+        self.s.err.iter().fold(0.0, |a, &e| a.max(e))
+    }
+
+    /// The largest error (as [`Self::max_error`]) over the samples that removing stored
+    /// interior sample `i` changes (those between its stored neighbours), with `i` removed. The
+    /// segment is left as it was.
+    pub fn removal_error(&mut self, i: usize) -> f32 {
+        let (prev, next) = self.neighbours(i);
+        self.save(prev, next);
+        self.s.mask &= !(1u32 << i);
+        let e = self.s.interpolate(prev, next);
+        self.s.mask |= 1u32 << i;
+        self.restore(prev, next);
+        e
+    }
+
+    /// Removes stored interior sample `i`.
+    pub fn remove(&mut self, i: usize) {
+        let (prev, next) = self.neighbours(i);
+        self.s.mask &= !(1u32 << i);
+        self.s.interpolate(prev, next);
+    }
+
+    /// The stored samples before and after stored interior sample `i`.
+    pub fn neighbours(&self, i: usize) -> (usize, usize) {
+        let mask = self.s.mask;
+        assert!(
+            i > 0 && i + 1 < self.s.m && mask & (1 << i) != 0,
+            "a stored interior sample"
+        );
+        let prev = 31 - (mask & ((1u32 << i) - 1)).leading_zeros() as usize;
+        let next = i + 1 + (mask >> (i + 1)).trailing_zeros() as usize;
+        (prev, next)
+    }
+
+    fn save(&mut self, prev: usize, next: usize) {
+        let (m, nj) = (self.s.m, self.s.nj);
+        self.saved_cur.clear();
+        for t in 0..self.s.rates.len() {
+            self.saved_cur
+                .extend_from_slice(&self.s.cur[t * m + prev + 1..t * m + next]);
+        }
+        self.saved_pose.clear();
+        for i in (prev + 1) * nj..next * nj {
+            let s = &self.s;
+            self.saved_pose
+                .push((s.local[i], s.player[i], s.obj[i], s.err[i]));
+        }
+    }
+
+    fn restore(&mut self, prev: usize, next: usize) {
+        let (m, nj) = (self.s.m, self.s.nj);
+        let len = next - prev - 1;
+        for t in 0..self.s.rates.len() {
+            self.s.cur[t * m + prev + 1..t * m + next]
+                .copy_from_slice(&self.saved_cur[t * len..(t + 1) * len]);
+        }
+        for (k, i) in ((prev + 1) * nj..next * nj).enumerate() {
+            let (l, p, o, e) = self.saved_pose[k];
+            let s = &mut self.s;
+            (s.local[i], s.player[i], s.obj[i], s.err[i]) = (l, p, o, e);
+        }
+    }
+}
+
 /// Per-segment working state.
 struct State<'s, 'a> {
     x: &'s Searcher<'a>,
@@ -339,10 +454,15 @@ impl<'s, 'a> State<'s, 'a> {
 
     /// Writes sub-track `t`'s current components into the lossy local pose.
     fn rebuild(&mut self, t: usize) {
+        self.rebuild_range(t, 0..self.m);
+    }
+
+    /// [`Self::rebuild`] at the samples of `samples` only.
+    fn rebuild_range(&mut self, t: usize, samples: std::ops::Range<usize>) {
         let st = &self.x.plan.animated[t];
         let (j, nj, m) = (st.joint, self.nj, self.m);
         let drop = st.drop_in(self.seg);
-        for s in 0..m {
+        for s in samples {
             let v = self.cur[t * m + s];
             let l = &mut self.local[s * nj + j];
             match st.channel {
@@ -446,6 +566,36 @@ impl<'s, 'a> State<'s, 'a> {
             }
         }
         true
+    }
+
+    /// With `prev` and `next` stored and every sample between them not, decodes those samples
+    /// again (each sub-track's blend of its two stored values, as [`Self::decode`] does) and
+    /// recomputes their object transforms and errors. Returns their largest error.
+    fn interpolate(&mut self, prev: usize, next: usize) -> f32 {
+        let m = self.m;
+        for t in 0..self.rates.len() {
+            let (a, b) = (self.cur[t * m + prev], self.cur[t * m + next]);
+            for s in prev + 1..next {
+                let (_, w) = keyframe_position(self.mask, s as u32);
+                self.cur[t * m + s] = [0, 1, 2].map(|c| lerp(a[c], b[c], w));
+            }
+            self.rebuild_range(t, prev + 1..next);
+        }
+        let nj = self.nj;
+        let mut worst = 0.0f32;
+        for s in prev + 1..next {
+            for k in 0..nj {
+                let o = match self.x.parents[k] {
+                    Some(p) => Transform::mul(&self.obj[s * nj + p], &self.player[s * nj + k]),
+                    None => self.player[s * nj + k],
+                };
+                self.obj[s * nj + k] = o;
+                let e = self.joint_error(s, k, &o);
+                self.err[s * nj + k] = e;
+                worst = worst.max(e);
+            }
+        }
+        worst
     }
 
     fn full_update(&mut self) {

@@ -462,9 +462,9 @@ fn write(counts: &Counts, statics: &[Static], kinds: &[u32], data: &[u8]) -> Vec
     b
 }
 
-/// Little-endian bit packing.
+/// Little-endian bit packing (bit `i` of the output is bit `i % 8` of byte `i / 8`).
 #[derive(Default)]
-struct BitWriter {
+pub(crate) struct BitWriter {
     out: Vec<u8>,
     acc: u64,
     n: u32,
@@ -472,7 +472,8 @@ struct BitWriter {
 }
 
 impl BitWriter {
-    fn put(&mut self, v: u32, bits: u32) {
+    /// Appends the low `bits` (at most 32) of `v`.
+    pub(crate) fn put(&mut self, v: u32, bits: u32) {
         if bits == 0 {
             return;
         }
@@ -491,7 +492,8 @@ impl BitWriter {
         }
     }
 
-    fn finish(mut self) -> Vec<u8> {
+    /// The bytes, the last one completed with zero bits.
+    pub(crate) fn finish(mut self) -> Vec<u8> {
         if self.n > 0 {
             self.out.push(self.acc as u8);
         }

@@ -32,6 +32,13 @@ fn ident(name: &str) -> String {
 /// The C# type of a C type (pointers stay pointers: the raw layer is `unsafe`).
 fn cs_type(api: &Api, c: &str) -> String {
     let c = c.trim();
+    // A const pointer (`void *const`) is the pointer in C#.
+    if let Some(inner) = c
+        .strip_suffix("const")
+        .filter(|i| i.trim_end().ends_with('*'))
+    {
+        return cs_type(api, inner);
+    }
     if let Some(inner) = c.strip_suffix('*') {
         return format!("{}*", cs_type(api, inner));
     }

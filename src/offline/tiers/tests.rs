@@ -1,0 +1,357 @@
+//! Tiers on generated clips: the resident blob opens and samples on its own within its bound
+//! (judged in float64), level 1 attached stays within the medium bound, the resident blob's and
+//! the tiers' frames together are the full blob's bit for bit, the tier blobs follow their
+//! layout, and the same input gives the same bytes.
+
+use super::*;
+use crate::format::checksum::crc32c;
+use crate::format::header::HEADER_SIZE;
+use crate::format::quantize::bits::read_bits;
+use crate::format::tier::{frames_offset, TIER_HEADER, TIER_MAGIC, TIER_PADDING, TIER_VERSION};
+use crate::format::BlobFlags;
+use crate::math::{Transform, FLOATS_PER_JOINT};
+use crate::offline::clip::{generate_clip, GenerateOptions};
+use crate::offline::settings::Level;
+use crate::runtime::{DecompressOptions, Decompressor};
+use crate::AlignedBlob;
+use glam::{DQuat, DVec3};
+
+/// A transform in float64.
+#[derive(Clone, Copy)]
+struct T64 {
+    r: DQuat,
+    t: DVec3,
+    s: DVec3,
+}
+
+impl T64 {
+    fn from(t: &Transform) -> T64 {
+        T64 {
+            r: t.rotation.as_dquat().normalize(),
+            t: t.translation.as_dvec3(),
+            s: t.scale.as_dvec3(),
+        }
+    }
+
+    fn then(parent: &T64, child: &T64) -> T64 {
+        T64 {
+            r: (parent.r * child.r).normalize(),
+            t: parent.r * (parent.s * child.t) + parent.t,
+            s: parent.s * child.s,
+        }
+    }
+
+    fn point(&self, p: DVec3) -> DVec3 {
+        self.r * (self.s * p) + self.t
+    }
+}
+
+fn object(clip: &RawClip, local: &[Transform]) -> Vec<T64> {
+    let mut out: Vec<T64> = Vec::with_capacity(local.len());
+    for (j, l) in local.iter().enumerate() {
+        let l = T64::from(l);
+        out.push(match clip.skeleton.parent(j) {
+            Some(p) => T64::then(&out[p], &l),
+            None => l,
+        });
+    }
+    out
+}
+
+/// The float64 judge (the metric's definition, written apart from `offline::metric`): the
+/// largest error over every sample and joint of `blob` decoded at the clip's samples, as a
+/// multiple of the joint's precision.
+fn worst_f64(clip: &RawClip, blob: &[u8]) -> f64 {
+    let blob = AlignedBlob::from_bytes(blob);
+    let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
+    let nj = clip.num_joints();
+    let scaled = clip.has_scale(crate::offline::metric::SCALE_TOLERANCE);
+    let mut floats = vec![0.0f32; nj * FLOATS_PER_JOINT];
+    let mut worst = 0.0f64;
+    for i in 0..clip.num_samples {
+        d.seek_sample(i as u32);
+        d.sample_pose(&mut floats, FLOATS_PER_JOINT).unwrap();
+        let lossy: Vec<Transform> = (0..nj)
+            .map(|j| Transform::read_from(&floats[j * FLOATS_PER_JOINT..]))
+            .collect();
+        let raw: Vec<Transform> = (0..nj).map(|j| clip.tracks[j].get(i)).collect();
+        let (a, b) = (object(clip, &raw), object(clip, &lossy));
+        for (j, joint) in clip.skeleton.joints.iter().enumerate() {
+            let d = joint.shell_distance as f64;
+            let axes = [DVec3::X * d, DVec3::Y * d, DVec3::Z * d];
+            let e = axes[..2 + scaled as usize]
+                .iter()
+                .map(|&v| a[j].point(v).distance(b[j].point(v)))
+                .fold(0.0f64, f64::max);
+            let rel = e / joint.precision as f64;
+            assert!(!rel.is_nan());
+            worst = worst.max(rel);
+        }
+    }
+    worst
+}
+
+fn clips() -> Vec<RawClip> {
+    let mut out = Vec::new();
+    for (seed, scale, translation, samples) in [
+        (1, false, false, 90),
+        (2, true, false, 61),
+        (3, false, true, 200),
+        (4, true, true, 33),
+    ] {
+        out.push(generate_clip(&GenerateOptions {
+            joints: 24,
+            samples,
+            // Smooth enough that samples go to the tiers: the generator's motion of up to 5 Hz
+            // over chains of short bones, sampled at 120 Hz.
+            sample_rate: 120.0,
+            bone_length: 1.0,
+            scale,
+            animated_translation: translation,
+            seed,
+            ..Default::default()
+        }));
+    }
+    out
+}
+
+/// A tier blob's records: per segment (mask, first frame's byte from the frames offset).
+fn records(tier: &[u8]) -> Vec<(u32, usize)> {
+    let n = u32::from_le_bytes(tier[32..36].try_into().unwrap()) as usize;
+    (0..n)
+        .map(|s| {
+            let at = TIER_HEADER + 8 * s;
+            (
+                u32::from_le_bytes(tier[at..at + 4].try_into().unwrap()),
+                u32::from_le_bytes(tier[at + 4..at + 8].try_into().unwrap()) as usize,
+            )
+        })
+        .collect()
+}
+
+fn body(blob: &[u8]) -> &[u8] {
+    let h = Header::parse(blob).unwrap();
+    &blob[h.body_range()]
+}
+
+/// Every sample of the full blob is stored by exactly one of the resident blob and the tiers,
+/// with the same frame bits; and each tier blob follows `format::tier`'s layout.
+fn check_frames(b: &TieredBuild, samples: usize, levels: usize) {
+    let full = write::segment_frames(body(&b.full), samples);
+    let resident_body = body(&b.blobs.resident);
+    let resident = write::segment_frames(resident_body, samples);
+    assert_eq!(full.len(), resident.len());
+    let rh = Header::parse(&b.blobs.resident).unwrap();
+    let info = TierInfo::read(&rh, &b.blobs.resident).unwrap();
+    assert_eq!(info.levels as usize, levels);
+    assert_ne!(info.key, 0);
+    assert_eq!(b.blobs.tiers.len(), levels);
+    let seg_len = b.seg_len;
+    for (li, tier) in b.blobs.tiers.iter().enumerate() {
+        assert_eq!(tier[0..4], TIER_MAGIC);
+        assert_eq!(u16::from_le_bytes([tier[4], tier[5]]), TIER_VERSION);
+        assert_eq!(tier[6] as usize, li + 1);
+        assert_eq!(tier[7] as usize, levels);
+        let total = u32::from_le_bytes(tier[8..12].try_into().unwrap()) as usize;
+        assert_eq!(total, tier.len());
+        assert_eq!(total % 16, 0);
+        assert_eq!(
+            u32::from_le_bytes(tier[12..16].try_into().unwrap()),
+            crc32c(&tier[16..])
+        );
+        assert_eq!(
+            u64::from_le_bytes(tier[16..24].try_into().unwrap()),
+            info.key
+        );
+        assert_eq!(tier[24..28], b.blobs.resident[12..16]);
+        assert_eq!(tier[28..32], b.blobs.resident[8..12]);
+        assert_eq!(
+            u32::from_le_bytes(tier[32..36].try_into().unwrap()) as usize,
+            full.len()
+        );
+        let fo = frames_offset(full.len());
+        assert_eq!(
+            u32::from_le_bytes(tier[36..40].try_into().unwrap()) as usize,
+            fo
+        );
+        assert_eq!(
+            u32::from_le_bytes(tier[40..44].try_into().unwrap()) as usize,
+            total - fo
+        );
+        assert_eq!(tier[44..48], [0; 4]);
+        assert!(tier[TIER_HEADER + 8 * full.len()..fo]
+            .iter()
+            .all(|&x| x == 0));
+        // Records: offsets follow one another, each segment's frames byte-rounded.
+        let mut at = 0;
+        for (s, &(mask, off)) in records(tier).iter().enumerate() {
+            assert_eq!(off, at, "segment {s}");
+            let count = (samples - s * seg_len).min(seg_len);
+            assert_eq!(mask & 1, 0);
+            assert_eq!(mask >> (count - 1), 0, "no first, last or later sample");
+            assert_eq!(mask & resident[s].mask, 0);
+            at += (mask.count_ones() as usize * resident[s].fb).div_ceil(8);
+        }
+        assert!(total - fo - at >= TIER_PADDING);
+        assert!(total - fo - at < TIER_PADDING + 16);
+        assert!(tier[fo + at..].iter().all(|&x| x == 0));
+    }
+    let tiers: Vec<Vec<(u32, usize)>> = b.blobs.tiers.iter().map(|t| records(t)).collect();
+    let full_body = body(&b.full);
+    for (s, (f, r)) in full.iter().zip(&resident).enumerate() {
+        assert_eq!(f.fb, r.fb, "segment {s}: the resident segment's frame bits");
+        let count = (samples - s * seg_len).min(seg_len);
+        for i in 0..count {
+            if f.mask & (1 << i) == 0 {
+                assert!(r.mask & (1 << i) == 0);
+                assert!(tiers.iter().all(|t| t[s].0 & (1 << i) == 0));
+                continue;
+            }
+            let k = (f.mask & ((1u32 << i) - 1)).count_ones() as usize;
+            let want = f.bit + k * f.fb;
+            let mut sources = Vec::new();
+            if r.mask & (1 << i) != 0 {
+                let k = (r.mask & ((1u32 << i) - 1)).count_ones() as usize;
+                sources.push((resident_body, r.bit + k * r.fb));
+            }
+            for (tier, recs) in b.blobs.tiers.iter().zip(&tiers) {
+                let (mask, off) = recs[s];
+                if mask & (1 << i) != 0 {
+                    let k = (mask & ((1u32 << i) - 1)).count_ones() as usize;
+                    let fo = frames_offset(full.len());
+                    sources.push((&tier[..], (fo + off) * 8 + k * f.fb));
+                }
+            }
+            assert_eq!(sources.len(), 1, "segment {s} sample {i}: stored once");
+            let (src, bit) = sources[0];
+            for b0 in (0..f.fb).step_by(32) {
+                let w = (f.fb - b0).min(32) as u32;
+                assert_eq!(
+                    read_bits(src, bit + b0, w),
+                    read_bits(full_body, want + b0, w),
+                    "segment {s} sample {i}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn resident_samples_alone_within_its_bound_and_the_tiers_complete_the_full_blob() {
+    let settings = CompressSettings::default();
+    let tiers = TierSettings::default();
+    let mut moved = 0;
+    for clip in clips() {
+        let b = compress_tiered_fidelities(&clip, &settings, &tiers).unwrap();
+        // The full blob is the one `compress` writes, and every level attached gives it.
+        assert_eq!(b.full, crate::compress(&clip, &settings).unwrap());
+        assert_eq!(b.fidelities.len(), 3);
+        assert_eq!(b.fidelities[2], b.full);
+        // The resident blob is the first fidelity's body under a tiered header.
+        assert_eq!(body(&b.fidelities[0]), body(&b.blobs.resident));
+        let h = Header::parse(&b.blobs.resident).unwrap();
+        assert!(h.has(BlobFlags::HAS_TIERS));
+        assert_eq!(h.total_size as usize, b.blobs.resident.len());
+        assert!(b.blobs.resident.len() >= HEADER_SIZE);
+        // Opens and samples on its own; within the bounds in float64.
+        let resident = worst_f64(&clip, &b.blobs.resident);
+        let medium = worst_f64(&clip, &b.fidelities[1]);
+        let full = worst_f64(&clip, &b.full);
+        assert!(resident <= 10.0, "resident {resident}");
+        assert!(medium <= 3.0, "medium {medium}");
+        assert!(full <= 1.0, "full {full}");
+        assert!(b.stored[0] <= b.stored[1] && b.stored[1] <= b.stored[2]);
+        moved += b.stored[2] - b.stored[0];
+        check_frames(&b, clip.num_samples, 2);
+    }
+    // The generated motion is smooth: most of it goes to the tiers.
+    assert!(moved > 0);
+}
+
+#[test]
+fn one_level_and_level_best() {
+    let tiers = TierSettings {
+        levels: 1,
+        resident_factor: 5.0,
+        ..Default::default()
+    };
+    for settings in [
+        CompressSettings::default(),
+        CompressSettings {
+            level: Level::Best,
+            ..Default::default()
+        },
+    ] {
+        for clip in clips().into_iter().take(3) {
+            let b = compress_tiered_fidelities(&clip, &settings, &tiers).unwrap();
+            assert_eq!(b.full, crate::compress(&clip, &settings).unwrap());
+            assert_eq!(b.fidelities.len(), 2);
+            assert_eq!(b.fidelities[1], b.full);
+            let resident = worst_f64(&clip, &b.blobs.resident);
+            assert!(resident <= 5.0, "resident {resident}");
+            check_frames(&b, clip.num_samples, 1);
+        }
+    }
+}
+
+#[test]
+fn the_same_input_gives_the_same_bytes() {
+    let clip = &clips()[1];
+    let a = compress_tiered(clip, &CompressSettings::default(), &TierSettings::default()).unwrap();
+    let b = compress_tiered(clip, &CompressSettings::default(), &TierSettings::default()).unwrap();
+    assert_eq!(a, b);
+    // A tighter resident bound stores more, under another key.
+    let c = compress_tiered(
+        clip,
+        &CompressSettings::default(),
+        &TierSettings {
+            resident_factor: 4.0,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(c.resident.len() > a.resident.len());
+    assert_ne!(c.resident[52..60], a.resident[52..60]);
+}
+
+#[test]
+fn other_codecs_and_bad_settings_are_refused() {
+    let clip = &clips()[0];
+    for codec in [CodecChoice::Fixed, CodecChoice::Keys, CodecChoice::Auto] {
+        let s = CompressSettings {
+            codec,
+            ..Default::default()
+        };
+        assert!(matches!(
+            compress_tiered(clip, &s, &TierSettings::default()),
+            Err(Error::Unsupported(_))
+        ));
+    }
+    for t in [
+        TierSettings {
+            levels: 0,
+            ..Default::default()
+        },
+        TierSettings {
+            levels: 3,
+            ..Default::default()
+        },
+        TierSettings {
+            resident_factor: f32::NAN,
+            ..Default::default()
+        },
+        TierSettings {
+            resident_factor: 0.5,
+            ..Default::default()
+        },
+        TierSettings {
+            medium_factor: 20.0,
+            ..Default::default()
+        },
+    ] {
+        assert!(matches!(
+            compress_tiered(clip, &CompressSettings::default(), &t),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+}
