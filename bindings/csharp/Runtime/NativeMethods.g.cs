@@ -125,6 +125,10 @@ namespace AnimComp.Native
         /// Internal error (caught panic).
         /// </summary>
         ANIMCOMP_STATUS_INTERNAL = 27,
+        /// <summary>
+        /// A tier blob names another resident blob.
+        /// </summary>
+        ANIMCOMP_STATUS_TIER_MISMATCH = 28,
     }
 
     /// <summary>
@@ -791,6 +795,23 @@ namespace AnimComp.Native
     }
 
     /// <summary>
+    /// The tier slots of an opened resident blob (a blob compressed with quality tiers):
+    /// caller-owned, fixed-size, 16-byte aligned, no heap memory. Initialise it with
+    /// `animcomp_tier_set_init`, attach and detach tier blobs from any thread, and bind contexts to it
+    /// with `animcomp_decompressor_bind_tiers`. Unlike the other handles it must not be copied or
+    /// moved while contexts are bound to it (they refer to it), and it must outlive them.
+    /// C declares it 16-byte aligned: allocate it in aligned native memory (AnimComp.NativeBuffer), never on the managed heap.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct AnimcompTierSet
+    {
+        /// <summary>
+        /// Private state; do not touch.
+        /// </summary>
+        public fixed ulong opaque[32];
+    }
+
+    /// <summary>
     /// The C functions of animcomp.h, one to one (same names, same parameters). Functions
     /// that need the compressor are left out when ANIMCOMP_RUNTIME_ONLY is defined (match
     /// the native library you ship).
@@ -889,6 +910,10 @@ namespace AnimComp.Native
         /// Number of 64-bit words in an `AnimcompDecompressor`.
         /// </summary>
         public const uint ANIMCOMP_DECOMPRESSOR_WORDS = 16;
+        /// <summary>
+        /// Number of 64-bit words in an `AnimcompTierSet`.
+        /// </summary>
+        public const uint ANIMCOMP_TIER_SET_WORDS = 32;
         /// <summary>
         /// Number of 64-bit words in an `AnimcompBlob`.
         /// </summary>
@@ -1422,5 +1447,57 @@ namespace AnimComp.Native
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "animcomp_blob_format_version", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint animcomp_blob_format_version();
+
+        /// <summary>
+        /// Initialises `*set` with empty tier slots for the opened blob `handle`, which must have been
+        /// compressed with tiers (else `ANIMCOMP_STATUS_INVALID_ARGUMENT`). Nothing is attached: contexts
+        /// bound to the set sample the resident blob alone. The blob must outlive the set. Initialising a
+        /// set again while contexts are bound to it or tiers are attached is not allowed.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_tier_set_init", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_tier_set_init(AnimcompTierSet* set, AnimcompBlob* handle);
+
+        /// <summary>
+        /// The count of tier levels of the set's resident blob (1 or 2) into `*levels`.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_tier_set_levels", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_tier_set_levels(AnimcompTierSet* set, uint* levels);
+
+        /// <summary>
+        /// Validates the tier blob `tier` (`tier_size` bytes, 16-byte aligned) against the set's resident
+        /// blob, in time linear in its size, and attaches it; its level (1 or 2) is written to `*level`
+        /// when `level` is not NULL. Any thread may attach while others sample: calls that start after
+        /// this one returns read the tier. A tier of another clip or of another compression of it gives
+        /// `ANIMCOMP_STATUS_TIER_MISMATCH`; a corrupt one the status a corrupt blob gives (`BAD_MAGIC`,
+        /// `CHECKSUM_MISMATCH`, `CORRUPT_BLOB`...); a level already attached
+        /// `ANIMCOMP_STATUS_INVALID_ARGUMENT`. The tier's bytes must stay alive and unchanged until
+        /// `animcomp_tier_detach` returns them.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_tier_attach", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_tier_attach(AnimcompTierSet* set, void* tier, UIntPtr tier_size, uint* level);
+
+        /// <summary>
+        /// Detaches the tier of `level` (1 or 2) and returns once no sampling call reads it: its bytes may
+        /// then be freed or reused. Calls that start after the tier was withdrawn sample without it; a
+        /// detach waits (spinning, then yielding) only for the calls that started with it. Its address is
+        /// written to `*tier` when `tier` is not NULL (NULL when no tier of that level was attached). A
+        /// level other than 1 or 2 gives `ANIMCOMP_STATUS_INVALID_ARGUMENT`.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_tier_detach", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_tier_detach(AnimcompTierSet* set, uint level, void** tier);
+
+        /// <summary>
+        /// The levels attached now as bits (bit 0: level 1, bit 1: level 2) into `*attached`.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_tier_set_attached", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_tier_set_attached(AnimcompTierSet* set, uint* attached);
+
+        /// <summary>
+        /// Binds `*ctx` to the set's resident blob, at time 0, in constant time: every sampling call on
+        /// it reads the tiers attached when it starts. The set must stay where it is, initialised, while
+        /// the context (or a copy of it) is used. Binding a context again simply replaces it.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "animcomp_decompressor_bind_tiers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern AnimcompStatus animcomp_decompressor_bind_tiers(AnimcompDecompressor* ctx, AnimcompTierSet* set);
     }
 }

@@ -97,5 +97,7 @@ int main(void) {
     printf("offset AnimcompPoseBuffers.size1 %zu\n", offsetof(AnimcompPoseBuffers, size1));
     printf("offset AnimcompPoseBuffers.data2 %zu\n", offsetof(AnimcompPoseBuffers, data2));
     printf("offset AnimcompPoseBuffers.size2 %zu\n", offsetof(AnimcompPoseBuffers, size2));
+    printf("size AnimcompTierSet %zu\n", sizeof(AnimcompTierSet));
+    printf("offset AnimcompTierSet.opaque %zu\n", offsetof(AnimcompTierSet, opaque));
     return 0;
 }
