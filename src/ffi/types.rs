@@ -27,6 +27,9 @@ pub const ANIMCOMP_BLOB_FLAG_HAS_SCALE: u32 = 1;
 pub const ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE: u32 = 2;
 /// Blob flag: the clip was a loop whose repeated last sample was removed (`optimize_loops`).
 pub const ANIMCOMP_BLOB_FLAG_LOOPING: u32 = 4;
+/// Blob flag: the blob is the resident part of a clip compressed with quality tiers; tier blobs
+/// attach to it through an `AnimcompTierSet` (docs/tiers.md).
+pub const ANIMCOMP_BLOB_FLAG_HAS_TIERS: u32 = 8;
 
 const _: () = {
     use crate::format::BlobFlags;
@@ -43,6 +46,7 @@ const _: () = {
     assert!(ANIMCOMP_BLOB_FLAG_HAS_SCALE == BlobFlags::HAS_SCALE);
     assert!(ANIMCOMP_BLOB_FLAG_DEFAULTS_ARE_BIND_POSE == BlobFlags::DEFAULTS_ARE_BIND_POSE);
     assert!(ANIMCOMP_BLOB_FLAG_LOOPING == BlobFlags::LOOPING);
+    assert!(ANIMCOMP_BLOB_FLAG_HAS_TIERS == BlobFlags::HAS_TIERS);
 };
 
 /// Order of the elements of the track arrays of an `AnimcompRawClip`.

@@ -23,7 +23,6 @@
 //! does (its cache generation 0, which no attached state has).
 
 use std::marker::PhantomData;
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering::SeqCst};
 
 use super::OpenBlob;
@@ -40,26 +39,13 @@ pub struct TierFrames<'a> {
     pub frames: &'a [u8],
 }
 
-/// The tiers a sampling call reads when some level is attached: each level's validated tier
-/// blob (a thin pointer).
+/// The tiers a sampling call reads when some level is attached.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Attached<'a> {
-    levels: [Option<NonNull<u8>>; 2],
+    /// Level 1's and level 2's records and frames, when attached.
+    pub levels: [Option<TierFrames<'a>>; 2],
     /// The set's generation when the call started.
     pub generation: u32,
-    life: PhantomData<&'a [u8]>,
-}
-
-impl<'a> Attached<'a> {
-    /// The records and frames of level `l + 1`, when attached.
-    #[inline]
-    pub fn level(&self, l: usize) -> Option<TierFrames<'a>> {
-        // SAFETY: an attached tier was validated and stays readable for the call (see the
-        // module docs); its size is in its header.
-        self.levels[l].map(|p| {
-            frames_of(unsafe { std::slice::from_raw_parts(p.as_ptr(), tier_len(p.as_ptr())) })
-        })
-    }
 }
 
 /// The tier slots of one opened resident blob. Attach and detach from any thread while others
@@ -198,27 +184,33 @@ impl<'a> TierSet<'a> {
         }
         self.readers.fetch_add(1, SeqCst);
         let _reader = Reader(&self.readers);
-        let mut a = Attached::default();
+        let mut slots = [std::ptr::null_mut(); 2];
         // The slots of one even generation: read again when a change ran meanwhile.
-        loop {
+        let generation = loop {
             let g = self.generation.load(SeqCst);
             if g % 2 == 1 {
                 std::hint::spin_loop();
                 continue;
             }
-            for (l, slot) in self.slots.iter().enumerate() {
-                // Attached tiers were validated and stay readable while the count is held.
-                a.levels[l] = NonNull::new(slot.load(SeqCst));
+            for (p, slot) in slots.iter_mut().zip(&self.slots) {
+                *p = slot.load(SeqCst);
             }
             if self.generation.load(SeqCst) == g {
-                a.generation = g;
-                break;
+                break g;
             }
-        }
-        if a.levels.iter().all(Option::is_none) {
+        };
+        if slots.iter().all(|p| p.is_null()) {
             return f(None);
         }
-        f(Some(&a))
+        let mut levels = [None, None];
+        for (l, &p) in levels.iter_mut().zip(&slots) {
+            if !p.is_null() {
+                // SAFETY: attached tiers were validated (their size is in their header) and
+                // stay readable while the count is held.
+                *l = Some(frames_of(unsafe { std::slice::from_raw_parts(p, tier_len(p)) }));
+            }
+        }
+        f(Some(&Attached { levels, generation }))
     }
 
     /// The resident blob.

@@ -8,6 +8,9 @@ mod harness;
 #[cfg(feature = "compress")]
 #[path = "../../fuzz/harness_rule.rs"]
 mod harness_rule;
+#[cfg(feature = "compress")]
+#[path = "../../fuzz/harness_tiers.rs"]
+mod harness_tiers;
 
 #[cfg(feature = "compress")]
 #[path = "../support/emulated.rs"]
@@ -29,6 +32,8 @@ mod robust_inputs;
 mod robust_mutation;
 #[cfg(feature = "compress")]
 mod robust_threads;
+#[cfg(feature = "compress")]
+mod tier_rule;
 #[cfg(feature = "compress")]
 mod value_rule;
 #[cfg(feature = "compress")]

@@ -112,6 +112,47 @@ macro_rules! sample {
     }};
 }
 
+/// Two samples of a group in one segment (the same coefficients): [`sample!`] of each, a stored
+/// frame both read decoded once (a key between two dropped samples of one span reads the span's
+/// two stored frames, not four).
+macro_rules! sample_pair {
+    ($data:expr, $a:expr, $b:expr, $gbit:expr, $c:expr, $limit:expr) => {{
+        let (data, a, b, gbit, c, limit): (&[u8], &Pos<_>, &Pos<_>, usize, &Coef, f32) =
+            ($data, $a, $b, $gbit, $c, $limit);
+        let blend = |x: [__m256; 3], y: [__m256; 3], t: f32| {
+            let t = _mm256_set1_ps(t);
+            [0, 1, 2].map(|k| _mm256_add_ps(x[k], _mm256_mul_ps(_mm256_sub_ps(y[k], x[k]), t)))
+        };
+        let a0 = frame!(a.data(data), a.bit.wrapping_add(gbit), c, limit);
+        let a1 = if a.t > 0.0 {
+            let (next, bit) = a.next(data);
+            frame!(next, bit.wrapping_add(gbit), c, limit)
+        } else {
+            a0
+        };
+        let va = if a.t > 0.0 { blend(a0, a1, a.t) } else { a0 };
+        let b0 = if b.same_frame(a) {
+            a0
+        } else if a.t > 0.0 && a.next_is(b) {
+            a1
+        } else {
+            frame!(b.data(data), b.bit.wrapping_add(gbit), c, limit)
+        };
+        let vb = if b.t > 0.0 {
+            let b1 = if a.t > 0.0 && b.same_frame(a) {
+                a1
+            } else {
+                let (next, bit) = b.next(data);
+                frame!(next, bit.wrapping_add(gbit), c, limit)
+            };
+            blend(b0, b1, b.t)
+        } else {
+            b0
+        };
+        (va, vb)
+    }};
+}
+
 /// Rotations from their stored slots and dropped components.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
@@ -276,19 +317,35 @@ macro_rules! statics {
 /// segments. `$ma`/`$mb`: the group's metadata offsets in the two segments, `$ga`/`$gb`: its
 /// first bit in a frame of each. A macro, so that each caller gets it inlined.
 macro_rules! group {
-    ($m:expr, $data:expr, $g:expr, $a:expr, $b:expr, $ma:expr, $mb:expr, $ga:expr, $gb:expr, $alpha:expr) => {{
+    ($m:expr, $data:expr, $g:expr, $a:expr, $b:expr, $ma:expr, $mb:expr, $ga:expr, $gb:expr, $alpha:expr, $masks:expr) => {{
         let (data, g, a, b, alpha): (&[u8], &GroupView, &Pos<_>, &Pos<_>, f32) =
             ($data, $g, $a, $b, $alpha);
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
         let ca = coef!(g, data.as_ptr().add($ma));
-        let va = sample!(data, a, $ga, &ca, limit);
-        let (vb, cb) = match $m {
-            PAIR => (sample!(data, b, $gb, &ca, limit), None),
+        let (va, vb, cb) = match $m {
+            // A body that drops samples: a key between two dropped samples reads their span's
+            // two stored frames once (a constant: each walk is compiled for one).
+            PAIR if $masks => {
+                let (va, vb) = sample_pair!(data, a, b, $ga, &ca, limit);
+                (va, vb, None)
+            }
+            PAIR => {
+                let va = sample!(data, a, $ga, &ca, limit);
+                (va, sample!(data, b, $gb, &ca, limit), None)
+            }
             TWO => {
                 let cb = coef!(g, data.as_ptr().add($mb));
-                (sample!(data, b, $gb, &cb, limit), Some(cb))
+                let va = sample!(data, a, $ga, &ca, limit);
+                (va, sample!(data, b, $gb, &cb, limit), Some(cb))
             }
-            _ => (va, None),
+            _ => {
+                let va = sample!(data, a, $ga, &ca, limit);
+                (va, va, None)
+            }
+        };
+        let (vb, cb) = match $m {
+            PAIR => (vb, cb),
+            _ => (vb, cb),
         };
         let tb = cb.as_ref().map_or(ca.total, |c| c.total);
         let q = if g.class == 0 {
@@ -361,23 +418,31 @@ macro_rules! whole_pose {
             let sp = split(p, key);
             prefetch(p, &sp);
             statics!(rows p, rows, channels, $put3);
-            if p.tiers.is_some() {
-                return match sp.case {
-                    PAIR => $walk::<Far, PAIR>(p, key, &sp, rows, channels),
-                    TWO => $walk::<Far, TWO>(p, key, &sp, rows, channels),
-                    _ => $walk::<Far, ONE>(p, key, &sp, rows, channels),
-                };
+            // Walks compiled for frames in the body or anywhere (tiers attached), and for a
+            // body that stores every sample or drops some.
+            /// The walks with tiers attached, out of line: the walks without keep the
+            /// inlining budget of the pose's function.
+            #[inline(never)]
+            #[target_feature(enable = $f)]
+            unsafe fn far(p: &View, key: &SampleKey, sp: &Split, rows: PoseRows, channels: u32) {
+                match sp.case {
+                    PAIR => $walk::<Far, PAIR, true>(p, key, sp, rows, channels),
+                    TWO => $walk::<Far, TWO, true>(p, key, sp, rows, channels),
+                    _ => $walk::<Far, ONE, true>(p, key, sp, rows, channels),
+                }
             }
-            match sp.case {
-                PAIR => $walk::<Here, PAIR>(p, key, &sp, rows, channels),
-                TWO => $walk::<Here, TWO>(p, key, &sp, rows, channels),
-                _ => $walk::<Here, ONE>(p, key, &sp, rows, channels),
+            match (p.tiers.is_some(), p.masks, sp.case) {
+                (true, _, _) => far(p, key, &sp, rows, channels),
+                (false, true, PAIR) => $walk::<Here, PAIR, true>(p, key, &sp, rows, channels),
+                (false, _, PAIR) => $walk::<Here, PAIR, false>(p, key, &sp, rows, channels),
+                (false, _, TWO) => $walk::<Here, TWO, false>(p, key, &sp, rows, channels),
+                (false, _, _) => $walk::<Here, ONE, false>(p, key, &sp, rows, channels),
             }
         }
 
         #[inline]
         #[target_feature(enable = $f)]
-        unsafe fn $walk<'a, S: Src<'a>, const M: u8>(
+        unsafe fn $walk<'a, S: Src<'a>, const M: u8, const DROPS: bool>(
             p: &View<'a>,
             key: &SampleKey,
             sp: &Split,
@@ -419,7 +484,7 @@ macro_rules! whole_pose {
                         },
                     )
                 } else {
-                    let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha);
+                    let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha, DROPS);
                     let c = g.class as usize % 3;
                     store!(q, g, rows.base[c], rows.stride[c], 0, g.class != 0, $put3);
                     (ta, tb)
@@ -474,9 +539,9 @@ pub(super) unsafe fn group_lanes<'a, S: Src<'a>>(
     let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);
     let (ga, gb) = starts;
     let q = match case {
-        ONE => group!(ONE, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,
-        PAIR => group!(PAIR, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,
-        _ => group!(TWO, data, &gv, a, b, ma, mb, ga, gb, key.alpha).0,
+        ONE => group!(ONE, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
+        PAIR => group!(PAIR, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
+        _ => group!(TWO, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
     };
     store(q, &gv, out.as_mut_ptr() as *mut f32, 4, 0, false);
 }

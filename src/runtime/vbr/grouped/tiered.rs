@@ -20,34 +20,33 @@ use crate::{Error, Result};
 #[cold]
 #[inline(never)]
 pub(super) fn place<'a>(p: &View<'a>, (meta, mask, fb, s): Seg, local: u32) -> Pos<Far<'a>> {
-    // Each attached level's mask and first frame bit in this segment.
-    let mut levels: [(u32, &'a [u8], usize); 2] = [(0, &[], 0); 2];
-    let mut all = mask;
-    for l in 0..2 {
-        if let Some(t) = p.tiers.and_then(|a| a.level(l)) {
-            let m = read_u32(t.records, TIER_RECORD * s);
-            levels[l] = (
-                m,
-                t.frames,
-                read_u32(t.records, TIER_RECORD * s + 4) as usize * 8,
-            );
-            all |= m;
-        }
-    }
-    let frames = meta + p.meta_bytes;
+    let levels = p.tiers.map_or([None, None], |a| a.levels);
+    // Each attached level's mask and first frame bit in this segment (an empty mask when it is
+    // not attached).
+    let level = |t: &Option<TierFrames<'a>>| match t {
+        Some(t) => (
+            read_u32(t.records, TIER_RECORD * s),
+            t.frames,
+            read_u32(t.records, TIER_RECORD * s + 4) as usize * 8,
+        ),
+        None => (0, &[][..], 0),
+    };
+    let (l1, l2) = (level(&levels[0]), level(&levels[1]));
+    let all = mask | l1.0 | l2.0;
+    let frames = (meta + p.meta_bytes) * 8;
     let locate = |sample: u32| -> (&'a [u8], usize) {
         let below = (1u32 << sample) - 1;
-        if mask & (1 << sample) != 0 {
-            return (
-                p.data,
-                frames * 8 + (mask & below).count_ones() as usize * fb,
-            );
-        }
-        let (m, data, first) = levels[(levels[0].0 & (1 << sample) == 0) as usize];
+        let (m, data, first) = if mask & (1 << sample) != 0 {
+            (mask, p.data, frames)
+        } else if l1.0 & (1 << sample) != 0 {
+            l1
+        } else {
+            l2
+        };
         (data, first + (m & below).count_ones() as usize * fb)
     };
-    let (data, bit) = locate(local);
     if all & (1 << local) != 0 {
+        let (data, bit) = locate(local);
         return Pos {
             meta,
             bit,
