@@ -355,3 +355,64 @@ fn other_codecs_and_bad_settings_are_refused() {
         ));
     }
 }
+
+#[test]
+fn short_clips_and_clips_that_keep_every_sample() {
+    // 1 to 3 samples (no interior sample, or one), a segment of one sample after a full one, and
+    // a fast clip at 30 Hz whose samples all stay resident: the resident blob then stores no
+    // masks and the tiers no frame.
+    for (samples, rate) in [
+        (1, 120.0),
+        (2, 120.0),
+        (3, 120.0),
+        (17, 120.0),
+        (33, 120.0),
+        (40, 30.0),
+    ] {
+        let clip = generate_clip(&GenerateOptions {
+            joints: 9,
+            samples,
+            sample_rate: rate,
+            bone_length: if rate > 60.0 { 1.0 } else { 10.0 },
+            seed: samples as u64,
+            ..Default::default()
+        });
+        let b = compress_tiered_fidelities(
+            &clip,
+            &CompressSettings::default(),
+            &TierSettings::default(),
+        )
+        .unwrap();
+        assert_eq!(b.fidelities[2], b.full, "{samples} samples");
+        assert!(worst_f64(&clip, &b.blobs.resident) <= 10.0);
+        check_frames(&b, clip.num_samples, 2);
+        if samples < 3 || rate < 60.0 {
+            assert_eq!(b.stored[0], b.stored[2], "{samples} samples at {rate} Hz");
+            assert_eq!(body(&b.blobs.resident), body(&b.full));
+        }
+    }
+}
+
+#[test]
+fn a_looping_clip_with_optimize_loops_is_split_after_its_trim() {
+    let clip = generate_clip(&GenerateOptions {
+        joints: 10,
+        samples: 81,
+        sample_rate: 120.0,
+        bone_length: 1.0,
+        looping: true,
+        ..Default::default()
+    });
+    let settings = CompressSettings {
+        optimize_loops: true,
+        ..Default::default()
+    };
+    let b = compress_tiered_fidelities(&clip, &settings, &TierSettings::default()).unwrap();
+    let h = Header::parse(&b.blobs.resident).unwrap();
+    assert!(h.has(BlobFlags::LOOPING) && h.has(BlobFlags::HAS_TIERS));
+    assert_eq!(h.num_samples as usize, clip.num_samples - 1);
+    assert_eq!(b.full, crate::compress(&clip, &settings).unwrap());
+    assert_eq!(b.fidelities[2], b.full);
+    assert!(b.stored[0] < b.stored[2]);
+    check_frames(&b, clip.num_samples - 1, 2);
+}
