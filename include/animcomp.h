@@ -131,6 +131,12 @@
 #define ANIMCOMP_BLOB_FLAG_LOOPING 4
 
 /**
+ * Blob flag: the blob is the resident part of a clip compressed with quality tiers; tier blobs
+ * attach to it through an `AnimcompTierSet` (docs/tiers.md).
+ */
+#define ANIMCOMP_BLOB_FLAG_HAS_TIERS 8
+
+/**
  * Most scalar curves a clip may have.
  */
 #define ANIMCOMP_MAX_CURVES 65535

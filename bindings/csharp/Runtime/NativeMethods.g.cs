@@ -903,6 +903,11 @@ namespace AnimComp.Native
         /// </summary>
         public const uint ANIMCOMP_BLOB_FLAG_LOOPING = 4;
         /// <summary>
+        /// Blob flag: the blob is the resident part of a clip compressed with quality tiers; tier blobs
+        /// attach to it through an `AnimcompTierSet` (docs/tiers.md).
+        /// </summary>
+        public const uint ANIMCOMP_BLOB_FLAG_HAS_TIERS = 8;
+        /// <summary>
         /// Most scalar curves a clip may have.
         /// </summary>
         public const uint ANIMCOMP_MAX_CURVES = 65535;
