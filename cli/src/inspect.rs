@@ -10,8 +10,11 @@ use std::process::ExitCode;
 /// Arguments of `animcomp inspect`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The blob file (written by `animcomp compress`).
+    /// The blob file (written by `animcomp compress`), or a tier blob (`animcomp tiers build`).
     pub blob: PathBuf,
+    /// With a tier blob: the resident blob to check it against (whether it attaches).
+    #[arg(long, value_name = "BLOB")]
+    pub resident: Option<PathBuf>,
     /// Only the header, sections and a per-storage summary, not one line per sub-track.
     #[arg(long)]
     pub brief: bool,
@@ -58,6 +61,7 @@ fn flag_names(flags: u32) -> String {
         (BlobFlags::HAS_SCALE, "has-scale"),
         (BlobFlags::DEFAULTS_ARE_BIND_POSE, "defaults-are-bind-pose"),
         (BlobFlags::LOOPING, "looping"),
+        (BlobFlags::HAS_TIERS, "has-tiers"),
     ] {
         if flags & f != 0 {
             names.push(n);
@@ -121,6 +125,16 @@ fn storage_class(storage: &str) -> String {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<ExitCode, CliError> {
+    let file = read_file(&a.blob)?;
+    if crate::tiers::is_tier(file.as_bytes()) {
+        return crate::tiers::describe_tier(&a.blob, &file, a.resident.as_deref());
+    }
+    if a.resident.is_some() {
+        return Err(CliError(format!(
+            "{}: --resident is for a tier blob (magic ACTR); this is not one",
+            a.blob.display()
+        )));
+    }
     let (blob, h) = read_blob(&a.blob)?;
     let (_, body) = validate_blob(blob.as_bytes(), false)?;
     let desc = animcomp::offline::describe(&h, body)
@@ -151,6 +165,9 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     println!("checksum       {:#010x} (verified)", h.checksum);
     println!("flags          {:#x} ({})", h.flags, flag_names(h.flags));
     println!("additive       {}", additive_name(&h));
+    if let Some(line) = crate::tiers::describe_resident(&h, blob.as_bytes()) {
+        println!("{line}");
+    }
     println!("joints         {}", h.num_joints);
     if nc > 0 {
         println!("curves         {nc} (ids {})", ids.join(" "));

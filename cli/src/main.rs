@@ -40,6 +40,7 @@ mod sample;
 mod sample_set;
 mod svg;
 mod table;
+mod tiers;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -71,6 +72,9 @@ enum Command {
     /// Rewrite a vbr blob of format version 2 (which this library no longer samples) in the
     /// grouped layout (format version 5) without recompressing.
     Regroup(regroup::Args),
+    /// Quality tiers: `tiers build` compresses clips into a resident blob and tier blobs and
+    /// measures each fidelity.
+    Tiers(tiers::Args),
 }
 
 /// What a command failed with: one line, printed after `animcomp: error: `.
@@ -167,6 +171,7 @@ fn main() -> ExitCode {
         Command::Report(a) => report::run(&a),
         Command::Export(a) => export::run(&a),
         Command::Regroup(a) => regroup::run(&a),
+        Command::Tiers(a) => tiers::run(&a),
     };
     let code = match result {
         Ok(code) => code,

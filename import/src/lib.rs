@@ -13,6 +13,7 @@ pub mod curves;
 mod error;
 pub mod fbx;
 pub mod gltf_import;
+pub mod judge64;
 pub mod sjson;
 mod units;
 

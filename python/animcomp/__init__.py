@@ -17,10 +17,13 @@ from ._core import (
     Blob,
     Clip,
     Measurement,
+    TierMeasurement,
     compress,
+    compress_tiered,
     load,
     load_all,
     measure,
+    measure_tiers,
 )
 from ._errors import (
     ArgumentError,
@@ -65,9 +68,12 @@ __all__ = [
     "InternalError",
     "LoadError",
     "Measurement",
+    "TierMeasurement",
     "compress",
+    "compress_tiered",
     "is_supported",
     "load",
     "load_all",
     "measure",
+    "measure_tiers",
 ]

@@ -5,10 +5,13 @@ from ._core import (
     Blob as Blob,
     Clip as Clip,
     Measurement as Measurement,
+    TierMeasurement as TierMeasurement,
     compress as compress,
+    compress_tiered as compress_tiered,
     load as load,
     load_all as load_all,
     measure as measure,
+    measure_tiers as measure_tiers,
 )
 from ._errors import (
     ArgumentError as ArgumentError,

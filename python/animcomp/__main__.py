@@ -52,6 +52,25 @@ def _parser() -> argparse.ArgumentParser:
         help="reserved; every vbr blob is written in the grouped layout "
         "(every value writes the same blob)",
     )
+    b.add_argument(
+        "--tiers",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="quality tiers: a resident blob and this many tier blobs per take (vbr codec)",
+    )
+    b.add_argument(
+        "--resident-factor",
+        type=float,
+        default=10.0,
+        help="with --tiers: the resident blob's error bound, x the precision",
+    )
+    b.add_argument(
+        "--medium-factor",
+        type=float,
+        default=3.0,
+        help="with --tiers 2: the bound with level 1 attached, x the precision",
+    )
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -92,6 +111,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         curve_precision=args.curve_precision,
         resample=args.resample,
         layout=args.layout,
+        tiers=args.tiers,
+        resident_factor=args.resident_factor,
+        medium_factor=args.medium_factor,
     )
     result = compress_library(
         args.inputs,

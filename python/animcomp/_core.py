@@ -306,6 +306,38 @@ class Blob(bytes):
         """Every curve's value at time ``t``: (curves,) float32."""
         return self._h.sample_curves(float(t), looping)
 
+    # Quality tiers (a resident blob from :func:`compress_tiered`). The tiers attached belong to
+    # this object, not to its bytes: they are not pickled, and a copy made from the bytes has
+    # none.
+
+    def attach(self, tier: Any) -> int:
+        """Validates the tier blob ``tier`` (bytes from :func:`compress_tiered`) against this
+        resident blob and attaches it: sampling then reads its samples. Returns its level.
+
+        Raises :class:`animcomp.BlobError` for a corrupt tier or one of another clip or
+        compression (status ``TIER_MISMATCH``), :class:`animcomp.ArgumentError` for a blob
+        without tiers or a level already attached. Each sampling call binds the tiers attached
+        when it starts (validating them again, in time linear in their bytes: sample many poses
+        with :meth:`sample_many`); attaching or detaching while another thread samples is safe."""
+        if not isinstance(tier, (bytes, bytearray, memoryview)):
+            raise InputError(f"attach expects bytes-like data, got {type(tier).__name__}", 2)
+        return int(self._h.attach(bytes(tier)))
+
+    def detach(self, level: int) -> Optional[bytes]:
+        """Detaches the tier of ``level`` and returns its bytes (``None`` when none was
+        attached). Sampling calls already running finish with it."""
+        return self._h.detach(int(level))
+
+    @property
+    def attached_levels(self) -> List[int]:
+        """The tier levels attached, in order (``[]`` for a blob without tiers)."""
+        return list(self._h.attached())
+
+    @property
+    def tier_levels(self) -> int:
+        """The resident blob's count of tier levels (0: a blob compressed without tiers)."""
+        return int(self._h.info()["tier_levels"])
+
     @property
     def aligned_address(self) -> int:
         """Address of the aligned copy the sampling functions read (a multiple of 16)."""
@@ -421,6 +453,82 @@ def measure(
     base = _checked_base(base)
     mx, p99, per_joint, wj, ws = _native.measure(clip, blob._h, float(precision), float(shell), base)
     return Measurement(float(mx), float(p99), per_joint, int(wj), int(ws))
+
+
+def compress_tiered(
+    clip: Clip,
+    *,
+    precision: float = 0.01,
+    shell: float = 3.0,
+    level: Optional[str] = None,
+    levels: int = 2,
+    resident_factor: float = 10.0,
+    medium_factor: float = 3.0,
+) -> "tuple[Blob, List[bytes]]":
+    """Compresses ``clip`` with quality tiers (the ``vbr`` codec): returns the resident
+    :class:`Blob`, which samples on its own at the lowest fidelity, and the tier blobs as
+    ``bytes``, level 1 first (``levels`` of them: 1 or 2).
+
+    * ``resident_factor``: the resident blob's error bound, a multiple of ``precision``
+      (default 10: within 0.1 at the default precision)
+    * ``medium_factor``: with two levels, the bound with level 1 attached (at most
+      ``resident_factor``)
+
+    With every tier attached (:meth:`Blob.attach`) poses decode bit for bit like
+    ``compress(clip, codec="vbr", ...)``. The clip must not carry curves. The GIL is released
+    while it runs.
+    """
+    if not isinstance(clip, Clip):
+        raise InputError(f"compress_tiered expects a Clip, got {type(clip).__name__}", 2)
+    if levels not in (1, 2):
+        raise InputError(f"levels: {levels!r}, expected 1 or 2", 2)
+    clip = clip._checked()
+    resident, tiers = _native.compress_tiered(
+        clip,
+        float(precision),
+        float(shell),
+        level,
+        int(levels),
+        float(resident_factor),
+        float(medium_factor),
+    )
+    return Blob(resident), [bytes(t) for t in tiers]
+
+
+@dataclass(frozen=True)
+class TierMeasurement:
+    """One fidelity of a resident blob: ``levels`` tier levels attached (0: the resident blob
+    alone), the bytes it needs (resident + those tiers) and its error against the clip in
+    float64 (every joint at every sample, through the runtime decompressor)."""
+
+    levels: int
+    bytes: int
+    max_error: float
+    p99_error: float
+
+
+def measure_tiers(
+    clip: Clip,
+    resident: Blob,
+    tiers: Sequence[Any],
+    *,
+    precision: float = 0.01,
+    shell: float = 3.0,
+) -> List[TierMeasurement]:
+    """Each fidelity of ``resident`` against ``clip``: alone, with level 1, ..., with every tier
+    of ``tiers`` (level order, level 1 first, as :func:`compress_tiered` returns them)
+    attached. Errors are judged in float64 (the reference the library's error-bound tests use,
+    not the float32 metric of :func:`measure`). The tiers attached to ``resident`` itself are
+    not used. ``shell`` must be the one the blob was compressed with."""
+    if not isinstance(resident, Blob):
+        raise InputError(f"measure_tiers expects a Blob, got {type(resident).__name__}", 2)
+    if not isinstance(clip, Clip):
+        raise InputError(f"measure_tiers expects a Clip, got {type(clip).__name__}", 2)
+    clip = clip._checked()
+    rows = _native.measure_tiers(
+        clip, resident._h, [bytes(t) for t in tiers], float(precision), float(shell)
+    )
+    return [TierMeasurement(k, int(b), float(mx), float(p)) for k, (b, mx, p) in enumerate(rows)]
 
 
 def _blob_from_file(path: PathLike) -> Blob:

@@ -34,7 +34,8 @@ class ClipError(Error, ValueError):
 
 
 class BlobError(Error, ValueError):
-    """Not a valid animcomp blob (C statuses 18-22: magic, version, size, checksum, layout)."""
+    """Not a valid animcomp blob (C statuses 18-22: magic, version, size, checksum, layout), or
+    a tier blob of another clip or compression (28, TIER_MISMATCH)."""
 
 
 class ArgumentError(Error, ValueError):

@@ -46,6 +46,9 @@ class Handle:
     ) -> npt.NDArray[np.float64]: ...
     def sample_curves(self, t: float, looping: str = "clamp") -> npt.NDArray[np.float32]: ...
     def to_bytes(self) -> bytes: ...
+    def attach(self, data: bytes) -> int: ...
+    def detach(self, level: int) -> Optional[bytes]: ...
+    def attached(self) -> List[int]: ...
     def address(self) -> int: ...
 
 def measure(
@@ -56,6 +59,26 @@ def measure(
     base: Any = None,
 ) -> Tuple[float, float, npt.NDArray[np.float32], int, int]:
     """(max, p99, per-joint max, worst joint, worst sample) by the library's metric."""
+
+def compress_tiered(
+    clip: Any,
+    precision: float = 0.01,
+    shell: float = 3.0,
+    level: Optional[str] = None,
+    levels: int = 2,
+    resident_factor: float = 10.0,
+    medium_factor: float = 3.0,
+) -> Tuple[bytes, List[bytes]]:
+    """(resident blob, tier blobs level 1 first) of a clip compressed with quality tiers."""
+
+def measure_tiers(
+    clip: Any,
+    handle: Handle,
+    tiers: List[bytes],
+    precision: float = 0.01,
+    shell: float = 3.0,
+) -> List[Tuple[int, float, float]]:
+    """(bytes, max, p99 in float64) per fidelity: resident, + level 1, ... ."""
 
 def is_supported(path: str) -> bool: ...
 def status_message(status: int) -> str: ...

@@ -37,7 +37,7 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
-from ._core import Blob, compress, load_all, measure
+from ._core import Blob, compress, compress_tiered, load_all, measure, measure_tiers
 from ._errors import Error
 from .cache import BlobCache, _is_local, atomic_write, cache_key
 
@@ -57,13 +57,25 @@ class Settings:
     curve_precision: float = 0.001
     resample: Optional[float] = None
     layout: str = "segments"
+    #: Quality tiers: ``None`` (plain blobs), else the count of tier levels (1 or 2); each take
+    #: is then compressed by :func:`animcomp.compress_tiered` (the ``vbr`` codec, whatever
+    #: ``codec`` says) with these factors.
+    tiers: Optional[int] = None
+    resident_factor: float = 10.0
+    medium_factor: float = 3.0
 
     def record(self) -> Dict[str, Any]:
-        """The fields as the manifest records them. The default layout is left out, so
-        manifests and cache keys written before the setting existed still match."""
+        """The fields as the manifest records them. The default layout and, without tiers,
+        the tier fields are left out, so manifests and cache keys written before those settings
+        existed still match."""
         d = asdict(self)
         if d["layout"] == "segments":
             d.pop("layout")
+        if d["tiers"] is None:
+            for k in ("tiers", "resident_factor", "medium_factor"):
+                d.pop(k)
+        else:
+            d["codec"] = "vbr"
         return d
 
     def compress_kwargs(self) -> Dict[str, Any]:
@@ -71,6 +83,17 @@ class Settings:
         d = self.record()
         d.pop("resample")
         return d
+
+    def tiered_kwargs(self) -> Dict[str, Any]:
+        """What :func:`animcomp.compress_tiered` takes."""
+        return dict(
+            precision=self.precision,
+            shell=self.shell,
+            level=self.level,
+            levels=self.tiers,
+            resident_factor=self.resident_factor,
+            medium_factor=self.medium_factor,
+        )
 
 
 def _file_sha256(path: str) -> str:
@@ -124,6 +147,64 @@ def _join(root: str, name: str) -> str:
     return f"{root.rstrip('/')}/{name}"
 
 
+def tier_names(name: str, levels: int) -> List[str]:
+    """The tier blobs' file names beside the resident blob ``name`` (``<...>.acmp``):
+    ``<...>.tier1``, ``<...>.tier2``."""
+    stem = name[: -len(".acmp")] if name.endswith(".acmp") else name
+    return [f"{stem}.tier{k}" for k in range(1, levels + 1)]
+
+
+def _compress_plain_take(
+    clip: Any, s: Settings, kwargs: Dict[str, Any], cache_url: Optional[str], rec: Dict[str, Any]
+) -> Blob:
+    """A take's blob from the cache, else compressed, measured and cached, into ``rec``."""
+    cache = BlobCache(cache_url) if cache_url else None
+    got = None
+    if cache is not None:
+        key = cache_key(clip, kwargs)
+        got = cache.get(key)
+        rec["cache_key"] = key
+        if cache.corrupt:
+            rec["cache_corrupt"] = True
+    if got is not None:
+        blob, meta = got
+        rec.update(cache="hit", max_error=meta.get("max_error"), p99_error=meta.get("p99_error"))
+        return blob
+    blob = compress(clip, **kwargs)
+    if clip.num_joints:
+        m = measure(clip, blob, precision=s.precision, shell=s.shell)
+        rec.update(max_error=m.max_error, p99_error=m.p99_error)
+    else:
+        rec.update(max_error=0.0, p99_error=0.0)
+    if cache is not None:
+        meta = {k: rec[k] for k in ("max_error", "p99_error")}
+        cache.put(rec["cache_key"], blob, meta)
+        rec["cache"] = "miss"
+    else:
+        rec["cache"] = "off"
+    return blob
+
+
+def _compress_tiered_take(clip: Any, s: Settings, rec: Dict[str, Any]) -> Tuple[Blob, List[bytes]]:
+    """A take compressed with tiers and each fidelity measured (float64), into ``rec``."""
+    if clip.curve_names:
+        raise Error("tiered blobs hold joints only: the take has curves")
+    resident, tiers = compress_tiered(clip, **s.tiered_kwargs())
+    rows = measure_tiers(clip, resident, tiers, precision=s.precision, shell=s.shell)
+    rec.update(
+        tier_bytes=[len(t) for t in tiers],
+        fidelities=[
+            {"levels": m.levels, "bytes": m.bytes, "max_error": m.max_error, "p99_error": m.p99_error}
+            for m in rows
+        ],
+        # Every tier attached: the fidelity the take's plain vbr blob has.
+        max_error=rows[-1].max_error,
+        p99_error=rows[-1].p99_error,
+        cache="off",
+    )
+    return resident, tiers
+
+
 def compress_take(
     path: str,
     take: int,
@@ -160,7 +241,10 @@ def compress_take(
             and prior.get("output") == name
         ):
             try:
-                Blob.from_bytes(fs.cat_file(target))
+                resident = Blob.from_bytes(fs.cat_file(target))
+                if s.tiers is not None:
+                    for t in tier_names(name, s.tiers):
+                        resident.attach(fs.cat_file(_join(out_root, t)))
                 reused = dict(prior)
                 reused.update(reused=True, seconds=time.perf_counter() - t0)
                 return reused
@@ -180,30 +264,15 @@ def compress_take(
             raw_bytes=clip.raw_bytes,
         )
         kwargs = s.compress_kwargs()
-        cache = BlobCache(cache_url) if cache_url else None
-        got = None
-        if cache is not None:
-            key = cache_key(clip, kwargs)
-            got = cache.get(key)
-            rec["cache_key"] = key
-            if cache.corrupt:
-                rec["cache_corrupt"] = True
-        if got is not None:
-            blob, meta = got
-            rec.update(cache="hit", max_error=meta.get("max_error"), p99_error=meta.get("p99_error"))
+        tiers: List[bytes] = []
+        if s.tiers is not None:
+            # Tiered takes are not cached (the cache holds one blob per key).
+            blob, tiers = _compress_tiered_take(clip, s, rec)
         else:
-            blob = compress(clip, **kwargs)
-            if clip.num_joints:
-                m = measure(clip, blob, precision=s.precision, shell=s.shell)
-                rec.update(max_error=m.max_error, p99_error=m.p99_error)
-            else:
-                rec.update(max_error=0.0, p99_error=0.0)
-            if cache is not None:
-                meta = {k: rec[k] for k in ("max_error", "p99_error")}
-                cache.put(rec["cache_key"], blob, meta)
-                rec["cache"] = "miss"
-            else:
-                rec["cache"] = "off"
+            blob = _compress_plain_take(clip, s, kwargs, cache_url, rec)
+        for t_name, t in zip(tier_names(name, len(tiers)), tiers):
+            atomic_write(fs, _join(out_root, t_name), t)
+        # The resident blob last: a reuse check finds it only with its tiers written.
         atomic_write(fs, target, bytes(blob))
         rec.update(
             status="ok",
@@ -274,6 +343,28 @@ class BatchResult:
         """Takes whose blob from an earlier run was kept."""
         return sum(1 for r in self.ok if r.get("reused"))
 
+    @staticmethod
+    def _tier_rows(ok: List[Dict[str, Any]]) -> List[Tuple[str, str]]:
+        """Totals of the tiered takes: bytes and worst error per fidelity."""
+        tiered = [r for r in ok if r.get("fidelities")]
+        if not tiered:
+            return []
+        rows = []
+        top = max(len(r["fidelities"]) for r in tiered)
+        names = ["resident", "+ level 1", "+ level 2"]
+        full = sum(r["fidelities"][-1]["bytes"] for r in tiered)
+        for k in range(top):
+            fs = [r["fidelities"][min(k, len(r["fidelities"]) - 1)] for r in tiered]
+            b = sum(f["bytes"] for f in fs)
+            worst = max(f["max_error"] for f in fs)
+            rows.append(
+                (
+                    f"{names[k]} bytes",
+                    f"{b:,} ({b / full:.3f} of all tiers), worst max error {worst:.5f}",
+                )
+            )
+        return rows
+
     def summary(self) -> str:
         """A table of totals: takes, failures, reuse and cache, bytes, ratio, worst error."""
         ok = self.ok
@@ -295,6 +386,7 @@ class BatchResult:
                 "worst max error",
                 f"{worst[0]:.5f} ({worst[1]['take_name']})" if worst[1] else "-",
             ),
+            *self._tier_rows(ok),
             ("workers", f"{self.workers}"),
             ("wall seconds", f"{self.seconds:.2f}"),
             ("takes / s", f"{len(self.records) / self.seconds:.2f}" if self.seconds else "-"),
@@ -463,12 +555,44 @@ def compress_library(
     return BatchResult(ordered, time.perf_counter() - t0, out_url, manifest, n_workers)
 
 
+def compress_library_tiered(
+    inputs: Iterable[Union[str, "os.PathLike[str]"]],
+    out_dir: Union[str, "os.PathLike[str]"],
+    *,
+    levels: int = 2,
+    resident_factor: float = 10.0,
+    medium_factor: float = 3.0,
+    settings: Union[Settings, Dict[str, Any], None] = None,
+    **kwargs: Any,
+) -> BatchResult:
+    """:func:`compress_library` with quality tiers: each take compressed by
+    :func:`animcomp.compress_tiered` (per clip: a take's fidelity never depends on the others;
+    no budget is shared across takes) into its resident blob ``<name>.acmp`` and
+    ``<name>.tier1`` (, ``.tier2``) beside it, each fidelity measured by
+    :func:`animcomp.measure_tiers` (float64). The manifest's records add ``tier_bytes`` and
+    ``fidelities`` (per fidelity: ``levels`` attached, ``bytes``, ``max_error``, ``p99_error``);
+    ``blob_bytes`` is the resident blob's, ``max_error`` / ``p99_error`` those with every tier.
+    Tiered takes bypass the blob cache. Other keyword arguments as :func:`compress_library`."""
+    s = settings if isinstance(settings, Settings) else Settings(**(settings or {}))
+    s = Settings(
+        **{
+            **asdict(s),
+            "tiers": int(levels),
+            "resident_factor": float(resident_factor),
+            "medium_factor": float(medium_factor),
+        }
+    )
+    return compress_library(inputs, out_dir, settings=s, **kwargs)
+
+
 __all__ = [
     "MANIFEST",
     "BatchResult",
     "Settings",
     "compress_library",
     "compress_take",
+    "compress_library_tiered",
+    "tier_names",
     "expand_inputs",
     "output_name",
     "read_manifest",

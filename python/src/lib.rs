@@ -8,16 +8,19 @@
 
 use animcomp::clip::{Joint, Skeleton, Track};
 use animcomp::decompress::{
-    DecompressOptions, Decompressor, Element, Looping, PoseLayout, Rounding,
+    DecompressOptions, Decompressor, Element, Looping, OpenBlob, PoseLayout, Rounding, TierSet,
 };
+use animcomp::format::header::TierInfo;
 use animcomp::format::{AdditiveFormat, Header};
 use animcomp::math::{Quat, Transform, Vec3, FLOATS_PER_JOINT};
 use animcomp::metric::Metric;
 use animcomp::offline::additive::BasePoses;
 use animcomp::offline::Level;
 use animcomp::{
-    AdditiveBase, AlignedBlob, CodecChoice, CompressSettings, Curve, RawClip, Status, VbrLayout,
+    AdditiveBase, AlignedBlob, CodecChoice, CompressSettings, Curve, RawClip, Status, TierSettings,
+    VbrLayout,
 };
+use animcomp_import::judge64::{max_p99, Reference};
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1, PyReadonlyArray2,
@@ -26,6 +29,7 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::Path;
+use std::sync::RwLock;
 
 /// Builds an exception of class `class` from `animcomp._errors` with `(message, status)`.
 fn py_error(py: Python<'_>, class: &str, status: i32, message: String) -> PyErr {
@@ -36,12 +40,12 @@ fn py_error(py: Python<'_>, class: &str, status: i32, message: String) -> PyErr 
     made.unwrap_or_else(|e| e)
 }
 
-/// The exception class for a library status: clip (6-17), blob (18-22), internal (27), else
-/// argument errors.
+/// The exception class for a library status: clip (6-17), blob (18-22, and 28: a tier blob of
+/// another clip or compression), internal (27), else argument errors.
 fn class_of(status: Status) -> &'static str {
     match status as i32 {
         6..=17 => "ClipError",
-        18..=22 => "BlobError",
+        18..=22 | 28 => "BlobError",
         27 => "InternalError",
         _ => "ArgumentError",
     }
@@ -549,6 +553,9 @@ fn compress<'py>(
 struct Handle {
     blob: AlignedBlob,
     header: Header,
+    /// Quality tiers attached (a resident blob's; index = level - 1), validated when attached.
+    /// Every sampling call binds those attached when it starts (a [`TierSet`] of its own).
+    tiers: RwLock<Vec<Option<AlignedBlob>>>,
 }
 
 fn parse_looping(py: Python<'_>, looping: &str) -> PyResult<Looping> {
@@ -557,13 +564,20 @@ fn parse_looping(py: Python<'_>, looping: &str) -> PyResult<Looping> {
 }
 
 impl Handle {
-    fn decompressor(&self) -> animcomp::Result<Decompressor<'_>> {
+    /// Calls `f` with a decompressor of the blob, bound to the tiers attached now (a resident
+    /// blob's: each is validated against it again, in time linear in its bytes).
+    fn with_decompressor<R>(
+        &self,
+        f: impl FnOnce(&mut Decompressor<'_>) -> animcomp::Result<R>,
+    ) -> animcomp::Result<R> {
         // Validated in full (checksum included) when the handle was made.
         let opts = DecompressOptions {
             verify_checksum: false,
             bind_pose: None,
         };
-        Decompressor::new(self.blob.as_bytes(), &opts)
+        let tiers = self.tiers.read().unwrap_or_else(|e| e.into_inner());
+        let attached: Vec<&AlignedBlob> = tiers.iter().flatten().collect();
+        with_tiers(self.blob.as_bytes(), &attached, &opts, f)
     }
 
     fn pose_at(
@@ -596,6 +610,24 @@ impl Handle {
         };
         d.sample_pose_layout(&PACKED_F64, &mut [bytes])
     }
+}
+
+/// Calls `f` with a decompressor of `blob` bound to `tiers` (none: a plain decompressor).
+fn with_tiers<R>(
+    blob: &[u8],
+    tiers: &[&AlignedBlob],
+    opts: &DecompressOptions<'_>,
+    f: impl FnOnce(&mut Decompressor<'_>) -> animcomp::Result<R>,
+) -> animcomp::Result<R> {
+    if tiers.is_empty() {
+        return f(&mut Decompressor::new(blob, opts)?);
+    }
+    let open = OpenBlob::open(blob, opts)?;
+    let set = TierSet::new(&open)?;
+    for t in tiers {
+        set.attach(t.as_bytes())?;
+    }
+    f(&mut Decompressor::bind_tiers(&set))
 }
 
 /// Ten doubles per joint: rotation, translation, scale at bytes 0, 32, 56, stride 80.
@@ -648,8 +680,8 @@ impl Handle {
         let looping = parse_looping(py, looping)?;
         let nj = self.header.num_joints as usize;
         let mut out = vec![T::default(); nj * FLOATS_PER_JOINT];
-        let mut d = self.decompressor().map_err(|e| lib_error(py, e))?;
-        T::pose_at(self, &mut d, t as f32, looping, &mut out).map_err(|e| lib_error(py, e))?;
+        self.with_decompressor(|d| T::pose_at(self, d, t as f32, looping, &mut out))
+            .map_err(|e| lib_error(py, e))?;
         let a = Array2::from_shape_vec((nj, FLOATS_PER_JOINT), out).expect("shape");
         Ok(a.into_pyarray(py))
     }
@@ -668,16 +700,18 @@ impl Handle {
         let out = py
             .allow_threads(|| -> animcomp::Result<Vec<T>> {
                 let mut out = vec![T::default(); ts.len() * per];
-                let mut d = self.decompressor()?;
-                if per > 0 {
-                    for (t, o) in ts.iter().zip(out.chunks_exact_mut(per)) {
-                        T::pose_at(self, &mut d, *t as f32, looping, o)?;
+                self.with_decompressor(|d| {
+                    if per > 0 {
+                        for (t, o) in ts.iter().zip(out.chunks_exact_mut(per)) {
+                            T::pose_at(self, d, *t as f32, looping, o)?;
+                        }
+                    } else {
+                        for t in &ts {
+                            d.seek(*t as f32, looping, Rounding::None)?;
+                        }
                     }
-                } else {
-                    for t in &ts {
-                        d.seek(*t as f32, looping, Rounding::None)?;
-                    }
-                }
+                    Ok(())
+                })?;
                 Ok(out)
             })
             .map_err(|e| lib_error(py, e))?;
@@ -710,7 +744,55 @@ impl Handle {
                 ),
             ));
         }
-        Ok(Handle { blob, header })
+        let levels = TierInfo::read(&header, blob.as_bytes()).map_or(0, |i| i.levels);
+        Ok(Handle {
+            blob,
+            header,
+            tiers: RwLock::new((0..levels).map(|_| None).collect()),
+        })
+    }
+
+    /// Validates a tier blob against this resident blob and attaches it at its level (which it
+    /// returns). Refused: a blob without tiers, a tier of another clip or compression, a
+    /// corrupt tier, a level already attached.
+    fn attach(&self, py: Python<'_>, data: &[u8]) -> PyResult<u8> {
+        let tier = AlignedBlob::from_bytes(data);
+        let opts = DecompressOptions {
+            verify_checksum: false,
+            bind_pose: None,
+        };
+        let level = py
+            .allow_threads(|| -> animcomp::Result<u8> {
+                let open = OpenBlob::open(self.blob.as_bytes(), &opts)?;
+                TierSet::new(&open)?.attach(tier.as_bytes())
+            })
+            .map_err(|e| lib_error(py, e))?;
+        let mut tiers = self.tiers.write().unwrap_or_else(|e| e.into_inner());
+        let slot = &mut tiers[level as usize - 1];
+        if slot.is_some() {
+            return Err(lib_error(
+                py,
+                animcomp::Error::InvalidArgument("a tier of this level is attached"),
+            ));
+        }
+        *slot = Some(tier);
+        Ok(level)
+    }
+
+    /// Detaches the tier of `level` and returns its bytes (`None` when none was attached).
+    /// Sampling calls that started with it finish with it.
+    fn detach<'py>(&self, py: Python<'py>, level: u8) -> Option<Bound<'py, PyBytes>> {
+        let mut tiers = self.tiers.write().unwrap_or_else(|e| e.into_inner());
+        let t = tiers.get_mut((level as usize).wrapping_sub(1))?.take()?;
+        Some(PyBytes::new(py, t.as_bytes()))
+    }
+
+    /// The levels attached, in order.
+    fn attached(&self) -> Vec<u8> {
+        let tiers = self.tiers.read().unwrap_or_else(|e| e.into_inner());
+        (1..=tiers.len() as u8)
+            .filter(|l| tiers[*l as usize - 1].is_some())
+            .collect()
     }
 
     /// The header's fields as a dict.
@@ -731,6 +813,9 @@ impl Handle {
         };
         d.set_item("duration", duration)?;
         d.set_item("num_curves", h.num_curves)?;
+        let tiers = TierInfo::read(h, self.blob.as_bytes());
+        d.set_item("tier_levels", tiers.map_or(0, |t| t.levels))?;
+        d.set_item("tier_key", tiers.map(|t| t.key))?;
         d.set_item("has_scale", h.has(animcomp::format::BlobFlags::HAS_SCALE))?;
         d.set_item("looping", h.has(animcomp::format::BlobFlags::LOOPING))?;
         d.set_item(
@@ -799,10 +884,11 @@ impl Handle {
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let looping = parse_looping(py, looping)?;
         let mut out = vec![0.0f32; self.header.num_curves as usize];
-        let mut d = self.decompressor().map_err(|e| lib_error(py, e))?;
-        d.seek(t as f32, looping, Rounding::None)
-            .map_err(|e| lib_error(py, e))?;
-        d.sample_curves(&mut out).map_err(|e| lib_error(py, e))?;
+        self.with_decompressor(|d| {
+            d.seek(t as f32, looping, Rounding::None)?;
+            d.sample_curves(&mut out)
+        })
+        .map_err(|e| lib_error(py, e))?;
         Ok(Array1::from_vec(out).into_pyarray(py))
     }
 
@@ -874,32 +960,33 @@ fn measure<'py>(
                 }
                 None => Metric::new(&raw),
             };
-            let mut d = handle.decompressor()?;
-            let stored = h.num_samples as usize;
-            let nj = raw.num_joints();
-            let mut floats = vec![0.0f32; nj * FLOATS_PER_JOINT];
-            let mut failed = None;
-            let stats = metric.measure(|i, local| {
-                // Samples the blob stores are read exactly; a dropped repeated last sample
-                // (looping blob) is read by time, as a player would.
-                let r = if i < stored {
-                    d.seek_sample(i as u32);
-                    Ok(())
-                } else {
-                    d.seek(i as f32 / raw.sample_rate, Looping::Clamp, Rounding::None)
-                };
-                let r = r.and_then(|_| d.sample_pose(&mut floats, FLOATS_PER_JOINT));
-                if let Err(e) = r {
-                    failed.get_or_insert(e);
+            handle.with_decompressor(|d| {
+                let stored = h.num_samples as usize;
+                let nj = raw.num_joints();
+                let mut floats = vec![0.0f32; nj * FLOATS_PER_JOINT];
+                let mut failed = None;
+                let stats = metric.measure(|i, local| {
+                    // Samples the blob stores are read exactly; a dropped repeated last sample
+                    // (looping blob) is read by time, as a player would.
+                    let r = if i < stored {
+                        d.seek_sample(i as u32);
+                        Ok(())
+                    } else {
+                        d.seek(i as f32 / raw.sample_rate, Looping::Clamp, Rounding::None)
+                    };
+                    let r = r.and_then(|_| d.sample_pose(&mut floats, FLOATS_PER_JOINT));
+                    if let Err(e) = r {
+                        failed.get_or_insert(e);
+                    }
+                    for (j, l) in local.iter_mut().enumerate() {
+                        *l = Transform::read_from(&floats[j * FLOATS_PER_JOINT..]);
+                    }
+                });
+                match failed {
+                    Some(e) => Err(e),
+                    None => Ok(stats),
                 }
-                for (j, l) in local.iter_mut().enumerate() {
-                    *l = Transform::read_from(&floats[j * FLOATS_PER_JOINT..]);
-                }
-            });
-            match failed {
-                Some(e) => Err(e),
-                None => Ok(stats),
-            }
+            })
         })
         .map_err(|e| lib_error(py, e))?;
     Ok((
@@ -909,6 +996,108 @@ fn measure<'py>(
         stats.worst_joint,
         stats.worst_sample,
     ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quality tiers
+
+/// compress_tiered(clip, precision, shell, level, levels, resident_factor, medium_factor)
+///     -> (resident bytes, [tier bytes, level 1 first])
+///
+/// Compresses a clip with quality tiers (the `vbr` codec): a resident blob that samples on its
+/// own within `resident_factor` x each joint's precision, and one tier blob per level (with
+/// level 1 attached: within `medium_factor` x; with every level: the blob `compress` writes
+/// with codec "vbr", bit for bit). Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (clip, precision=0.01, shell=3.0, level=None, levels=2, resident_factor=10.0, medium_factor=3.0))]
+#[allow(clippy::too_many_arguments)]
+fn compress_tiered<'py>(
+    py: Python<'py>,
+    clip: ClipArrays<'py>,
+    precision: f64,
+    shell: f64,
+    level: Option<&str>,
+    levels: u8,
+    resident_factor: f64,
+    medium_factor: f64,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<Bound<'py, PyBytes>>)> {
+    let precision = positive(py, "precision", precision)?;
+    let shell = positive(py, "shell", shell)?;
+    let settings = CompressSettings {
+        codec: CodecChoice::Vbr,
+        level: parse_level(py, level)?,
+        ..CompressSettings::default()
+    };
+    let tiers = TierSettings {
+        levels,
+        resident_factor: resident_factor as f32,
+        medium_factor: medium_factor as f32,
+    };
+    let (raw, curves) = build_clip(py, &clip, precision, shell, 1.0)?;
+    if !curves.is_empty() {
+        return Err(input_error(
+            py,
+            "tiered blobs hold joints only: the clip has curves (drop them first)",
+        ));
+    }
+    let b = py
+        .allow_threads(|| animcomp::compress_tiered(&raw, &settings, &tiers))
+        .map_err(|e| lib_error(py, e))?;
+    Ok((
+        PyBytes::new(py, &b.resident),
+        b.tiers.iter().map(|t| PyBytes::new(py, t)).collect(),
+    ))
+}
+
+/// measure_tiers(clip, handle, tiers, precision, shell) -> [(bytes, max, p99), ...]
+///
+/// Each fidelity of a resident blob: alone, then with tiers[0], tiers[0..2], ... attached (the
+/// tiers in level order, from 1), decoded through the runtime at every sample and judged in
+/// float64 (`animcomp_import::judge64`); bytes = resident + the tiers attached. The handle's
+/// own attached tiers are not used. GIL released.
+#[pyfunction]
+#[pyo3(signature = (clip, handle, tiers, precision=0.01, shell=3.0))]
+fn measure_tiers<'py>(
+    py: Python<'py>,
+    clip: ClipArrays<'py>,
+    handle: PyRef<'py, Handle>,
+    tiers: Vec<Vec<u8>>,
+    precision: f64,
+    shell: f64,
+) -> PyResult<Vec<(usize, f64, f64)>> {
+    let precision = positive(py, "precision", precision)?;
+    let shell = positive(py, "shell", shell)?;
+    let (mut raw, _) = build_clip(py, &clip, precision, shell, 1.0)?;
+    raw.validate().map_err(|e| lib_error(py, e))?;
+    let tiers: Vec<AlignedBlob> = tiers.iter().map(|t| AlignedBlob::from_bytes(t)).collect();
+    let handle: &Handle = &handle;
+    py.allow_threads(|| -> animcomp::Result<Vec<(usize, f64, f64)>> {
+        let opts = DecompressOptions {
+            verify_checksum: false,
+            bind_pose: None,
+        };
+        let judge = Reference::new(&raw);
+        let resident = handle.blob.as_bytes();
+        // Each tier at its level (the order given).
+        for (k, t) in tiers.iter().enumerate() {
+            let open = OpenBlob::open(resident, &opts)?;
+            if TierSet::new(&open)?.attach(t.as_bytes())? as usize != k + 1 {
+                return Err(animcomp::Error::InvalidArgument(
+                    "tiers must be given in level order, level 1 first",
+                ));
+            }
+        }
+        let mut out = Vec::new();
+        for k in 0..=tiers.len() {
+            let attached: Vec<&AlignedBlob> = tiers[..k].iter().collect();
+            let mut errs = with_tiers(resident, &attached, &opts, |d| judge.errors_of(d))?;
+            let (max, p99) = max_p99(&mut errs);
+            let bytes = resident.len() + attached.iter().map(|t| t.len()).sum::<usize>();
+            out.push((bytes, max, p99));
+        }
+        Ok(out)
+    })
+    .map_err(|e| lib_error(py, e))
 }
 
 /// is_supported(path) -> bool: whether `load` reads this file kind (by its extension): the
@@ -953,6 +1142,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compress, m)?)?;
     m.add_function(wrap_pyfunction!(regroup, m)?)?;
     m.add_function(wrap_pyfunction!(measure, m)?)?;
+    m.add_function(wrap_pyfunction!(compress_tiered, m)?)?;
+    m.add_function(wrap_pyfunction!(measure_tiers, m)?)?;
     m.add_function(wrap_pyfunction!(status_message, m)?)?;
     m.add_function(wrap_pyfunction!(is_supported, m)?)?;
     m.add_function(wrap_pyfunction!(status_name, m)?)?;

@@ -1,9 +1,10 @@
 //! The error bound measured independently of the library's metric: a float64 reference of the
 //! same metric (virtual vertices at the shell distance along each joint's local axes, in object
-//! space; ACL's definition, as docs/vbr.md states it), written here from the definition and not
-//! calling `animcomp::metric`. On every shared clip set (skipped when `../shared/data`, or
-//! `$ANIMCOMP_SHARED_DATA`, is absent), `vbr` and `keys` blobs decoded through the decompressor
-//! keep every joint's error at every sample within the precision, measured in float64.
+//! space; ACL's definition, as docs/vbr.md states it), written from the definition in
+//! `animcomp_import::judge64` and not calling `animcomp::metric`. On every shared clip set
+//! (skipped when `../shared/data`, or `$ANIMCOMP_SHARED_DATA`, is absent), `vbr` and `keys` blobs
+//! decoded through the decompressor keep every joint's error at every sample within the
+//! precision, measured in float64.
 //!
 //! Settings are the bench's defaults: precision 0.01 and shell distance 3 on every joint.
 
@@ -12,127 +13,14 @@ use animcomp::math::Transform;
 use animcomp::offline::{CodecChoice, CompressSettings};
 use animcomp::{compress, AlignedBlob, RawClip};
 use animcomp_import::{load, ImportOptions};
-use glam::{DQuat, DVec3};
 use std::path::PathBuf;
 
 const PRECISION: f32 = 0.01;
 const SHELL: f32 = 3.0;
 
-/// A transform in float64.
-#[derive(Clone, Copy)]
-struct T64 {
-    r: DQuat,
-    t: DVec3,
-    s: DVec3,
-}
-
-impl T64 {
-    fn from(t: &Transform) -> T64 {
-        T64 {
-            r: t.rotation.as_dquat().normalize(),
-            t: t.translation.as_dvec3(),
-            s: t.scale.as_dvec3(),
-        }
-    }
-
-    /// `parent * child`: the child's frame expressed in the parent's parent frame.
-    fn then(parent: &T64, child: &T64) -> T64 {
-        T64 {
-            r: (parent.r * child.r).normalize(),
-            t: parent.r * (parent.s * child.t) + parent.t,
-            s: parent.s * child.s,
-        }
-    }
-
-    /// Scale, rotate, translate.
-    fn point(&self, p: DVec3) -> DVec3 {
-        self.r * (self.s * p) + self.t
-    }
-}
-
-/// The float64 reference metric bound to one clip: object-space raw poses, precomputed.
-pub(crate) struct Reference {
-    parents: Vec<Option<usize>>,
-    shells: Vec<f64>,
-    precisions: Vec<f64>,
-    /// Three vertices per joint when any scale differs from 1 by more than 1e-5, else two.
-    axes: usize,
-    raw: Vec<Vec<T64>>,
-}
-
-impl Reference {
-    pub(crate) fn new(clip: &RawClip) -> Reference {
-        let parents: Vec<Option<usize>> = clip
-            .skeleton
-            .joints
-            .iter()
-            .map(|j| j.parent.map(|p| p as usize))
-            .collect();
-        let scaled = clip.tracks.iter().any(|t| {
-            t.scales
-                .iter()
-                .any(|s| s.to_array().iter().any(|c| (c - 1.0).abs() > 1.0e-5))
-        });
-        let raw = (0..clip.num_samples)
-            .map(|i| {
-                let local: Vec<T64> = clip.tracks.iter().map(|t| T64::from(&t.get(i))).collect();
-                object(&parents, &local)
-            })
-            .collect();
-        Reference {
-            shells: clip
-                .skeleton
-                .joints
-                .iter()
-                .map(|j| j.shell_distance as f64)
-                .collect(),
-            precisions: clip
-                .skeleton
-                .joints
-                .iter()
-                .map(|j| j.precision as f64)
-                .collect(),
-            parents,
-            axes: if scaled { 3 } else { 2 },
-            raw,
-        }
-    }
-
-    /// Largest error / precision over the joints at `sample` for a lossy local pose, with the
-    /// joint where it occurs.
-    pub(crate) fn worst_at(&self, sample: usize, lossy: &[Transform]) -> (f64, usize) {
-        let local: Vec<T64> = lossy.iter().map(T64::from).collect();
-        let obj = object(&self.parents, &local);
-        let mut worst = (0.0f64, 0usize);
-        for (j, (a, b)) in self.raw[sample].iter().zip(&obj).enumerate() {
-            let e = (0..self.axes)
-                .map(|k| {
-                    let mut v = DVec3::ZERO;
-                    v[k] = self.shells[j];
-                    a.point(v).distance(b.point(v))
-                })
-                .fold(0.0f64, f64::max);
-            let rel = e / self.precisions[j];
-            if rel > worst.0 || rel.is_nan() {
-                worst = (rel, j);
-            }
-        }
-        worst
-    }
-}
-
-/// Composes local transforms into object space (parents come before their children).
-fn object(parents: &[Option<usize>], local: &[T64]) -> Vec<T64> {
-    let mut out: Vec<T64> = Vec::with_capacity(local.len());
-    for (j, l) in local.iter().enumerate() {
-        let o = match parents[j] {
-            Some(p) => T64::then(&out[p], l),
-            None => *l,
-        };
-        out.push(o);
-    }
-    out
-}
+/// The float64 reference metric bound to one clip (`animcomp_import::judge64`, shared with the
+/// CLI's `tiers build` and Python's `measure_tiered`).
+pub(crate) use animcomp_import::judge64::Reference;
 
 pub(crate) fn data_dir() -> PathBuf {
     std::env::var_os("ANIMCOMP_SHARED_DATA")
