@@ -37,8 +37,12 @@ fn base() -> &'static (Vec<u8>, Vec<Vec<u8>>) {
             seed: 2,
             ..Default::default()
         });
-        let t = compress_tiered(&clip, &CompressSettings::default(), &TierSettings::default())
-            .expect("the base clip compresses with tiers");
+        let t = compress_tiered(
+            &clip,
+            &CompressSettings::default(),
+            &TierSettings::default(),
+        )
+        .expect("the base clip compresses with tiers");
         (t.resident, t.tiers)
     })
 }
@@ -75,12 +79,18 @@ fn check_poses(set: &TierSet, cache: &mut AlignedBlob, when: u8) {
                 panic!("tiers {:?}, t {t}, joint {j}: {v}", set.attached());
             }
         }
-        d.sample_pose_cached(cache.as_bytes_mut(), &mut out, 10).unwrap();
-        d.sample_joints(&joints, None, CHANNELS_ALL, &mut some, 10).unwrap();
+        d.sample_pose_cached(cache.as_bytes_mut(), &mut out, 10)
+            .unwrap();
+        d.sample_joints(&joints, None, CHANNELS_ALL, &mut some, 10)
+            .unwrap();
         for (i, &j) in joints.iter().enumerate() {
             let mut row = [0.0f32; 10];
             d.sample_joint(j).unwrap().write_to(&mut row);
-            for v in [&row[..], &some[i * 10..i * 10 + 10], &out[j as usize * 10..][..10]] {
+            for v in [
+                &row[..],
+                &some[i * 10..i * 10 + 10],
+                &out[j as usize * 10..][..10],
+            ] {
                 if let Some(v) = violation(v) {
                     panic!("tiers {:?}, t {t}, joint {j}: {v}", set.attached());
                 }
@@ -109,7 +119,7 @@ pub fn tier_rule(data: &[u8]) -> Outcome {
     let mut b = Bytes::new(data);
     let which = b.u8();
     let count = b.u8() % 9;
-    let mut parts = vec![resident.clone(), tiers[0].clone(), tiers[1].clone()];
+    let mut parts = [resident.clone(), tiers[0].clone(), tiers[1].clone()];
     let mut outcome = Outcome::default();
     for _ in 0..count {
         if b.exhausted() {
@@ -136,7 +146,11 @@ pub fn tier_rule(data: &[u8]) -> Outcome {
         return outcome;
     };
     let unchanged = blobs[0].as_bytes() == resident.as_slice();
-    let mut cache = AlignedBlob::from_bytes(&vec![0u8; Decompressor::bind_tiers(&set).playback_cache_size()]);
+    let mut cache = AlignedBlob::from_bytes(&vec![
+        0u8;
+        Decompressor::bind_tiers(&set)
+            .playback_cache_size()
+    ]);
     for &op in b.rest().iter().take(24) {
         let level = 1 + (op & 1) as usize;
         match (op >> 1) % 4 {

@@ -79,12 +79,20 @@ fn sampled(set: &TierSet) -> Vec<Vec<f32>> {
         let mut cached = vec![0.0f32; nj * 10];
         d.sample_pose_cached(cache.as_bytes_mut(), &mut cached, 10)
             .unwrap();
-        assert_eq!(bits(&[cached]), bits(&[p.clone()]), "cache at {t}");
+        assert_eq!(
+            bits(&[cached]),
+            bits(std::slice::from_ref(&p)),
+            "cache at {t}"
+        );
         let joints: Vec<u32> = (0..nj as u32).collect();
         let mut each = vec![0.0f32; nj * 10];
         d.sample_joints(&joints, None, CHANNELS_ALL, &mut each, 10)
             .unwrap();
-        assert_eq!(bits(&[each]), bits(&[p.clone()]), "joints at {t}");
+        assert_eq!(
+            bits(&[each]),
+            bits(std::slice::from_ref(&p)),
+            "joints at {t}"
+        );
         let tenth: Vec<u32> = (0..nj as u32).step_by(3).collect();
         let mut some = vec![0.0f32; tenth.len() * 10];
         d.sample_joints(&tenth, None, CHANNELS_ALL, &mut some, 10)
@@ -290,9 +298,9 @@ fn attach_and_detach_while_threads_sample() {
         .map(|t| AlignedBlob::from_bytes(t))
         .collect();
     for state in 0..4u32 {
-        for l in 0..2 {
+        for (l, buf) in bufs.iter().enumerate() {
             if state & (1 << l) != 0 {
-                set.attach(bufs[l].as_bytes()).unwrap();
+                set.attach(buf.as_bytes()).unwrap();
             }
         }
         expected.push(pose(&mut Decompressor::bind_tiers(&set), t));

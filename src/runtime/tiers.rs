@@ -137,7 +137,7 @@ impl<'a> TierSet<'a> {
     fn lock(&self) -> u32 {
         loop {
             let g = self.generation.load(SeqCst);
-            if g % 2 == 0
+            if g.is_multiple_of(2)
                 && self
                     .generation
                     .compare_exchange_weak(g, g.wrapping_add(1), SeqCst, SeqCst)
@@ -207,7 +207,9 @@ impl<'a> TierSet<'a> {
             if !p.is_null() {
                 // SAFETY: attached tiers were validated (their size is in their header) and
                 // stay readable while the count is held.
-                *l = Some(frames_of(unsafe { std::slice::from_raw_parts(p, tier_len(p)) }));
+                *l = Some(frames_of(unsafe {
+                    std::slice::from_raw_parts(p, tier_len(p))
+                }));
             }
         }
         f(Some(&Attached { levels, generation }))

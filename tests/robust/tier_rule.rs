@@ -33,7 +33,13 @@ fn mutated_tiers_keep_the_value_rule() {
         tiered += o.tiered_checks;
     }
     // The run proves something only if mutants got past the checksums and were sampled.
-    assert!(opened * 2 > cases, "{opened} of {cases} resident blobs opened");
-    assert!(attached > 0 && tiered > cases, "{attached} mutated tiers attached, {tiered} checks");
+    assert!(
+        opened * 2 > cases,
+        "{opened} of {cases} resident blobs opened"
+    );
+    assert!(
+        attached > 0 && tiered > cases,
+        "{attached} mutated tiers attached, {tiered} checks"
+    );
     eprintln!("{cases} inputs: {opened} opened, {attached} mutated tiers attached, {tiered} checks with tiers");
 }

@@ -90,6 +90,14 @@ pub(super) struct Pos<S> {
 
 /// Where a place's frames lie. The decoders are compiled once for each: a pose of a blob
 /// without tiers attached reads as if tiers did not exist.
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
 pub(super) trait Src<'a>: Copy {
     /// The place of sample `local` of segment `seg` ([`segment_at`]).
     fn place(p: &View<'a>, seg: Seg, local: u32) -> Pos<Self>;
@@ -170,6 +178,14 @@ impl<'a> Src<'a> for Far<'a> {
     }
 }
 
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
 impl<S> Pos<S> {
     /// The bytes of the stored frame (`body`: the body's data).
     #[inline(always)]

@@ -166,7 +166,7 @@ pub(crate) fn validate<'a>(
         if end > frames.len() as u64 {
             return Err(Error::CorruptBlob("tier frames out of bounds"));
         }
-        if bits % 8 != 0 && frames[(end - 1) as usize] >> (bits % 8) != 0 {
+        if !bits.is_multiple_of(8) && frames[(end - 1) as usize] >> (bits % 8) != 0 {
             return Err(Error::CorruptBlob(
                 "bits after a tier segment's frames are not zero",
             ));
