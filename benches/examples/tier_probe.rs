@@ -1,4 +1,4 @@
-//! What a resident part of a clip (issue 46's quality tiers) could weigh and how wrong it would
+//! What a resident part of a clip (quality tiers, docs/tiers.md) could weigh and how wrong it would
 //! be, before any tier format exists: each clip compressed in full (default settings, precision
 //! 0.01) and as candidate residents, each decoded through the runtime at every one of the clip's
 //! own sample times and judged against the clip with the library's metric (virtual vertices at

@@ -75,7 +75,9 @@ fn main() {
                 let set1 = TierSet::new(&open).unwrap();
                 set1.attach(c.tiers[0].as_bytes()).unwrap();
                 let set2 = TierSet::new(&open).unwrap();
-                c.tiers.iter().for_each(|t| _ = set2.attach(t.as_bytes()).unwrap());
+                c.tiers
+                    .iter()
+                    .for_each(|t| _ = set2.attach(t.as_bytes()).unwrap());
                 let empty = TierSet::new(&open).unwrap();
                 let decs = [
                     Decompressor::new(c.full.as_bytes(), &opts).unwrap(),
@@ -116,7 +118,11 @@ fn main() {
         if only.is_some() {
             continue;
         }
-        println!("{}: {} clips, {rounds} rounds, time / full (median):", dir.display(), clips.len());
+        println!(
+            "{}: {} clips, {rounds} rounds, time / full (median):",
+            dir.display(),
+            clips.len()
+        );
         for j in 1..5 {
             ratios[j].sort_by(|a, b| a.partial_cmp(b).unwrap());
             println!("  {:<9} {:.3}", NAMES[j], ratios[j][ratios[j].len() / 2]);

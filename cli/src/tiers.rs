@@ -1,4 +1,4 @@
-//! `animcomp tiers build`: clips compressed with quality tiers (issue 46), a resident blob and one
+//! `animcomp tiers build`: clips compressed with quality tiers (docs/tiers.md), a resident blob and one
 //! tier blob per level each, with the bytes and the float64 error of every fidelity.
 //!
 //! Each fidelity is measured on the plain blob `compress_tiered_fidelities` writes for it (the

@@ -1,4 +1,4 @@
-//! `animcomp tiers build` and `animcomp inspect` of tiered blobs (issue 46): the command runs on
+//! `animcomp tiers build` and `animcomp inspect` of tiered blobs: the command runs on
 //! BVH clips written here, the files it writes open (resident) and attach (tiers) through the
 //! library, sample like the fidelities it measured, and its table's numbers are consistent with
 //! what the library guarantees; `inspect` names tier files and checks them against a resident.

@@ -1,4 +1,4 @@
-"""Quality tiers from Python (issue 46): compress_tiered, Blob.attach / detach, measure_tiers,
+"""Quality tiers from Python: compress_tiered, Blob.attach / detach, measure_tiers,
 and the tiered Dask batch."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-//! Quality tiers (issue 46) on whole clip sets: every clip compressed with the default settings
+//! Quality tiers on whole clip sets: every clip compressed with the default settings
 //! (precision 0.01, shell distance 3) without tiers and with tiers (two levels: resident 10x the
 //! precision, level 1 attached 3x; and one level at 10x), each fidelity decoded through the
-//! runtime at every sample and judged in float64 (the metric's definition written here apart
-//! from `animcomp::metric`: virtual vertices at the shell distance along the joints' local
-//! axes, object space).
+//! runtime at every sample and judged in float64 (`animcomp_import::judge64`, apart from
+//! `animcomp::metric`: virtual vertices at the shell distance along the joints' local axes,
+//! object space).
 //!
 //! Per set: the full bytes (no tiers); resident + tiers, resident alone and resident + level 1
 //! over the full bytes; max and p99 error (over every joint-sample of the set) per fidelity;
@@ -15,100 +15,22 @@
 //! 10x and medium 3x the precision).
 
 use animcomp::decompress::{DecompressOptions, Decompressor};
-use animcomp::math::{Transform, FLOATS_PER_JOINT};
 use animcomp::offline::tiers::{blob_bytes, compress_tiered_fidelities, BlobBytes};
-use animcomp::{compress, compress_tiered, AlignedBlob, CompressSettings, RawClip, TierSettings};
+use animcomp::{compress, compress_tiered, AlignedBlob, CompressSettings, TierSettings};
+use animcomp_import::judge64::{max_p99, Reference};
 use animcomp_import::{collect_files, load, ImportOptions};
-use glam::{DQuat, DVec3};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 const PRECISION: f32 = 0.01;
 const SHELL: f32 = 3.0;
 
-/// A transform in float64.
-#[derive(Clone, Copy)]
-struct T64 {
-    r: DQuat,
-    t: DVec3,
-    s: DVec3,
-}
-
-impl T64 {
-    fn from(t: &Transform) -> T64 {
-        T64 {
-            r: t.rotation.as_dquat().normalize(),
-            t: t.translation.as_dvec3(),
-            s: t.scale.as_dvec3(),
-        }
-    }
-
-    fn then(parent: &T64, child: &T64) -> T64 {
-        T64 {
-            r: (parent.r * child.r).normalize(),
-            t: parent.r * (parent.s * child.t) + parent.t,
-            s: parent.s * child.s,
-        }
-    }
-
-    fn point(&self, p: DVec3) -> DVec3 {
-        self.r * (self.s * p) + self.t
-    }
-}
-
-fn object(clip: &RawClip, local: &[Transform]) -> Vec<T64> {
-    let mut out: Vec<T64> = Vec::with_capacity(local.len());
-    for (j, l) in local.iter().enumerate() {
-        let l = T64::from(l);
-        out.push(match clip.skeleton.parent(j) {
-            Some(p) => T64::then(&out[p], &l),
-            None => l,
-        });
-    }
-    out
-}
-
 /// Every joint-sample error of `blob` decoded at the clip's samples, in float64 (appended to
-/// `out`).
-fn errors(clip: &RawClip, raw: &[Vec<T64>], blob: &[u8], out: &mut Vec<f64>) {
+/// `out`): `animcomp_import::judge64`, the reference the importers' error-bound tests use.
+fn errors(reference: &Reference, blob: &[u8], out: &mut Vec<f64>) {
     let blob = AlignedBlob::from_bytes(blob);
     let mut d = Decompressor::new(blob.as_bytes(), &DecompressOptions::default()).expect("opens");
-    let nj = clip.num_joints();
-    let scaled = clip.tracks.iter().any(|t| {
-        t.scales
-            .iter()
-            .any(|s| s.to_array().iter().any(|c| (c - 1.0).abs() > 1.0e-5))
-    });
-    let mut floats = vec![0.0f32; nj * FLOATS_PER_JOINT];
-    for (i, a) in raw.iter().enumerate() {
-        d.seek_sample(i as u32);
-        d.sample_pose(&mut floats, FLOATS_PER_JOINT)
-            .expect("samples");
-        let lossy: Vec<Transform> = (0..nj)
-            .map(|j| Transform::read_from(&floats[j * FLOATS_PER_JOINT..]))
-            .collect();
-        let b = object(clip, &lossy);
-        for (j, joint) in clip.skeleton.joints.iter().enumerate() {
-            let d = joint.shell_distance as f64;
-            let axes = [DVec3::X * d, DVec3::Y * d, DVec3::Z * d];
-            let e = axes[..2 + scaled as usize]
-                .iter()
-                .map(|&v| a[j].point(v).distance(b[j].point(v)))
-                .fold(0.0f64, f64::max);
-            out.push(if e.is_nan() { f64::INFINITY } else { e });
-        }
-    }
-}
-
-/// (max, p99) of a set's errors.
-fn stats(e: &mut [f64]) -> (f64, f64) {
-    if e.is_empty() {
-        return (0.0, 0.0);
-    }
-    let max = e.iter().copied().fold(0.0, f64::max);
-    let k = ((e.len() - 1) as f64 * 0.99).round() as usize;
-    let (_, p, _) = e.select_nth_unstable_by(k, |a, b| a.total_cmp(b));
-    (max, *p)
+    out.extend(reference.errors_of(&mut d).expect("samples"));
 }
 
 #[derive(Default)]
@@ -199,29 +121,24 @@ fn main() {
                     "all tiers decode like the full blob"
                 );
                 set.clips += 1;
-                let raw: Vec<Vec<T64>> = (0..clip.num_samples)
-                    .map(|i| {
-                        let l: Vec<Transform> = clip.tracks.iter().map(|t| t.get(i)).collect();
-                        object(&clip, &l)
-                    })
-                    .collect();
+                let raw = Reference::new(&clip);
                 set.full.bytes += full.len();
-                errors(&clip, &raw, &full, &mut set.full.errors);
+                errors(&raw, &full, &mut set.full.errors);
                 for k in 0..3 {
-                    errors(&clip, &raw, &b2.fidelities[k], &mut set.two[k].errors);
+                    errors(&raw, &b2.fidelities[k], &mut set.two[k].errors);
                     set.stored[k] += b2.stored[k];
                 }
                 set.samples += clip.num_samples;
                 // The resident blob itself, beside its plain twin.
                 let mut check = Vec::new();
-                errors(&clip, &raw, &tiered.resident, &mut check);
+                errors(&raw, &tiered.resident, &mut check);
                 let n = check.len();
                 assert_eq!(check[..], set.two[0].errors[set.two[0].errors.len() - n..]);
                 set.two_blobs[0] += tiered.resident.len();
                 set.two_blobs[1] += tiered.tiers[0].len();
                 set.two_blobs[2] += tiered.tiers[1].len();
                 for k in 0..2 {
-                    errors(&clip, &raw, &b1.fidelities[k], &mut set.one[k].errors);
+                    errors(&raw, &b1.fidelities[k], &mut set.one[k].errors);
                 }
                 set.one_blobs[0] += tiered1.resident.len();
                 set.one_blobs[1] += tiered1.tiers[0].len();
@@ -249,7 +166,7 @@ fn report(dir: &std::path::Path, s: &mut Set) {
         "  {:<34} {:>10} {:>8} {:>10} {:>10}",
         "fidelity", "bytes", "/ full", "max error", "p99 error"
     );
-    let (m, p) = stats(&mut s.full.errors);
+    let (m, p) = max_p99(&mut s.full.errors);
     println!(
         "  {:<34} {:>10} {:>8.3} {:>10.4} {:>10.4}",
         "no tiers (full)", s.full.bytes, 1.0, m, p
@@ -261,7 +178,7 @@ fn report(dir: &std::path::Path, s: &mut Set) {
         ("2 levels: resident + both", b[0] + b[1] + b[2]),
     ];
     for (k, (name, bytes)) in rows2.iter().enumerate() {
-        let (m, p) = stats(&mut s.two[k].errors);
+        let (m, p) = max_p99(&mut s.two[k].errors);
         println!(
             "  {:<34} {:>10} {:>8.3} {:>10.4} {:>10.4}",
             name,
@@ -279,7 +196,7 @@ fn report(dir: &std::path::Path, s: &mut Set) {
     .iter()
     .enumerate()
     {
-        let (m, p) = stats(&mut s.one[k].errors);
+        let (m, p) = max_p99(&mut s.one[k].errors);
         println!(
             "  {:<34} {:>10} {:>8.3} {:>10.4} {:>10.4}",
             name,

@@ -1,4 +1,4 @@
-//! Quality tiers (issue 46): a clip compressed as a **resident blob**, which samples on its own at
+//! Quality tiers (docs/tiers.md): a clip compressed as a **resident blob**, which samples on its own at
 //! the lowest fidelity, and one **tier blob** per level ([`crate::format::tier`]) holding the
 //! samples the resident blob leaves out.
 //!
