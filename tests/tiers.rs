@@ -4,6 +4,8 @@
 //! compression, corrupt tiers and a level attached twice are refused; attaching and detaching
 //! while other threads sample gives each call one consistent set of tiers; the C ABI.
 
+#![cfg(feature = "compress")]
+
 use animcomp::clip::{generate_clip, GenerateOptions};
 use animcomp::ffi::*;
 use animcomp::offline::tiers::{compress_tiered_fidelities, TieredBuild};
