@@ -38,7 +38,7 @@ TEST(Abi, VersionsMatchTheHeader) {
 TEST(Abi, EveryStatusHasAMessage) {
     std::string unknown = animcomp_status_message(-1);
     EXPECT_EQ(unknown, "unknown status");
-    for (int32_t s = ANIMCOMP_STATUS_OK; s <= ANIMCOMP_STATUS_INTERNAL; ++s) {
+    for (int32_t s = ANIMCOMP_STATUS_OK; s <= ANIMCOMP_STATUS_TIER_MISMATCH; ++s) {
         const char* m = animcomp_status_message(s);
         ASSERT_NE(m, nullptr) << s;
         EXPECT_GT(std::strlen(m), 5u) << s;
@@ -47,7 +47,7 @@ TEST(Abi, EveryStatusHasAMessage) {
             EXPECT_STRNE(m, animcomp_status_message(s - 1)) << s;
         }
     }
-    EXPECT_STREQ(animcomp_status_message(ANIMCOMP_STATUS_INTERNAL + 1), "unknown status");
+    EXPECT_STREQ(animcomp_status_message(ANIMCOMP_STATUS_TIER_MISMATCH + 1), "unknown status");
     EXPECT_STREQ(animcomp_status_message(INT32_MIN), "unknown status");
 }
 
