@@ -1,5 +1,5 @@
 //! Decoder profiling aid: `write DIR CLIPS...` compresses clips (default settings: the grouped layout, format version 4; `writegrouped` is the same) into DIR as
-//! `.blob` files; `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
+//! `.blob` files (`writegen DIR J...`: generated rigs of J joints); `sample DIR N` samples every blob in DIR at N pseudo-random interpolated times
 //! (seed fixed) and prints ns/pose; `subset DIR N` samples every tenth joint instead
 //! (`sample_joints`), `all DIR N` every joint through `sample_joints`, `rotations DIR N` every
 //! joint's rotation only (`sample_joints`, channel mask 1), `one DIR N` joint 0 alone (the fixed
@@ -58,6 +58,26 @@ fn main() {
                         }
                         Err(e) => eprintln!("skipping {}: {e}", f.display()),
                     }
+                }
+            }
+        }
+        Some("writegen") => {
+            // Generated rigs: `writegen DIR J...` writes four clips of 300 samples at 30 Hz per
+            // joint count J (as `ab_runtime`'s `gen:` sets).
+            let dir = PathBuf::from(&args[1]);
+            std::fs::create_dir_all(&dir).unwrap();
+            for j in args[2..].iter().filter_map(|s| s.parse::<usize>().ok()) {
+                for seed in 1..=4u64 {
+                    let opts = animcomp::clip::GenerateOptions {
+                        joints: j.max(1),
+                        samples: 300,
+                        sample_rate: 30.0,
+                        seed,
+                        ..Default::default()
+                    };
+                    let clip = animcomp::clip::generate_clip(&opts);
+                    let b = compress(&clip, &CompressSettings::default()).unwrap();
+                    std::fs::write(dir.join(format!("gen{j}_{seed}.blob")), b).unwrap();
                 }
             }
         }

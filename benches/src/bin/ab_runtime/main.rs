@@ -179,8 +179,13 @@ fn open_libraries(a: &Args) -> Result<(Library, Library), String> {
     Ok((base, new))
 }
 
-/// Loads every clip of a folder.
+/// Loads every clip of a folder, or generates the rigs a `gen:J,J,...` set names (four clips of
+/// 300 samples at 30 Hz per joint count `J`, every joint rotating: the small rigs of the
+/// one-layout comparison).
 fn load_set(folder: &Path, max: usize, skipped: &mut Vec<String>) -> Vec<CClip> {
+    if let Some(sizes) = folder.to_str().and_then(|s| s.strip_prefix("gen:")) {
+        return generated_rigs(sizes, max);
+    }
     let mut clips = Vec::new();
     for f in animcomp_import::collect_files(&[folder.to_path_buf()]) {
         match animcomp_import::load(&f, &animcomp_import::ImportOptions::default()) {
@@ -192,6 +197,30 @@ fn load_set(folder: &Path, max: usize, skipped: &mut Vec<String>) -> Vec<CClip> 
             break;
         }
     }
+    clips
+}
+
+/// The clips of a `gen:` set: `sizes` is a comma-separated list of joint counts.
+fn generated_rigs(sizes: &str, max: usize) -> Vec<CClip> {
+    let mut clips = Vec::new();
+    for j in sizes
+        .split(',')
+        .filter_map(|s| s.trim().parse::<usize>().ok())
+    {
+        for seed in 1..=4u64 {
+            let opts = animcomp::clip::GenerateOptions {
+                joints: j.max(1),
+                samples: 300,
+                sample_rate: 30.0,
+                seed,
+                ..Default::default()
+            };
+            let mut c = CClip::from_clip(&animcomp::clip::generate_clip(&opts));
+            c.name = format!("gen{j}_{seed}");
+            clips.push(c);
+        }
+    }
+    clips.truncate(max);
     clips
 }
 
