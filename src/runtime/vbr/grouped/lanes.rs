@@ -1,4 +1,4 @@
-//! The lone-lane arithmetic of the selections (`subset.rs`): one sub-track's three components
+//! The lone-lane arithmetic of the selections (`subset/lane.rs`): one sub-track's three components
 //! at once, in lanes 0..2 of a [`Vec4`] (lane 3 is ignored): SSE2 on x86-64, elsewhere the same
 //! IEEE operations lane by lane. Each function performs its scalar definition's operations in the
 //! same order ([`bitrate::coefficients`], [`bitrate::rotation_range`], [`rotation::from_stored`]),

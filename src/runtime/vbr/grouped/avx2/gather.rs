@@ -3,7 +3,7 @@
 //! and fields gathered into the lanes (eight loads: on the AMD processor measured, a hardware
 //! gather was no faster). The arithmetic is the group decode's (`widths!`, `mul_add!`,
 //! `frame!`, [`rebuild`], [`nlerp`]), lane by lane the `vbr` decoder's, so the values are bit
-//! for bit the lone-lane decode's (`subset.rs`); a lane that stores raw `f32`s is left to that
+//! for bit the lone-lane decode's (`subset/lane.rs`); a lane that stores raw `f32`s is left to that
 //! decode.
 
 use super::*;
