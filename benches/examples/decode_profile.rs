@@ -27,7 +27,7 @@
 //! `cargo run --release -p animcomp-bench --example decode_profile -- write /tmp/blobs ../shared/data/cmu-cc`
 
 use animcomp::decompress::seek::resolve;
-use animcomp::decompress::vbr::grouped::{Isa, Proto, ProtoCache};
+use animcomp::decompress::vbr::grouped::{GroupedClip, GroupedClipCache, Isa};
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, PoseLayout, Rounding};
 use animcomp::ffi;
 use animcomp::math::FLOATS_PER_JOINT;
@@ -127,9 +127,9 @@ fn main() {
                 let play = mode.starts_with("play") || mode == "protoplay" || mode == "protocache";
                 let proto = mode
                     .starts_with("proto")
-                    .then(|| Proto::convert(b.as_bytes()).unwrap());
+                    .then(|| GroupedClip::convert(b.as_bytes()).unwrap());
                 let mut check = vec![0.0f32; pose.len()];
-                let mut pcache = proto.as_ref().map(ProtoCache::new);
+                let mut pcache = proto.as_ref().map(GroupedClipCache::new);
                 let t0 = Instant::now();
                 for i in 0..n {
                     seed ^= seed << 13;
@@ -145,7 +145,7 @@ fn main() {
                         let key =
                             resolve(p.header(), black_box(t), looping, Rounding::None).unwrap();
                         if mode.starts_with("protosubset") || mode == "protoone" {
-                            let wide = mode == "protosubset" && Proto::supported();
+                            let wide = mode == "protosubset" && GroupedClip::supported();
                             let joints = if mode == "protoone" { &first } else { &tenth };
                             p.sample_joints_with(&key, joints, &mut pose, FLOATS_PER_JOINT, wide);
                             black_box(&mut pose);
@@ -177,7 +177,7 @@ fn main() {
                                 assert!(same, "{i:?} proto pose differs at {t} in blob {poses}");
                             }
                             // Every tenth joint through the subset decoder, both paths.
-                            for wide in [false, Proto::supported()] {
+                            for wide in [false, GroupedClip::supported()] {
                                 let mut sub = vec![f32::NAN; pose.len()];
                                 p.sample_joints_with(
                                     &key,
@@ -247,14 +247,14 @@ fn main() {
                     .map(|b| {
                         (
                             b.as_bytes().len(),
-                            Proto::convert(b.as_bytes()).unwrap().size(),
+                            GroupedClip::convert(b.as_bytes()).unwrap().size(),
                         )
                     })
                     .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
                 println!("proto size {v3} / vbr {v2} = {:.4}", v3 as f64 / v2 as f64);
                 let mut parts: Vec<(&str, usize)> = Vec::new();
                 for b in &blobs {
-                    for (i, (name, n)) in Proto::convert(b.as_bytes())
+                    for (i, (name, n)) in GroupedClip::convert(b.as_bytes())
                         .unwrap()
                         .parts()
                         .into_iter()

@@ -6,7 +6,7 @@
 //! `cargo run --release -p animcomp-bench --example layout_sizes -- ../shared/data/bandai`
 //! (`--per-clip` prints every clip).
 
-use animcomp::decompress::vbr::grouped::Proto;
+use animcomp::decompress::vbr::grouped::GroupedClip;
 use animcomp::offline::compress::compress_segments;
 use animcomp::{compress, AlignedBlob, CompressSettings};
 use animcomp_import::{collect_files, load, ImportOptions};
@@ -42,7 +42,7 @@ fn main() {
                 continue;
             };
             clips += 1;
-            if let Ok(p) = Proto::convert(AlignedBlob::from_bytes(&b).as_bytes()) {
+            if let Ok(p) = GroupedClip::convert(AlignedBlob::from_bytes(&b).as_bytes()) {
                 for (k, v) in p.parts() {
                     *parts.entry(k).or_default() += v;
                 }

@@ -4,7 +4,7 @@
 
 use crate::measure::{Plan, Side};
 use animcomp::decompress::seek::{resolve, Looping, Rounding};
-use animcomp::decompress::vbr::grouped::{Isa, Proto, ProtoCache};
+use animcomp::decompress::vbr::grouped::{GroupedClip, GroupedClipCache, Isa};
 use animcomp_bench::capi::CClip;
 use animcomp_bench::timing::{cold_pass, interleave, median, warm_pass, CacheFlusher, FLUSH_BYTES};
 use std::cell::RefCell;
@@ -12,7 +12,7 @@ use std::cell::RefCell;
 /// The new build's blobs in the prototype layout (`None` where conversion is refused, or every
 /// clip on a machine without AVX2).
 pub struct ProtoSide {
-    protos: Vec<Option<Proto>>,
+    protos: Vec<Option<GroupedClip>>,
     /// The decoder of the whole poses: the widest available, or `AB_PROTO_ISA` (`avx512`, `avx2`, `sse2`,
     /// `scalar`) when set.
     pub isa: Isa,
@@ -37,7 +37,7 @@ impl ProtoSide {
             .iter()
             .map(|b| {
                 isa.available()
-                    .then(|| Proto::convert(b.as_bytes()).ok())
+                    .then(|| GroupedClip::convert(b.as_bytes()).ok())
                     .flatten()
             })
             .collect();
@@ -56,7 +56,7 @@ impl ProtoSide {
 
     /// Bytes of clip `c`'s prototype layout.
     pub fn bytes(&self, c: usize) -> Option<usize> {
-        self.protos[c].as_ref().map(Proto::size)
+        self.protos[c].as_ref().map(GroupedClip::size)
     }
 
     #[inline]
@@ -212,10 +212,10 @@ fn cold_variant<'a>(
 /// The playback pattern's instances on the prototype (`playback::playback`): instance `i`
 /// plays clip `i mod clips`' prototype from the same phases, with its own pose buffer.
 pub struct ProtoInstances<'a> {
-    protos: Vec<&'a Proto>,
+    protos: Vec<&'a GroupedClip>,
     isa: Isa,
     /// A playback cache per instance (when cached).
-    caches: Option<Vec<ProtoCache>>,
+    caches: Option<Vec<GroupedClipCache>>,
     poses: Vec<Vec<f32>>,
     phase: Vec<f32>,
     frame: usize,
@@ -233,7 +233,7 @@ impl<'a> ProtoInstances<'a> {
             poses.push(vec![0.0f32; clips[c].joints * 10]);
             phase.push(ph * clips[c].duration());
         }
-        let caches = cached.then(|| protos.iter().map(|p| ProtoCache::new(p)).collect());
+        let caches = cached.then(|| protos.iter().map(|p| GroupedClipCache::new(p)).collect());
         Some(ProtoInstances {
             protos,
             isa: side.isa,

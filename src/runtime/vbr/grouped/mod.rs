@@ -4,7 +4,7 @@
 //! The encoder's segments body rewritten (`offline::vbr::regroup`) into a layout that a decoder
 //! can feed to eight SIMD lanes at once. A grouped clip decodes to the poses of the scalar
 //! reference (`offline::vbr::reference`) on the body it came from, bit for bit (tests).
-//! [`Proto`] holds a clip for the benchmarks and the tests.
+//! [`GroupedClip`] holds a clip for the benchmarks and the tests.
 //!
 //! The data section of the body (`body.rs` gives the body header before it, and the padding,
 //! the constants and the kinds after it):
@@ -83,7 +83,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Sub-tracks per group.
 pub const LANES: usize = 8;
-/// [`Proto`]'s joint map: an animated channel.
+/// [`GroupedClip`]'s joint map: an animated channel.
 const SRC_ANIMATED: u32 = 0;
 /// A constant channel.
 const SRC_STATIC: u32 = 1 << 30;
@@ -96,11 +96,11 @@ pub(crate) const PADDING: usize = 32;
 const DEFAULT_VALUES: [[f32; 4]; 3] = [[0.0, 0.0, 0.0, 1.0], [0.0; 4], [1.0, 1.0, 1.0, 0.0]];
 
 /// A `vbr` clip in the grouped layout: its blob header and grouped body ([`body`]).
-pub struct Proto {
+pub struct GroupedClip {
     header: Header,
     /// The body, as words (4-byte aligned, like a blob's body).
     body: Vec<u32>,
-    /// Bytes the clip takes as a blob (see [`Proto::size`]).
+    /// Bytes the clip takes as a blob (see [`GroupedClip::size`]).
     size: usize,
     /// The widest decoder this machine runs.
     best: Isa,
@@ -108,28 +108,28 @@ pub struct Proto {
     bind: Option<Vec<f32>>,
 }
 
-impl Proto {
+impl GroupedClip {
     /// The grouped clip of a `vbr` blob with joints (validated first: a format version 2 `vbr`
     /// blob is refused, `offline::regroup_blob` converts it).
-    pub fn convert(blob: &[u8]) -> Result<Proto> {
+    pub fn convert(blob: &[u8]) -> Result<GroupedClip> {
         let (h, _) = validate_blob(blob, true)?;
         if h.codec != CodecId::Vbr || !h.grouped() {
             return Err(Error::InvalidArgument(
                 "only vbr blobs with joints are grouped",
             ));
         }
-        Proto::from_body(h, &blob[h.body_range()])
+        GroupedClip::from_body(h, &blob[h.body_range()])
     }
 
     /// A clip from a grouped body and the header of the blob it comes from, after
     /// [`validate::validate`] accepts the body.
-    pub fn from_body(header: Header, bytes: &[u8]) -> Result<Proto> {
+    pub fn from_body(header: Header, bytes: &[u8]) -> Result<GroupedClip> {
         validate::validate(&header, bytes)?;
         let mut body = vec![0u32; bytes.len() / 4];
         for (w, b) in body.iter_mut().zip(bytes.chunks_exact(4)) {
             *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         }
-        Ok(Proto {
+        Ok(GroupedClip {
             size: (header.total_size as usize).saturating_sub(header.body_size as usize)
                 + bytes.len(),
             header,
@@ -141,7 +141,7 @@ impl Proto {
 
     /// Samples with `bind` (10 floats per joint) as the defaults, as a blob whose defaults are
     /// the bind pose needs (ignored otherwise).
-    pub fn with_bind_pose(mut self, bind: &[f32]) -> Result<Proto> {
+    pub fn with_bind_pose(mut self, bind: &[f32]) -> Result<GroupedClip> {
         if !self.header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE) {
             return Ok(self);
         }
@@ -216,7 +216,7 @@ impl Proto {
         }
     }
 
-    /// Bytes of playback cache this clip uses ([`Proto::sample_pose_cached_in`]).
+    /// Bytes of playback cache this clip uses ([`GroupedClip::sample_pose_cached_in`]).
     pub fn cache_size(&self) -> usize {
         cache::size(self.view().num_groups)
     }
@@ -237,7 +237,7 @@ impl Proto {
         Isa::Avx2.available()
     }
 
-    /// Makes [`Proto::sample_pose`] and the cached poses use the decoder for `isa` (the widest
+    /// Makes [`GroupedClip::sample_pose`] and the cached poses use the decoder for `isa` (the widest
     /// this machine runs by default); false, and nothing changed, when this machine or build
     /// does not have it.
     pub fn use_isa(&mut self, isa: Isa) -> bool {
@@ -266,8 +266,8 @@ impl Proto {
         assert!(self.bind.is_some() || !self.header.has(BlobFlags::DEFAULTS_ARE_BIND_POSE));
     }
 
-    /// [`Proto::sample_pose`] through a playback cache in `cache` (caller memory of
-    /// [`Proto::cache_size`] bytes, 8-byte aligned; AVX2): the samples the key needs that the
+    /// [`GroupedClip::sample_pose`] through a playback cache in `cache` (caller memory of
+    /// [`GroupedClip::cache_size`] bytes, 8-byte aligned; AVX2): the samples the key needs that the
     /// cache does not hold are decoded into it, then blended. A key far from the previous one
     /// takes the plain walk. Without AVX2, or with memory too small or misaligned, the pose is
     /// sampled without the cache. Returns whether the cache was used.
@@ -302,16 +302,16 @@ impl Proto {
         false
     }
 
-    /// [`Proto::sample_pose_cached_in`] with an owned cache.
+    /// [`GroupedClip::sample_pose_cached_in`] with an owned cache.
     pub fn sample_pose_cached(
         &self,
-        cache: &mut ProtoCache,
+        cache: &mut GroupedClipCache,
         key: &SampleKey,
         out: &mut [f32],
         stride: usize,
     ) -> bool {
         if 16 * cache.mem.len() < self.cache_size() {
-            *cache = ProtoCache::new(self);
+            *cache = GroupedClipCache::new(self);
         }
         // SAFETY: u128 words viewed as bytes.
         let mem = unsafe {
@@ -320,7 +320,7 @@ impl Proto {
         self.sample_pose_cached_in(mem, key, out, stride)
     }
 
-    /// [`Proto::sample_pose`] with the decoder for `isa`; false (nothing written) when this
+    /// [`GroupedClip::sample_pose`] with the decoder for `isa`; false (nothing written) when this
     /// machine or build does not have it.
     pub fn sample_pose_isa(
         &self,
@@ -361,15 +361,15 @@ impl Proto {
     }
 }
 
-/// A playback cache in memory of its own (see [`Proto::sample_pose_cached_in`]).
-pub struct ProtoCache {
+/// A playback cache in memory of its own (see [`GroupedClip::sample_pose_cached_in`]).
+pub struct GroupedClipCache {
     mem: Vec<u128>,
 }
 
-impl ProtoCache {
+impl GroupedClipCache {
     /// An empty cache for `p`.
-    pub fn new(p: &Proto) -> ProtoCache {
-        ProtoCache {
+    pub fn new(p: &GroupedClip) -> GroupedClipCache {
+        GroupedClipCache {
             mem: vec![0; p.cache_size().div_ceil(16)],
         }
     }
@@ -459,7 +459,7 @@ impl Isa {
     }
 
     /// Makes every later pose of this process (the runtime's entry points, not only a
-    /// [`Proto`]) use the decoder for `isa`, when this machine and build have it; false, and
+    /// [`GroupedClip`]) use the decoder for `isa`, when this machine and build have it; false, and
     /// nothing changed, otherwise. For benchmarks and tests of a narrower decoder on a wider
     /// machine: every decoder gives the same poses, bit for bit.
     pub fn set_best(isa: Isa) -> bool {

@@ -14,9 +14,9 @@ use crate::AlignedBlob;
 mod rows;
 
 /// The grouped clip of a segments blob (format version 2, regrouped) or of a grouped one.
-fn convert(blob: &[u8]) -> Result<Proto> {
+fn convert(blob: &[u8]) -> Result<GroupedClip> {
     let grouped = AlignedBlob::from_bytes(&crate::offline::regroup_blob(blob)?);
-    Proto::convert(grouped.as_bytes())
+    GroupedClip::convert(grouped.as_bytes())
 }
 
 /// The reference decode of a segments blob behind the calls of [`Decompressor`] that the tests
@@ -164,8 +164,8 @@ fn seeded_blob(joints: usize, samples: usize, scale: bool, seed: u64) -> Aligned
 
 /// A seeded clip with scale and its grouped prototype, for the playback cache's tests; `None`
 /// (the test skipped, said on stderr) where the cache needs AVX2 and the machine lacks it.
-fn cached_proto(joints: usize, samples: usize, seed: u64) -> Option<(AlignedBlob, Proto)> {
-    if !Proto::supported() {
+fn cached_proto(joints: usize, samples: usize, seed: u64) -> Option<(AlignedBlob, GroupedClip)> {
+    if !GroupedClip::supported() {
         eprintln!("skipped: no AVX2 here");
         return None;
     }
@@ -218,7 +218,7 @@ fn vbr_of(clip: &RawClip) -> AlignedBlob {
 /// What the layout of `p` gives the decoders to do: [a raw `f32` component, a group with
 /// per-segment drops, a group of 5 to 7 lanes, four lanes of a rotation group whose dropped
 /// components differ, a segment-constant lane].
-fn coverage(p: &Proto) -> [bool; 5] {
+fn coverage(p: &GroupedClip) -> [bool; 5] {
     let p = p.view();
     let d = p.data;
     let mut recs = Vec::new();
@@ -474,7 +474,7 @@ fn no_coefficient_lane_is_subnormal() {
 /// several frame rates, backward, looping past the end, and random jumps between.
 #[test]
 fn proto_cached_poses_are_the_vbr_poses() {
-    if !Proto::supported() {
+    if !GroupedClip::supported() {
         eprintln!("skipped: no AVX2 here");
         return;
     }
@@ -488,7 +488,7 @@ fn proto_cached_poses_are_the_vbr_poses() {
         let blob = seeded_blob(joints, samples, scale, 7 + joints as u64);
         let mut proto = convert(blob.as_bytes()).unwrap();
         assert!(proto.use_isa(isa));
-        let mut cache = ProtoCache::new(&proto);
+        let mut cache = GroupedClipCache::new(&proto);
         let mut d = Ref::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
         let n = d.num_joints();
         let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
@@ -531,7 +531,7 @@ fn forward_playback_decodes_the_next_samples_ahead() {
     let n = d.num_joints();
     let (mut a, mut b) = (vec![0.0f32; n * 10], vec![f32::NAN; n * 10]);
     let rate = proto.header().sample_rate;
-    let mut pose = |cache: &mut ProtoCache, sample: f32| {
+    let mut pose = |cache: &mut GroupedClipCache, sample: f32| {
         let t = sample / rate;
         let key = resolve(proto.header(), t, Looping::Clamp, Rounding::None).unwrap();
         d.seek(t, Looping::Clamp, Rounding::None).unwrap();
@@ -548,7 +548,7 @@ fn forward_playback_decodes_the_next_samples_ahead() {
     };
     let ahead = cache::SLOTS as u32 - 2;
     assert!(ahead >= 1);
-    let mut cache = ProtoCache::new(&proto);
+    let mut cache = GroupedClipCache::new(&proto);
     // The first pose of a cache takes the plain walk; the second decodes its samples and the
     // ones after.
     pose(&mut cache, 2.5);
@@ -559,7 +559,7 @@ fn forward_playback_decodes_the_next_samples_ahead() {
     // Segment 0 holds samples 0..L: its last sample comes alone (the next segment's first is
     // not decoded ahead), the next segment's first with the ones after it.
     let l = proto.view().seg_len;
-    let mut cache = ProtoCache::new(&proto);
+    let mut cache = GroupedClipCache::new(&proto);
     pose(&mut cache, (l - 3) as f32);
     pose(&mut cache, (l - 1) as f32);
     let held: Vec<u32> = cache
@@ -593,7 +593,7 @@ fn proto_subsets_are_the_vbr_joints() {
             d.seek(t, Looping::Wrap, Rounding::None).unwrap();
             d.sample_pose(&mut a, 10).unwrap();
             for (js, wide) in lists.iter().flat_map(|js| [(js, false), (js, true)]) {
-                if wide && !Proto::supported() {
+                if wide && !GroupedClip::supported() {
                     continue;
                 }
                 let mut b = vec![f32::NAN; n * 10];
@@ -611,11 +611,11 @@ fn proto_subsets_are_the_vbr_joints() {
 
 /// Samples `p` everywhere its decoders can: every key kind with every available decoder, the
 /// cache forward, and subsets lane by lane and (AVX2) whole groups.
-fn exercise(p: &Proto) {
+fn exercise(p: &GroupedClip) {
     let h = *p.header();
     let n = h.num_joints as usize;
     let mut out = vec![0.0f32; n * 10];
-    let mut cache = ProtoCache::new(p);
+    let mut cache = GroupedClipCache::new(p);
     let all: Vec<u32> = (0..n as u32).collect();
     for i in 0..h.num_samples {
         for (i1, alpha) in [(i, 0.0), ((i + 1).min(h.num_samples - 1), 0.5), (0, 0.25)] {
@@ -625,7 +625,7 @@ fn exercise(p: &Proto) {
             }
             p.sample_pose_cached(&mut cache, &key, &mut out, 10);
             p.sample_joints_with(&key, &all, &mut out, 10, false);
-            if Proto::supported() {
+            if GroupedClip::supported() {
                 p.sample_joints_with(&key, &all, &mut out, 10, true);
             }
         }
@@ -649,7 +649,7 @@ fn forged_bodies_are_refused_or_decode_in_bounds() {
         let p = convert(blob.as_bytes()).unwrap();
         let (h, body) = (*p.header(), p.body().to_vec());
         exercise(&p);
-        let attempt = |b: &[u8]| match Proto::from_body(h, b) {
+        let attempt = |b: &[u8]| match GroupedClip::from_body(h, b) {
             Ok(q) => {
                 exercise(&q);
                 false
@@ -970,7 +970,7 @@ fn scribbled_cache_reads_stay_in_the_body() {
         return;
     };
     let n = proto.header().num_joints as usize;
-    let mut cache = ProtoCache::new(&proto);
+    let mut cache = GroupedClipCache::new(&proto);
     let (mut a, mut b) = (vec![0.0f32; n * 10], vec![0.0f32; n * 10]);
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     for i in 0..400u32 {
@@ -1077,7 +1077,7 @@ fn bodies_are_canonical() {
 /// rotations, 3 and translations, 7 all) into `out` (stride 10): the NEON, `simd128`, AVX2 and
 /// scalar decoders' channel walks; false where this machine or build has none.
 fn sample_channels_isa(
-    p: &Proto,
+    p: &GroupedClip,
     isa: Isa,
     key: &SampleKey,
     out: &mut [f32],

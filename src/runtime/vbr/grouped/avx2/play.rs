@@ -106,7 +106,7 @@ macro_rules! cached_pose {
             }
         }
 
-        /// A pose through the cache (see [`super::super::Proto::sample_pose_cached_in`]).
+        /// A pose through the cache (see [`super::super::GroupedClip::sample_pose_cached_in`]).
         #[target_feature(enable = $f)]
         pub(in crate::runtime::vbr::grouped) unsafe fn $sample_pose_cached(
             p: &View,

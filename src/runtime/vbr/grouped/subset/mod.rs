@@ -5,7 +5,7 @@
 use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, STARTS_EVERY};
 use super::common::{default_value, positions, split, static_value, Far, Here, Src, ONE, PAIR};
 use super::lanes::{self, clamp_value, PAIR_BITS};
-use super::{Pos, Proto, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
+use super::{GroupedClip, Pos, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
 use crate::math::nlerp_shortest;
@@ -15,6 +15,8 @@ use glam::Vec4;
 
 mod lane;
 
+#[cfg(target_arch = "x86_64")]
+pub(super) use lane::start_less_width;
 use lane::*;
 #[cfg(any(
     target_arch = "x86_64",
@@ -22,8 +24,6 @@ use lane::*;
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 pub(super) use lane::{lone_bits, lone_group};
-#[cfg(target_arch = "x86_64")]
-pub(super) use lane::start_less_width;
 
 /// What the lone-lane decode reads of the view, and the key's two samples: a few words
 /// passed by reference instead of the whole view (which then need not be written to memory on
@@ -49,7 +49,7 @@ pub(super) struct Lone<'a, 't, S> {
 /// Groups a selection's table of first bits covers ([`start_table`]; more are summed per lane).
 pub(super) const TABLE_GROUPS: usize = 64;
 
-impl Proto {
+impl GroupedClip {
     /// Samples the joints of `joints` (each below the joint count) at `key`, joint `j` into
     /// `out[j * stride..]` (the `vbr` decoder's `sample_joints` with every channel and slots
     /// equal to the joints). Bit for bit its whole pose's floats.
@@ -58,7 +58,7 @@ impl Proto {
         self.sample_joints_with(key, joints, out, stride, false)
     }
 
-    /// [`Proto::sample_joints`], decoding whole groups with AVX2 when `wide` (which must then be
+    /// [`GroupedClip::sample_joints`], decoding whole groups with AVX2 when `wide` (which must then be
     /// available), else lane by lane.
     pub fn sample_joints_with(
         &self,
@@ -94,7 +94,7 @@ impl Proto {
 }
 
 impl<'a> View<'a> {
-    /// [`Proto::sample_joints_with`].
+    /// [`GroupedClip::sample_joints_with`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn sample_joints_with(

@@ -7,7 +7,7 @@ use crate::runtime::PoseRows;
 
 /// The whole pose of `p` at `key` with the decoder for `isa` into `rows`; false where this
 /// machine or build does not have it.
-fn sample_rows_isa(p: &Proto, isa: Isa, key: &SampleKey, rows: PoseRows) -> bool {
+fn sample_rows_isa(p: &GroupedClip, isa: Isa, key: &SampleKey, rows: PoseRows) -> bool {
     assert!(key.i0 < p.header.num_samples && key.i1 < p.header.num_samples);
     if !isa.available() {
         return false;
