@@ -168,8 +168,11 @@ pub struct Decompressor<'a> {
     key: SampleKey,
     /// Where a pose's first dependent reads lie (from the open blob).
     hint: BodyHint,
-    /// The resident blob's tier slots, when bound with [`Decompressor::bind_tiers`].
-    tiers: Option<&'a TierSet<'a>>,
+    /// The resident blob's tier slots, when bound with [`Decompressor::bind_tiers`]: a `&'a
+    /// TierSet<'s>` for some `'s` outliving `'a`, its lifetime erased so that the decompressor
+    /// stays covariant in `'a` (the set is invariant, [`TierSet`]); read only in
+    /// [`Decompressor::with_tiers`].
+    tiers: Option<NonNull<TierSet<'static>>>,
 }
 
 // SAFETY: `blob` and `bind` stand for shared `&'a [u8]` and `&'a [f32]` (read only), and
@@ -209,9 +212,9 @@ impl<'a> Decompressor<'a> {
     /// Binds to the resident blob of `tiers`, at time 0: every sampling call reads the tiers
     /// attached when it starts ([`TierSet`]). Constant time.
     #[inline]
-    pub fn bind_tiers(tiers: &'a TierSet<'a>) -> Self {
+    pub fn bind_tiers<'s: 'a>(tiers: &'a TierSet<'s>) -> Self {
         Decompressor {
-            tiers: Some(tiers),
+            tiers: Some(NonNull::from(tiers).cast()),
             ..Self::bind(tiers.open_blob())
         }
     }
@@ -250,7 +253,16 @@ impl<'a> Decompressor<'a> {
     /// [`with_defaults!`] with tiers: out of line, so that a blob without tiers reads as if
     /// tiers did not exist.
     #[inline(never)]
-    fn with_tiers<R>(&self, t: &TierSet<'a>, f: impl for<'r> FnOnce(&Defaults<'r>) -> R) -> R {
+    fn with_tiers<R>(
+        &self,
+        t: NonNull<TierSet<'static>>,
+        f: impl for<'r> FnOnce(&Defaults<'r>) -> R,
+    ) -> R {
+        // SAFETY: `t` was a `&'a TierSet<'s>` with `'s: 'a` ([`Decompressor::bind_tiers`]): the
+        // set and its tier bytes outlive `'a`, so it is read as a `TierSet<'a>` for this call.
+        // `TierSet` is invariant only so that `attach` (through `&self`) cannot take bytes
+        // shorter-lived than the set's; the decompressor never attaches and never hands it out.
+        let t = unsafe { t.cast::<TierSet<'a>>().as_ref() };
         let d = self.defaults();
         t.read(|a| f(&Defaults { tiers: a, ..d }))
     }

@@ -50,6 +50,20 @@ pub struct Attached<'a> {
 
 /// The tier slots of one opened resident blob. Attach and detach from any thread while others
 /// sample; it must stay where it is (not moved) while decompressors are bound to it.
+///
+/// Attached bytes outlive the set, which the compiler checks:
+///
+/// ```compile_fail
+/// # use animcomp::decompress::{OpenBlob, TierSet};
+/// fn attach_a_temporary(open: &OpenBlob<'_>) {
+///     let set = TierSet::new(open).unwrap();
+///     for _ in 0..2 {
+///         let bytes = vec![0u8; 64]; // freed at the end of each turn
+///         let _ = set.attach(&bytes);
+///     }
+///     let _ = set.attached();
+/// }
+/// ```
 #[derive(Debug)]
 pub struct TierSet<'a> {
     open: OpenBlob<'a>,
@@ -58,8 +72,14 @@ pub struct TierSet<'a> {
     slots: [AtomicPtr<u8>; MAX_TIER_LEVELS as usize],
     readers: AtomicUsize,
     generation: AtomicU32,
-    life: PhantomData<&'a [u8]>,
+    /// Invariant in `'a`: attached through `&self`, tier bytes must live as long as the set
+    /// was made for, not as long as one call (a covariant `'a` let a shared reference to the
+    /// set shrink it and attach a temporary).
+    life: PhantomData<Invariant<'a>>,
 }
+
+/// A type invariant in `'a` (and `Send`, `Sync`).
+type Invariant<'a> = fn(&'a [u8]) -> &'a [u8];
 
 // SAFETY: the slots point at shared `&'a [u8]` tier bytes (read only).
 unsafe impl Send for TierSet<'_> {}
