@@ -57,6 +57,6 @@ pub use format::AdditiveFormat;
 pub use offline::additive::{compress_additive, AdditiveBase};
 #[cfg(feature = "compress")]
 pub use offline::{
-    clip::RawClip, compress, compress_tiered, compress_with_curves, curves::Curve, CodecChoice,
-    CompressSettings, TierSettings, TieredBlobs, VbrLayout,
+    clip::RawClip, compress, compress_tiered, compress_tiered_budget, compress_with_curves,
+    curves::Curve, CodecChoice, CompressSettings, TierBudget, TierSettings, TieredBlobs, VbrLayout,
 };

@@ -35,6 +35,7 @@ mod output;
 mod peers;
 mod regroup;
 mod report;
+mod report_tiers;
 mod runtime_bench;
 mod sample;
 mod sample_set;
@@ -64,7 +65,8 @@ enum Command {
     Sample(sample::Args),
     /// Compress, decompress and measure many clips; print a table (and optionally JSON).
     Bench(bench::Args),
-    /// Draw an SVG of a clip's error over time and its joints' error ranking.
+    /// Draw an SVG of a clip's error over time and its joints' error ranking (for a resident
+    /// blob with its tier files beside it: each fidelity's error and pose).
     Report(report::Args),
     /// Compress, decode and write a glTF (.glb) of the skeleton and the decoded animation (same
     /// inputs as compress).

@@ -1,11 +1,15 @@
 //! `animcomp report`: an SVG picture of a compressed clip's error: error over time of the worst
-//! joints (with the precision as a dashed line) and the ranking of the joints' max errors.
+//! joints (with the precision as a dashed line) and the ranking of the joints' max errors. For a
+//! resident blob (quality tiers), also each fidelity's bytes and float64 error, drawn over time,
+//! and each fidelity's pose side by side (`report_tiers`).
 
 use crate::input;
 use crate::inspect::read_blob;
 use crate::measure::{self, Measured};
+use crate::report_tiers::{self, TierView};
 use crate::svg::{ticks, ticks_n, Svg};
 use crate::CliError;
+use animcomp::format::header::TierInfo;
 use animcomp::{AlignedBlob, RawClip};
 use animcomp_import::curves::CurveSet;
 use std::path::{Path, PathBuf};
@@ -15,7 +19,9 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A clip file (compressed here with --codec), or a clip file and a blob of it (measured
-    /// as is; give the same --error, --shell and --resample it was compressed with).
+    /// as is; give the same --error, --shell and --resample it was compressed with). For a
+    /// resident blob of `tiers build`, its tier files beside it (`<name>.tier1`, `.tier2`) are
+    /// read too: each fidelity is measured and drawn.
     #[arg(required = true, num_args = 1..=2, value_name = "CLIP [BLOB]")]
     pub inputs: Vec<PathBuf>,
     /// Where to write the SVG [default: `<clip stem>.report.svg` in the current folder]; a
@@ -68,6 +74,8 @@ pub struct ReportData<'a> {
     pub title: String,
     /// Subtitle line.
     pub subtitle: String,
+    /// A resident blob's fidelities (drawn below the charts, which show the resident blob).
+    pub tiers: Option<&'a TierView>,
 }
 
 /// Runs the command.
@@ -102,9 +110,11 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     }
     let clip = input::take_clip(&mut asset, &a.opts)?;
     crate::output::refuse_existing(&out, a.opts.force)?;
+    let mut tier_levels = None;
     let (blob, codec_name): (AlignedBlob, String) = match blob_path {
         Some(bp) => {
             let (blob, h) = read_blob(bp)?;
+            tier_levels = TierInfo::read(&h, blob.as_bytes()).map(|i| (bp, i.levels));
             if h.num_joints as usize != clip.num_joints() {
                 return Err(CliError(format!(
                     "{}: the blob has {} joints but the clip {} has {}",
@@ -132,11 +142,30 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
     let m = measure::measure_blob(&clip, &blob)
         .map_err(|e| CliError(format!("measuring the blob failed: {e}")))?;
     let raw = clip.raw_size_bytes();
+    let tiers = match tier_levels {
+        Some((bp, levels)) => {
+            let (found, missing) = report_tiers::tier_files(bp, levels);
+            Some(report_tiers::measure(
+                &clip, &blob, &found, levels, missing,
+            )?)
+        }
+        None => None,
+    };
     let data = ReportData {
         clip: &clip,
         measured: &m,
         precision: a.opts.settings.error,
-        title: format!("{} — codec {}", clip.name, codec_name),
+        tiers: tiers.as_ref(),
+        title: format!(
+            "{} — codec {}{}",
+            clip.name,
+            codec_name,
+            if tiers.is_some() {
+                " (resident blob alone; its fidelities below)"
+            } else {
+                ""
+            }
+        ),
         subtitle: format!(
             "{} joints, {} samples at {} Hz | {} bytes (raw {}), ratio {:.2} | max error {:.4} ({}), p99 {:.4} | precision {}, shell {}",
             clip.num_joints(),
@@ -156,6 +185,9 @@ pub fn run(a: &Args) -> Result<ExitCode, CliError> {
         .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     println!("wrote {}", out.display());
     println!("{}", data.subtitle);
+    if let Some(v) = &tiers {
+        print!("{}", report_tiers::table(v));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -222,6 +254,7 @@ fn curves_report(a: &Args, set: &CurveSet, out: &Path) -> Result<ExitCode, CliEr
         clip: &clip,
         measured: &m,
         precision: 1.0,
+        tiers: None,
         title: format!("{} — curves (error / precision)", set.name),
         subtitle: format!(
             "{nc} curves, {} samples at {} Hz | {} bytes (raw {raw}), ratio {:.2} | max error {:.3} x precision ({}), p99 {:.3}",
@@ -298,7 +331,8 @@ pub fn render(d: &ReportData, top: usize, bars: usize) -> String {
     let (top_y, plot_h) = (80.0, 360.0);
     let bar_h = 18.0;
     let bars_y = top_y + plot_h + 90.0;
-    let h = bars_y + bars as f64 * bar_h + 60.0;
+    let bars_end = bars_y + bars as f64 * bar_h + 60.0;
+    let h = bars_end + d.tiers.map_or(0.0, |_| report_tiers::HEIGHT);
     let mut s = Svg::new(w, h);
     s.text(left, 28.0, 18.0, "start", &d.title);
     s.text(left, 50.0, 11.0, "start", &d.subtitle);
@@ -450,6 +484,9 @@ pub fn render(d: &ReportData, top: usize, bars: usize) -> String {
         1.5,
         Some("6 4"),
     );
+    if let Some(v) = d.tiers {
+        report_tiers::draw(&mut s, v, d.clip, d.precision, bars_end, left, plot_w, w);
+    }
     s.finish()
 }
 
@@ -508,6 +545,7 @@ mod tests {
             precision: 0.01,
             title: "t".into(),
             subtitle: "s".into(),
+            tiers: None,
         };
         let svg = render(&d, 2, 3);
         assert_eq!(svg.matches("<polyline").count(), 2);

@@ -15,7 +15,9 @@ use animcomp::decompress::{DecompressOptions, Decompressor};
 use animcomp::format::header::TierInfo;
 use animcomp::format::tier::{TIER_HEADER, TIER_MAGIC};
 use animcomp::format::Header;
-use animcomp::offline::tiers::compress_tiered_fidelities;
+use animcomp::offline::tiers::{
+    compress_tiered_fidelities, plan_budget, tier_candidates, BudgetPlan, TierBudget,
+};
 use animcomp::runtime::{OpenBlob, TierSet};
 use animcomp::{AlignedBlob, CodecChoice, RawClip, TierSettings};
 use animcomp_import::judge64::{max_p99, Reference};
@@ -61,8 +63,32 @@ pub struct BuildArgs {
     /// precision (at most --resident-factor).
     #[arg(long, default_value_t = 3.0, value_parser = measure::positive_f32, value_name = "F")]
     pub medium_factor: f32,
+    /// A byte budget shared by every clip of the inputs: their resident blobs together take at
+    /// most this fraction of the bytes of the blobs without tiers (e.g. 0.5). Samples leave the
+    /// resident blobs cheapest first across the whole set, above --resident-factor when the
+    /// factor alone does not fit; a clip's bounds then depend on the others. A budget that
+    /// cannot be met (every removable sample out) writes the blobs and exits with status 1.
+    #[arg(long, value_parser = budget_fraction, value_name = "F")]
+    pub resident_budget: Option<f64>,
+    /// With --resident-budget and two levels: the resident blobs with level 1 attached (as
+    /// blobs storing those samples) at most this fraction (at least --resident-budget).
+    #[arg(long, value_parser = budget_fraction, value_name = "F", requires = "resident_budget")]
+    pub medium_budget: Option<f64>,
     #[command(flatten)]
     pub opts: ClipArgs,
+}
+
+/// Parses a budget: a fraction of the bytes, finite and above 0.
+fn budget_fraction(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number"))?;
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} must be finite and greater than 0"))
+    }
 }
 
 /// Runs `animcomp tiers`.
@@ -199,6 +225,16 @@ fn build(a: &BuildArgs) -> Result<ExitCode, CliError> {
             a.medium_factor, a.resident_factor
         )));
     }
+    if let Some(resident) = a.resident_budget {
+        if a.medium_budget.is_some() && a.levels != 2 {
+            return Err(CliError("--medium-budget needs --levels 2".into()));
+        }
+        if a.medium_budget.is_some_and(|m| m < resident) {
+            return Err(CliError(
+                "--medium-budget is below --resident-budget".into(),
+            ));
+        }
+    }
     if a.output.exists() && !a.output.is_dir() {
         return Err(CliError(format!(
             "{}: is not a folder (-o names the folder the blobs go to)",
@@ -214,6 +250,28 @@ fn build(a: &BuildArgs) -> Result<ExitCode, CliError> {
     std::fs::create_dir_all(&a.output)
         .map_err(|e| CliError(format!("{}: cannot create: {e}", a.output.display())))?;
     let settings = a.opts.settings.settings(CodecChoice::Vbr);
+    let mut tiers = tiers;
+    let mut unmet = None;
+    if let Some(resident) = a.resident_budget {
+        let budget = TierBudget {
+            resident,
+            medium: a.medium_budget,
+        };
+        let cands = jobs
+            .par_iter()
+            .map(|j| {
+                tier_candidates(&j.clip, &settings, &tiers)
+                    .map_err(|e| CliError(format!("{}: {e}", j.source)))
+            })
+            .collect::<Result<Vec<_>, CliError>>()?;
+        let refs: Vec<_> = cands.iter().collect();
+        let plan = plan_budget(&refs, &tiers, &budget).map_err(|e| CliError(e.to_string()))?;
+        print_plan(&plan, &budget);
+        if !plan.resident_reached || !plan.medium_reached {
+            unmet = Some(plan);
+        }
+        tiers = plan.tiers;
+    }
     let results: Vec<Result<Built, CliError>> = jobs
         .par_iter()
         .map(|j| {
@@ -249,15 +307,64 @@ fn build(a: &BuildArgs) -> Result<ExitCode, CliError> {
     for (j, r) in jobs.iter().zip(results) {
         built.push((j, r?));
     }
-    print_table(a, &built);
+    print_table(a, &tiers, &built);
+    if let Some(plan) = unmet {
+        eprintln!(
+            "animcomp: the budget is not reachable: with every removable sample out of the \
+             resident blobs they take {} of the bytes{}",
+            ratio(plan.resident_bytes as usize, plan.full_bytes as usize),
+            match plan.medium_reached {
+                true => String::new(),
+                false => format!(
+                    ", with level 1 {}",
+                    ratio(plan.medium_bytes as usize, plan.full_bytes as usize)
+                ),
+            }
+        );
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A threshold as printed (`f32::MAX`: every removable sample).
+fn factor(f: f32) -> String {
+    match f == f32::MAX {
+        true => "every removable sample".into(),
+        false => format!("{f}x the precision"),
+    }
+}
+
+/// The thresholds a shared budget gave.
+fn print_plan(plan: &BudgetPlan, budget: &TierBudget) {
+    println!(
+        "shared budget: resident <= {} of {} bytes without tiers{}: resident threshold {}{}; \
+         planned resident {}{}",
+        budget.resident,
+        thousands(plan.full_bytes),
+        budget
+            .medium
+            .map_or(String::new(), |m| format!(", with level 1 <= {m}")),
+        factor(plan.tiers.resident_factor),
+        match plan.tiers.levels {
+            2 => format!(", level 2 threshold {}", factor(plan.tiers.medium_factor)),
+            _ => String::new(),
+        },
+        ratio(plan.resident_bytes as usize, plan.full_bytes as usize),
+        match plan.tiers.levels {
+            2 => format!(
+                ", with level 1 {}",
+                ratio(plan.medium_bytes as usize, plan.full_bytes as usize)
+            ),
+            _ => String::new(),
+        },
+    );
 }
 
 fn ratio(a: usize, b: usize) -> String {
     format!("{:.3}", a as f64 / b.max(1) as f64)
 }
 
-fn print_table(a: &BuildArgs, built: &[(&Job, Built)]) {
+fn print_table(a: &BuildArgs, tiers: &TierSettings, built: &[(&Job, Built)]) {
     let levels = a.levels as usize;
     println!(
         "wrote {} clip{} to {} (<name>.blob resident, <name>.tier1{})",
@@ -266,18 +373,32 @@ fn print_table(a: &BuildArgs, built: &[(&Job, Built)]) {
         a.output.display(),
         if levels == 2 { ", <name>.tier2" } else { "" }
     );
-    println!(
-        "precision {}, shell {}; resident within {}x the precision{}; errors in float64 over \
-         every joint and sample",
-        a.opts.settings.error,
-        a.opts.settings.shell,
-        a.resident_factor,
-        if levels == 2 {
-            format!(", with level 1 within {}x", a.medium_factor)
-        } else {
-            String::new()
-        }
-    );
+    match a.resident_budget {
+        None => println!(
+            "precision {}, shell {}; resident within {}x the precision{}; errors in float64 over \
+             every joint and sample",
+            a.opts.settings.error,
+            a.opts.settings.shell,
+            a.resident_factor,
+            if levels == 2 {
+                format!(", with level 1 within {}x", a.medium_factor)
+            } else {
+                String::new()
+            }
+        ),
+        Some(_) => println!(
+            "precision {}, shell {}; samples out of the resident blob up to {}{}; the bounds \
+             depend on the set: errors measured in float64 over every joint and sample",
+            a.opts.settings.error,
+            a.opts.settings.shell,
+            factor(tiers.resident_factor),
+            if levels == 2 {
+                format!(", of level 1 up to {}", factor(tiers.medium_factor))
+            } else {
+                String::new()
+            }
+        ),
+    }
     let mut headers = vec!["clip", "full bytes", "resident/full"];
     if levels == 2 {
         headers.push("+1/full");

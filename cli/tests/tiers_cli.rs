@@ -302,3 +302,155 @@ fn tiers_build_on_bandai_when_present() {
     assert!(t[1] < t[2] && t[2] <= t[3] && t[3] < 1.1, "{t:?}");
     assert!(t[8] <= 0.01 * 1.001 && t[4] <= 0.1 * 1.001, "{t:?}");
 }
+
+#[test]
+fn a_shared_budget_is_met_or_reported_unreachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let clips: Vec<PathBuf> = (0..3)
+        .map(|k| bvh(dir.path(), &format!("c{k}.bvh"), 150 + 40 * k, k as f32))
+        .collect();
+    let out = dir.path().join("out");
+    let assert = animcomp()
+        .args([
+            "tiers",
+            "build",
+            "--resident-budget",
+            "0.7",
+            "--medium-budget",
+            "0.85",
+        ])
+        .args(&clips)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    println!("{stdout}");
+    assert!(
+        stdout.contains("shared budget: resident <= 0.7"),
+        "{stdout}"
+    );
+    let total = row(&stdout, "total");
+    // full bytes, resident/full, +1/full, all/full, ...
+    assert!(total[1] <= 0.7, "resident {} of the full bytes", total[1]);
+    // +1/full counts the tier blob's own headers and records beside the medium budget's frames.
+    assert!(total[2] <= 0.9, "+1 {} of the full bytes", total[2]);
+    // The resident files written: their sizes sum to at most the budget.
+    let full = total[0];
+    let resident: u64 = (0..3)
+        .map(|k| {
+            std::fs::metadata(out.join(format!("c{k}.blob")))
+                .unwrap()
+                .len()
+        })
+        .sum();
+    assert!(resident as f64 <= 0.7 * full, "{resident} of {full}");
+    // With every level attached, the plain blob's poses.
+    let resident = read(&out.join("c1.blob"));
+    let open = OpenBlob::open(resident.as_bytes(), &DecompressOptions::default()).unwrap();
+    let set = TierSet::new(&open).unwrap();
+    let tiers: Vec<AlignedBlob> = (1..=2)
+        .map(|l| read(&out.join(format!("c1.tier{l}"))))
+        .collect();
+    for t in &tiers {
+        set.attach(t.as_bytes()).unwrap();
+    }
+    let all = poses(&mut Decompressor::bind_tiers(&set));
+    animcomp()
+        .arg("compress")
+        .arg(&clips[1])
+        .args(["--codec", "vbr", "-o"])
+        .arg(dir.path().join("c1.acmp"))
+        .assert()
+        .success();
+    let full = read(&dir.path().join("c1.acmp"));
+    let mut d = Decompressor::new(full.as_bytes(), &DecompressOptions::default()).unwrap();
+    assert_eq!(all, poses(&mut d));
+
+    // A budget no threshold reaches: the blobs are written, exit status 1, said on stderr.
+    let tight = dir.path().join("tight");
+    animcomp()
+        .args(["tiers", "build", "--resident-budget", "0.02"])
+        .args(&clips)
+        .arg("-o")
+        .arg(&tight)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("every removable sample"))
+        .stderr(predicate::str::contains("not reachable"));
+    assert!(tight.join("c2.tier2").is_file());
+    // Bad budgets are refused before anything is written.
+    animcomp()
+        .args([
+            "tiers",
+            "build",
+            "--resident-budget",
+            "0.5",
+            "--medium-budget",
+            "0.4",
+        ])
+        .args(&clips)
+        .arg("-o")
+        .arg(dir.path().join("bad"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("below --resident-budget"));
+    assert!(!dir.path().join("bad").exists());
+}
+
+#[test]
+fn report_of_a_resident_blob_measures_and_draws_each_fidelity() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = bvh(dir.path(), "a.bvh", 240, 0.5);
+    let out = dir.path().join("out");
+    animcomp()
+        .args(["tiers", "build"])
+        .arg(&a)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let svg = dir.path().join("a.svg");
+    let assert = animcomp()
+        .arg("report")
+        .arg(&a)
+        .arg(out.join("a.blob"))
+        .arg("-o")
+        .arg(&svg)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    println!("{stdout}");
+    let fid = |name: &str| -> Vec<f64> {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no row {name} in\n{stdout}"));
+        line[name.len()..]
+            .split_whitespace()
+            .map(|c| c.replace(',', "").parse::<f64>().unwrap())
+            .collect()
+    };
+    let (r, one, all) = (fid("resident"), fid("+ level 1"), fid("+ level 2"));
+    // bytes, of all tiers, max, p99: bytes grow, errors within each level's bound.
+    assert!(r[0] < one[0] && one[0] < all[0]);
+    assert_eq!(all[1], 1.0);
+    assert!(r[2] <= 0.1 * 1.001 && one[2] <= 0.03 * 1.001 && all[2] <= 0.01 * 1.001);
+    let doc = std::fs::read_to_string(&svg).unwrap();
+    assert!(doc.contains("pose at sample"), "no poses drawn");
+    // The resident blob's chart (8 worst joints), then one polyline per fidelity.
+    assert_eq!(doc.matches("<polyline").count(), 8 + 3);
+    assert!(doc.contains("+ level 2 ("));
+
+    // Without its tier files beside it, the resident fidelity alone, and what is missing.
+    std::fs::remove_file(out.join("a.tier2")).unwrap();
+    animcomp()
+        .arg("report")
+        .arg(&a)
+        .arg(out.join("a.blob"))
+        .arg("-o")
+        .arg(dir.path().join("b.svg"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("not found:").and(predicate::str::contains("a.tier2")));
+}

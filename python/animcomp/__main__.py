@@ -71,6 +71,22 @@ def _parser() -> argparse.ArgumentParser:
         default=3.0,
         help="with --tiers 2: the bound with level 1 attached, x the precision",
     )
+    b.add_argument(
+        "--resident-budget",
+        type=float,
+        default=None,
+        metavar="F",
+        help="with --tiers: one byte budget for every take: the resident blobs together at "
+        "most this fraction of the bytes without tiers (samples leave cheapest first across "
+        "the set; the plan is written to budget.json)",
+    )
+    b.add_argument(
+        "--medium-budget",
+        type=float,
+        default=None,
+        metavar="F",
+        help="with --tiers 2 and --resident-budget: resident + level 1 at most this fraction",
+    )
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -95,13 +111,23 @@ def _check_arguments(p: argparse.ArgumentParser, args: argparse.Namespace) -> No
         p.error(f"-o {args.out}: is a file; give a folder (created if missing)")
     if args.cache and args.cache_url:
         p.error("--cache and --cache-url: give one (--cache-url names the cache's location)")
+    if args.resident_budget is not None:
+        if args.tiers is None:
+            p.error("--resident-budget needs --tiers")
+        if not args.resident_budget > 0:
+            p.error("--resident-budget must be greater than 0")
+    if args.medium_budget is not None:
+        if args.resident_budget is None or args.tiers != 2:
+            p.error("--medium-budget needs --tiers 2 and --resident-budget")
+        if args.medium_budget < args.resident_budget:
+            p.error("--medium-budget is below --resident-budget")
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     p = _parser()
     args = p.parse_args(argv)
     _check_arguments(p, args)
-    from .batch import Settings, compress_library
+    from .batch import Settings, compress_library, compress_library_tiered
 
     settings = Settings(
         codec=args.codec,
@@ -115,18 +141,31 @@ def main(argv: Optional[List[str]] = None) -> int:
         resident_factor=args.resident_factor,
         medium_factor=args.medium_factor,
     )
-    result = compress_library(
-        args.inputs,
-        args.out,
-        settings=settings,
+    common = dict(
         scheduler=args.scheduler,
         workers=args.workers,
         cache=args.cache_url or (True if args.cache else None),
         progress=not args.no_progress,
     )
+    if args.resident_budget is not None:
+        result = compress_library_tiered(
+            args.inputs,
+            args.out,
+            levels=args.tiers,
+            resident_factor=args.resident_factor,
+            medium_factor=args.medium_factor,
+            resident_budget=args.resident_budget,
+            medium_budget=args.medium_budget,
+            settings=settings,
+            **common,
+        )
+    else:
+        result = compress_library(args.inputs, args.out, settings=settings, **common)
     print(result.summary())
     print(f"manifest: {result.manifest}")
-    return 1 if result.failed else 0
+    budget = result.extra.get("budget")
+    unmet = budget is not None and not (budget["resident_reached"] and budget["medium_reached"])
+    return 1 if result.failed or unmet else 0
 
 
 if __name__ == "__main__":

@@ -495,6 +495,124 @@ def compress_tiered(
     return Blob(resident), [bytes(t) for t in tiers]
 
 
+def tier_candidates(
+    clip: Clip,
+    *,
+    precision: float = 0.01,
+    shell: float = 3.0,
+    level: Optional[str] = None,
+    levels: int = 2,
+    resident_factor: float = 10.0,
+    medium_factor: float = 3.0,
+) -> bytes:
+    """A shared budget's first step, per clip: every removable sample of ``clip`` compressed
+    with these settings (those of :func:`compress_tiered`), ranked by the error its removal
+    adds, with the bytes it saves, as ``bytes`` for :func:`plan_tier_budget`. The GIL is
+    released while it runs."""
+    if not isinstance(clip, Clip):
+        raise InputError(f"tier_candidates expects a Clip, got {type(clip).__name__}", 2)
+    if levels not in (1, 2):
+        raise InputError(f"levels: {levels!r}, expected 1 or 2", 2)
+    clip = clip._checked()
+    return bytes(
+        _native.tier_candidates(
+            clip,
+            float(precision),
+            float(shell),
+            level,
+            int(levels),
+            float(resident_factor),
+            float(medium_factor),
+        )
+    )
+
+
+@dataclass(frozen=True)
+class TierBudgetPlan:
+    """The thresholds a shared budget gives a set of clips (:func:`plan_tier_budget`).
+
+    ``resident_factor`` and ``medium_factor`` are what :func:`compress_tiered` takes for every
+    clip of the set (3.4e38: every removable sample leaves); ``resident_reached`` /
+    ``medium_reached`` whether the budgets are met (if not, every removable sample left and the
+    set is still above); bytes of the whole set: ``full_bytes`` without tiers, ``resident_bytes``
+    and ``medium_bytes`` (resident + level 1, as blobs storing those samples) as counted, upper
+    bounds of what is written; ``bounds``: per clip, each fidelity's largest error (resident,
+    + level 1, all) by the compressor's metric, as a multiple of the precision."""
+
+    levels: int
+    resident_factor: float
+    medium_factor: float
+    resident_reached: bool
+    medium_reached: bool
+    full_bytes: int
+    resident_bytes: int
+    medium_bytes: int
+    bounds: List[List[float]]
+
+    def tiered_kwargs(self) -> dict:
+        """The tier keyword arguments of :func:`compress_tiered` for every clip of the set."""
+        return dict(
+            levels=self.levels,
+            resident_factor=self.resident_factor,
+            medium_factor=self.medium_factor,
+        )
+
+
+def plan_tier_budget(
+    candidates: Sequence[bytes],
+    *,
+    resident_budget: float,
+    medium_budget: Optional[float] = None,
+    levels: int = 2,
+    resident_factor: float = 10.0,
+    medium_factor: float = 3.0,
+) -> TierBudgetPlan:
+    """A shared budget's second step, over the :func:`tier_candidates` of every clip of a set
+    (computed with the same ``levels`` and factors): the resident blobs together at most
+    ``resident_budget`` of the bytes without tiers (and, with two levels and
+    ``medium_budget``, resident + level 1 at most that), samples leaving cheapest first across
+    the set. The factors are the least thresholds: a budget they already meet changes
+    nothing."""
+    d = _native.plan_tier_budget(
+        [bytes(c) for c in candidates],
+        int(levels),
+        float(resident_factor),
+        float(medium_factor),
+        float(resident_budget),
+        None if medium_budget is None else float(medium_budget),
+    )
+    return TierBudgetPlan(**d)
+
+
+def compress_tiered_budget(
+    clips: Sequence[Clip],
+    *,
+    resident_budget: float,
+    medium_budget: Optional[float] = None,
+    precision: float = 0.01,
+    shell: float = 3.0,
+    level: Optional[str] = None,
+    levels: int = 2,
+    resident_factor: float = 10.0,
+    medium_factor: float = 3.0,
+) -> "tuple[List[tuple[Blob, List[bytes]]], TierBudgetPlan]":
+    """Compresses a set of clips with quality tiers sharing one byte budget per tier: the
+    resident blobs together at most ``resident_budget`` of the bytes of the blobs without tiers
+    (and, with ``medium_budget``, resident + level 1 at most that). Returns each clip's
+    ``(resident Blob, [tier bytes])`` as :func:`compress_tiered` does, and the plan (its
+    ``bounds``: each clip's bounds, which now depend on the set). The three steps
+    (:func:`tier_candidates`, :func:`plan_tier_budget`, :func:`compress_tiered`) on this
+    process; :func:`animcomp.batch.compress_library_tiered` runs them on Dask."""
+    kw = dict(precision=precision, shell=shell, level=level)
+    tiers = dict(levels=levels, resident_factor=resident_factor, medium_factor=medium_factor)
+    cands = [tier_candidates(c, **kw, **tiers) for c in clips]
+    plan = plan_tier_budget(
+        cands, resident_budget=resident_budget, medium_budget=medium_budget, **tiers
+    )
+    out = [compress_tiered(c, **kw, **plan.tiered_kwargs()) for c in clips]
+    return out, plan
+
+
 @dataclass(frozen=True)
 class TierMeasurement:
     """One fidelity of a resident blob: ``levels`` tier levels attached (0: the resident blob

@@ -37,12 +37,23 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
-from ._core import Blob, compress, compress_tiered, load_all, measure, measure_tiers
+from ._core import (
+    Blob,
+    compress,
+    compress_tiered,
+    load_all,
+    measure,
+    measure_tiers,
+    plan_tier_budget,
+    tier_candidates,
+)
 from ._errors import Error
 from .cache import BlobCache, _is_local, atomic_write, cache_key
 
 #: The manifest's file name in ``out_dir``.
 MANIFEST = "manifest.jsonl"
+#: With a shared tier budget: the plan's file name in ``out_dir``.
+BUDGET = "budget.json"
 
 
 @dataclass
@@ -365,6 +376,24 @@ class BatchResult:
             )
         return rows
 
+    def _budget_rows(self) -> List[Tuple[str, str]]:
+        """A shared tier budget's plan (``extra["budget"]``): thresholds and whether met."""
+        b = self.extra.get("budget")
+        if not b:
+            return []
+
+        def factor(f: float) -> str:
+            return "every removable sample" if f > 1e38 else f"{f:g}x the precision"
+
+        met = "met" if b["resident_reached"] and b["medium_reached"] else "NOT reachable"
+        return [
+            (
+                "shared budget",
+                f"resident <= {b['resident_budget']} of the bytes without tiers: {met}, "
+                f"resident threshold {factor(b['resident_factor'])}",
+            )
+        ]
+
     def summary(self) -> str:
         """A table of totals: takes, failures, reuse and cache, bytes, ratio, worst error."""
         ok = self.ok
@@ -387,6 +416,7 @@ class BatchResult:
                 f"{worst[0]:.5f} ({worst[1]['take_name']})" if worst[1] else "-",
             ),
             *self._tier_rows(ok),
+            *self._budget_rows(),
             ("workers", f"{self.workers}"),
             ("wall seconds", f"{self.seconds:.2f}"),
             ("takes / s", f"{len(self.records) / self.seconds:.2f}" if self.seconds else "-"),
@@ -555,6 +585,58 @@ def compress_library(
     return BatchResult(ordered, time.perf_counter() - t0, out_url, manifest, n_workers)
 
 
+def file_candidates(path: str, settings: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """A shared budget's first step for one input file (runs on a worker): each take's
+    :func:`animcomp.tier_candidates` (``{"input", "take", "candidates"}``), or its
+    ``"error"``. Never raises for a bad input."""
+    s = Settings(**settings)
+    try:
+        clips = load_all(path, resample=s.resample)
+    except (Error, OSError, ValueError) as e:
+        return [{"input": path, "take": 0, "error": f"{type(e).__name__}: {e}"}]
+    out: List[Dict[str, Any]] = []
+    for take, clip in enumerate(clips):
+        rec: Dict[str, Any] = {"input": path, "take": take}
+        try:
+            if clip.curve_names:
+                raise Error("tiered blobs hold joints only: the take has curves")
+            rec["candidates"] = tier_candidates(clip, **s.tiered_kwargs())
+        except (Error, OSError, ValueError) as e:
+            rec["error"] = f"{type(e).__name__}: {e}"
+        out.append(rec)
+    return out
+
+
+def plan_budget(
+    per_file: List[List[Dict[str, Any]]],
+    settings: Dict[str, Any],
+    resident_budget: float,
+    medium_budget: Optional[float],
+) -> Dict[str, Any]:
+    """A shared budget's second step (one task, over every file's :func:`file_candidates`): the
+    set's :class:`animcomp.TierBudgetPlan` as a dict, its ``bounds`` as a list of ``{"input",
+    "take", "bounds"}``. Takes whose candidates failed are left out of the set."""
+    s = Settings(**settings)
+    takes = [r for f in per_file for r in f if "candidates" in r]
+    if not takes:
+        raise Error("no take of the inputs could be ranked for the budget")
+    plan = plan_tier_budget(
+        [r["candidates"] for r in takes],
+        resident_budget=resident_budget,
+        medium_budget=medium_budget,
+        levels=int(s.tiers or 2),
+        resident_factor=s.resident_factor,
+        medium_factor=s.medium_factor,
+    )
+    d = asdict(plan)
+    d["bounds"] = [
+        {"input": r["input"], "take": r["take"], "bounds": b} for r, b in zip(takes, plan.bounds)
+    ]
+    d["resident_budget"] = resident_budget
+    d["medium_budget"] = medium_budget
+    return d
+
+
 def compress_library_tiered(
     inputs: Iterable[Union[str, "os.PathLike[str]"]],
     out_dir: Union[str, "os.PathLike[str]"],
@@ -562,17 +644,29 @@ def compress_library_tiered(
     levels: int = 2,
     resident_factor: float = 10.0,
     medium_factor: float = 3.0,
+    resident_budget: Optional[float] = None,
+    medium_budget: Optional[float] = None,
     settings: Union[Settings, Dict[str, Any], None] = None,
     **kwargs: Any,
 ) -> BatchResult:
     """:func:`compress_library` with quality tiers: each take compressed by
-    :func:`animcomp.compress_tiered` (per clip: a take's fidelity never depends on the others;
-    no budget is shared across takes) into its resident blob ``<name>.acmp`` and
+    :func:`animcomp.compress_tiered` into its resident blob ``<name>.acmp`` and
     ``<name>.tier1`` (, ``.tier2``) beside it, each fidelity measured by
     :func:`animcomp.measure_tiers` (float64). The manifest's records add ``tier_bytes`` and
     ``fidelities`` (per fidelity: ``levels`` attached, ``bytes``, ``max_error``, ``p99_error``);
     ``blob_bytes`` is the resident blob's, ``max_error`` / ``p99_error`` those with every tier.
-    Tiered takes bypass the blob cache. Other keyword arguments as :func:`compress_library`."""
+    Tiered takes bypass the blob cache. Other keyword arguments as :func:`compress_library`.
+
+    Without ``resident_budget`` each take is split on its own (its fidelity never depends on
+    the others). With it, every take of the inputs shares one byte budget: the resident blobs
+    together take at most ``resident_budget`` of the bytes without tiers (and with two levels
+    and ``medium_budget``, resident + level 1 at most that), in three Dask steps: each file's
+    takes ranked on the workers (:func:`file_candidates`), one task choosing the set's
+    thresholds (:func:`plan_budget`), then every take compressed at those thresholds (the
+    factors, the least thresholds, are taken as they are when the budget allows). The plan is
+    written to ``out_dir/budget.json`` and returned in ``result.extra["budget"]``; a budget that
+    cannot be met (``resident_reached`` false) still writes every take, with every removable
+    sample out of the resident blobs."""
     s = settings if isinstance(settings, Settings) else Settings(**(settings or {}))
     s = Settings(
         **{
@@ -582,7 +676,65 @@ def compress_library_tiered(
             "medium_factor": float(medium_factor),
         }
     )
-    return compress_library(inputs, out_dir, settings=s, **kwargs)
+    if resident_budget is None:
+        if medium_budget is not None:
+            raise Error("medium_budget needs resident_budget")
+        return compress_library(inputs, out_dir, settings=s, **kwargs)
+    inputs = list(inputs)  # read twice: ranked, then compressed
+
+    import fsspec
+    from dask.distributed import Client, LocalCluster
+
+    client = kwargs.pop("client", None)
+    scheduler = kwargs.pop("scheduler", None)
+    workers = kwargs.pop("workers", None)
+    own_cluster = own_client = None
+    if client is None:
+        if scheduler:
+            client = own_client = Client(scheduler)
+        else:
+            own_cluster = LocalCluster(
+                n_workers=workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            client = own_client = Client(own_cluster)
+    try:
+        run = uuid.uuid4().hex[:8]
+        sd = asdict(s)
+        files = expand_inputs(inputs)
+        ranked = [
+            client.submit(file_candidates, p, sd, key=f"animcomp-rank-{run}-{i}", pure=False)
+            for i, p in enumerate(files)
+        ]
+        plan = client.submit(
+            plan_budget,
+            ranked,
+            sd,
+            float(resident_budget),
+            None if medium_budget is None else float(medium_budget),
+            key=f"animcomp-plan-{run}",
+            pure=False,
+        ).result()
+        del ranked
+        at = Settings(
+            **{
+                **sd,
+                "resident_factor": plan["resident_factor"],
+                "medium_factor": plan["medium_factor"],
+            }
+        )
+        result = compress_library(inputs, out_dir, settings=at, client=client, **kwargs)
+    finally:
+        if own_client is not None:
+            own_client.close()
+        if own_cluster is not None:
+            own_cluster.close()
+    fs, root = fsspec.core.url_to_fs(result.out_dir)
+    atomic_write(fs, _join(root, BUDGET), (json.dumps(plan, sort_keys=True) + "\n").encode())
+    result.extra["budget"] = plan
+    return result
 
 
 __all__ = [
@@ -592,6 +744,8 @@ __all__ = [
     "compress_library",
     "compress_take",
     "compress_library_tiered",
+    "file_candidates",
+    "plan_budget",
     "tier_names",
     "expand_inputs",
     "output_name",

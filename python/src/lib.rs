@@ -1049,6 +1049,106 @@ fn compress_tiered<'py>(
     ))
 }
 
+/// tier_candidates(clip, precision, shell, level, levels, resident_factor, medium_factor)
+///     -> bytes
+///
+/// A shared budget's first step, per clip (`animcomp::offline::tiers::tier_candidates`): every
+/// removable sample of the clip compressed with these settings, in removal order with the error
+/// its removal adds, and the bytes it saves; serialised for `plan_tier_budget`. Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (clip, precision=0.01, shell=3.0, level=None, levels=2, resident_factor=10.0, medium_factor=3.0))]
+#[allow(clippy::too_many_arguments)]
+fn tier_candidates<'py>(
+    py: Python<'py>,
+    clip: ClipArrays<'py>,
+    precision: f64,
+    shell: f64,
+    level: Option<&str>,
+    levels: u8,
+    resident_factor: f64,
+    medium_factor: f64,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let precision = positive(py, "precision", precision)?;
+    let shell = positive(py, "shell", shell)?;
+    let settings = CompressSettings {
+        codec: CodecChoice::Vbr,
+        level: parse_level(py, level)?,
+        ..CompressSettings::default()
+    };
+    let tiers = TierSettings {
+        levels,
+        resident_factor: resident_factor as f32,
+        medium_factor: medium_factor as f32,
+    };
+    let (raw, curves) = build_clip(py, &clip, precision, shell, 1.0)?;
+    if !curves.is_empty() {
+        return Err(input_error(
+            py,
+            "tiered blobs hold joints only: the clip has curves (drop them first)",
+        ));
+    }
+    let c = py
+        .allow_threads(|| animcomp::offline::tiers::tier_candidates(&raw, &settings, &tiers))
+        .map_err(|e| lib_error(py, e))?;
+    Ok(PyBytes::new(py, &c.to_bytes()))
+}
+
+/// plan_tier_budget(candidates, levels, resident_factor, medium_factor, resident_budget,
+///     medium_budget) -> dict
+///
+/// A shared budget's second step (`animcomp::offline::tiers::plan_budget`) over every clip's
+/// `tier_candidates`: the thresholds (`resident_factor`, `medium_factor`: what
+/// `compress_tiered` takes for every clip of the set; 3.4e38 takes every removable sample),
+/// `resident_reached`, `medium_reached`, the set's `full_bytes`, `resident_bytes` and
+/// `medium_bytes` (counted: upper bounds of what is written), and `bounds`: per clip, each
+/// fidelity's largest error by the compressor's metric, as a multiple of the precision.
+#[pyfunction]
+#[pyo3(signature = (candidates, levels=2, resident_factor=10.0, medium_factor=3.0, resident_budget=0.5, medium_budget=None))]
+fn plan_tier_budget<'py>(
+    py: Python<'py>,
+    candidates: Vec<Vec<u8>>,
+    levels: u8,
+    resident_factor: f64,
+    medium_factor: f64,
+    resident_budget: f64,
+    medium_budget: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use animcomp::offline::tiers::{plan_budget, TierBudget, TierCandidates};
+    let tiers = TierSettings {
+        levels,
+        resident_factor: resident_factor as f32,
+        medium_factor: medium_factor as f32,
+    };
+    let cands = candidates
+        .iter()
+        .map(|b| TierCandidates::from_bytes(b))
+        .collect::<animcomp::Result<Vec<_>>>()
+        .map_err(|e| lib_error(py, e))?;
+    let refs: Vec<&TierCandidates> = cands.iter().collect();
+    let budget = TierBudget {
+        resident: resident_budget,
+        medium: medium_budget,
+    };
+    let plan = py
+        .allow_threads(|| plan_budget(&refs, &tiers, &budget))
+        .map_err(|e| lib_error(py, e))?;
+    let d = PyDict::new(py);
+    d.set_item("levels", plan.tiers.levels)?;
+    d.set_item("resident_factor", plan.tiers.resident_factor as f64)?;
+    d.set_item("medium_factor", plan.tiers.medium_factor as f64)?;
+    d.set_item("resident_reached", plan.resident_reached)?;
+    d.set_item("medium_reached", plan.medium_reached)?;
+    d.set_item("full_bytes", plan.full_bytes)?;
+    d.set_item("resident_bytes", plan.resident_bytes)?;
+    d.set_item("medium_bytes", plan.medium_bytes)?;
+    let bounds: Vec<Vec<f64>> = cands
+        .iter()
+        .map(|c| c.bounds(&plan.tiers).iter().map(|&b| b as f64).collect())
+        .collect();
+    d.set_item("bounds", bounds)?;
+    Ok(d)
+}
+
 /// measure_tiers(clip, handle, tiers, precision, shell) -> [(bytes, max, p99), ...]
 ///
 /// Each fidelity of a resident blob: alone, then with tiers[0], tiers[0..2], ... attached (the
@@ -1144,6 +1244,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(measure, m)?)?;
     m.add_function(wrap_pyfunction!(compress_tiered, m)?)?;
     m.add_function(wrap_pyfunction!(measure_tiers, m)?)?;
+    m.add_function(wrap_pyfunction!(tier_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(plan_tier_budget, m)?)?;
     m.add_function(wrap_pyfunction!(status_message, m)?)?;
     m.add_function(wrap_pyfunction!(is_supported, m)?)?;
     m.add_function(wrap_pyfunction!(status_name, m)?)?;

@@ -137,3 +137,94 @@ def test_bandai_tiers_when_present():
         print(f.name, len(plain), [(r.bytes / len(plain), r.max_error, r.p99_error) for r in rows])
         assert rows[0].bytes < len(plain)
         assert rows[0].max_error <= 0.1 * 1.001 and rows[-1].max_error <= 0.01 * 1.001
+
+
+def _budget_set(tmp_path):
+    """Three takes of different smoothness (120 Hz and 30 Hz), so a shared budget takes more
+    from some than from others."""
+    return [
+        animcomp.load(write_bvh(tmp_path / f"b{i}.bvh", joints=7, frames=150, rate=r, seed=i))
+        for i, r in enumerate((120.0, 120.0, 30.0))
+    ]
+
+
+def test_a_shared_budget_in_process(tmp_path):
+    clips = _budget_set(tmp_path)
+    plain = [animcomp.compress(c, codec="vbr") for c in clips]
+    full = sum(len(p) for p in plain)
+    out, plan = animcomp.compress_tiered_budget(clips, resident_budget=0.6)
+    assert isinstance(plan, animcomp.TierBudgetPlan)
+    assert plan.resident_reached and plan.full_bytes == full
+    assert plan.resident_factor > 10.0  # the per-clip default does not fit 0.6
+    assert sum(len(r) for r, _ in out) <= min(0.6 * full, plan.resident_bytes)
+    assert len(plan.bounds) == 3 and all(len(b) == 3 for b in plan.bounds)
+    for c, p, (resident, tiers), b in zip(clips, plain, out, plan.bounds):
+        # The plan's thresholds, as compress_tiered's factors, write the same blobs.
+        again, again_tiers = animcomp.compress_tiered(c, **plan.tiered_kwargs())
+        assert bytes(again) == bytes(resident) and again_tiers == tiers
+        ts = times(c)
+        for t in tiers:
+            resident.attach(t)
+        assert np.array_equal(resident.sample_many(ts), p.sample_many(ts))
+        assert b[0] >= b[1] >= b[2] and b[0] <= plan.resident_factor
+    # A loose budget is the per-clip mode; an unreachable one takes every removable sample.
+    loose, lp = animcomp.compress_tiered_budget(clips, resident_budget=2.0)
+    assert (lp.resident_factor, lp.medium_factor) == (10.0, 3.0)
+    assert [bytes(r) for r, _ in loose] == [bytes(animcomp.compress_tiered(c)[0]) for c in clips]
+    _, tight = animcomp.compress_tiered_budget(clips, resident_budget=0.01)
+    assert not tight.resident_reached and tight.resident_factor > 1e38
+    # Steps run apart (as a distributed batch does) give the same plan.
+    cands = [animcomp.tier_candidates(c) for c in clips]
+    assert animcomp.plan_tier_budget(cands, resident_budget=0.6) == plan
+    with pytest.raises(animcomp.Error):
+        animcomp.plan_tier_budget(cands, resident_budget=0.6, medium_budget=0.5)
+    with pytest.raises(animcomp.Error):
+        animcomp.plan_tier_budget([b"not candidates"], resident_budget=0.6)
+
+
+def test_a_shared_budget_on_dask(tmp_path, client):
+    from animcomp.batch import compress_library_tiered, tier_names
+
+    for i, r in enumerate((120.0, 120.0, 30.0)):
+        write_bvh(tmp_path / "lib" / f"b{i}.bvh", joints=7, frames=150, rate=r, seed=i)
+    out = tmp_path / "out"
+    res = compress_library_tiered(
+        [tmp_path / "lib"], out, client=client, progress=False, resident_budget=0.6,
+        medium_budget=0.8,
+    )
+    assert len(res.ok) == 3 and not res.failed
+    plan = res.extra["budget"]
+    assert plan == json.loads((out / "budget.json").read_text())
+    assert plan["resident_reached"] and plan["medium_reached"]
+    assert len(plan["bounds"]) == 3
+    clips = [animcomp.load(r["input"]) for r in res.records]
+    # The same thresholds as the steps run in this process.
+    _, local = animcomp.compress_tiered_budget(clips, resident_budget=0.6, medium_budget=0.8)
+    assert (plan["resident_factor"], plan["medium_factor"]) == (
+        local.resident_factor,
+        local.medium_factor,
+    )
+    full = sum(len(animcomp.compress(c, codec="vbr")) for c in clips)
+    assert sum(r["blob_bytes"] for r in res.records) <= 0.6 * full
+    for r, c in zip(res.records, clips):
+        resident = animcomp.Blob.from_bytes((out / r["output"]).read_bytes())
+        for n in tier_names(r["output"], 2):
+            resident.attach((out / n).read_bytes())
+        ts = times(c)
+        plain = animcomp.compress(c, codec="vbr")
+        assert np.array_equal(resident.sample_many(ts), plain.sample_many(ts))
+    assert "shared budget" in res.summary() and "met" in res.summary()
+
+
+def test_batch_cli_refuses_a_budget_without_tiers(tmp_path):
+    from animcomp.__main__ import main
+
+    write_bvh(tmp_path / "a.bvh")
+    with pytest.raises(SystemExit) as e:
+        main(["batch", str(tmp_path / "a.bvh"), "-o", str(tmp_path / "o"),
+              "--resident-budget", "0.5"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit):
+        main(["batch", str(tmp_path / "a.bvh"), "-o", str(tmp_path / "o"), "--tiers", "1",
+              "--resident-budget", "0.5", "--medium-budget", "0.6"])
+    assert not (tmp_path / "o").exists()

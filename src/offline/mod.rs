@@ -29,4 +29,4 @@ pub use encode_context::EncodeContext;
 pub use relayout::regroup_blob;
 pub use rotation_error::RotationStats;
 pub use settings::{CodecChoice, CompressSettings, DefaultMode, Level, VbrLayout};
-pub use tiers::{compress_tiered, TierSettings, TieredBlobs};
+pub use tiers::{compress_tiered, compress_tiered_budget, TierBudget, TierSettings, TieredBlobs};

@@ -24,8 +24,9 @@
 //! samples and 94.9 % of the bytes. At 100x: 60.5 % (cmu-cc) and 72.5 % (bandai) of the bytes.
 //!
 //! Files: this one (settings, entry points), `rank` (which level stores each sample),
-//! `write` (the resident and tier blobs).
+//! `write` (the resident and tier blobs), `budget` (a set of clips sharing one byte budget).
 
+pub mod budget;
 pub(crate) mod rank;
 #[cfg(test)]
 mod tests;
@@ -39,6 +40,10 @@ use crate::offline::compress::compress_pipeline;
 use crate::offline::settings::{CodecChoice, CompressSettings};
 use crate::offline::vbr;
 use crate::{Error, Result};
+pub use budget::{
+    compress_tiered_budget, plan_budget, tier_candidates, BudgetPlan, BudgetedSet, TierBudget,
+    TierCandidates,
+};
 use rank::SegmentMasks;
 #[doc(hidden)]
 pub use write::{blob_bytes, BlobBytes};
