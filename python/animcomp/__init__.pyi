@@ -5,13 +5,17 @@ from ._core import (
     Blob as Blob,
     Clip as Clip,
     Measurement as Measurement,
+    TierBudgetPlan as TierBudgetPlan,
     TierMeasurement as TierMeasurement,
     compress as compress,
     compress_tiered as compress_tiered,
+    compress_tiered_budget as compress_tiered_budget,
     load as load,
     load_all as load_all,
     measure as measure,
     measure_tiers as measure_tiers,
+    plan_tier_budget as plan_tier_budget,
+    tier_candidates as tier_candidates,
 )
 from ._errors import (
     ArgumentError as ArgumentError,
