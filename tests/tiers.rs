@@ -473,3 +473,284 @@ fn the_c_abi_attaches_detaches_and_refuses() {
         );
     }
 }
+
+/// A tier blob in parts (`animcomp::format::tier`): the header's first 36 bytes, the frames,
+/// the index (a count per run of 32 segments, an entry per segment) and the records (mask,
+/// first byte).
+#[derive(Clone)]
+struct Parts {
+    head: Vec<u8>,
+    frames: Vec<u8>,
+    counts: Vec<u32>,
+    entries: Vec<u8>,
+    records: Vec<(u32, u32)>,
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// Re-seals a tier blob's checksum.
+fn seal(t: &mut [u8]) {
+    let c = animcomp::format::checksum::crc32c(&t[16..]);
+    t[12..16].copy_from_slice(&c.to_le_bytes());
+}
+
+impl Parts {
+    fn of(t: &[u8]) -> Parts {
+        use animcomp::format::tier::TIER_HEADER;
+        let n = u32_at(t, 32) as usize;
+        let f = u32_at(t, 36) as usize;
+        let index = TIER_HEADER + f;
+        let counts: Vec<u32> = (0..n.div_ceil(32))
+            .map(|w| u32_at(t, index + 4 * w))
+            .collect();
+        let at = index + 4 * counts.len();
+        let entries = t[at..at + n].to_vec();
+        let stored = entries.iter().filter(|&&k| k != 0).count();
+        let at = at + n;
+        let records = (0..stored)
+            .map(|r| (u32_at(t, at + 8 * r), u32_at(t, at + 8 * r + 4)))
+            .collect();
+        Parts {
+            head: t[..36].to_vec(),
+            frames: t[TIER_HEADER..index].to_vec(),
+            counts,
+            entries,
+            records,
+        }
+    }
+
+    /// The blob the layout gives for these parts (the fewest zeros after them), sealed.
+    fn blob(&self) -> AlignedBlob {
+        let mut t = self.head.clone();
+        t.extend_from_slice(&(self.frames.len() as u32).to_le_bytes());
+        let padded = t.len() + self.frames.len() + 32;
+        t.extend_from_slice(&self.frames);
+        for c in &self.counts {
+            t.extend_from_slice(&c.to_le_bytes());
+        }
+        t.extend_from_slice(&self.entries);
+        for &(a, b) in &self.records {
+            t.extend_from_slice(&a.to_le_bytes());
+            t.extend_from_slice(&b.to_le_bytes());
+        }
+        t.resize(t.len().max(padded).div_ceil(16) * 16, 0);
+        let total = t.len() as u32;
+        t[8..12].copy_from_slice(&total.to_le_bytes());
+        seal(&mut t);
+        AlignedBlob::from_bytes(&t)
+    }
+
+    /// The stored segments in order.
+    fn segments(&self) -> Vec<usize> {
+        (0..self.entries.len())
+            .filter(|&s| self.entries[s] != 0)
+            .collect()
+    }
+
+    /// Entries and counts renumbered from the records' segments (`stored`).
+    fn renumber(&mut self, stored: &[usize]) {
+        let mut in_run = 0;
+        for s in 0..self.entries.len() {
+            if s % 32 == 0 {
+                self.counts[s / 32] = stored.iter().filter(|&&x| x < s).count() as u32;
+                in_run = 0;
+            }
+            self.entries[s] = 0;
+            if stored.contains(&s) {
+                in_run += 1;
+                self.entries[s] = in_run;
+            }
+        }
+    }
+}
+
+/// Each structural rule of a tier blob refuses a mutant that breaks only it (checksum
+/// re-sealed), with its own message; the parts re-assembled unchanged are the tier's bytes.
+#[test]
+fn each_tier_rule_refuses_its_mutant() {
+    // Long enough for three runs of 32 segments; level 2 stores samples in some segments only.
+    let clip = generate_clip(&GenerateOptions {
+        joints: 6,
+        samples: 1400,
+        sample_rate: 90.0,
+        bone_length: 1.0,
+        seed: 5,
+        ..Default::default()
+    });
+    let b = build(&clip);
+    let resident = AlignedBlob::from_bytes(&b.blobs.resident);
+    let open = OpenBlob::open(resident.as_bytes(), &DecompressOptions::default()).unwrap();
+    let set = TierSet::new(&open).unwrap();
+    let tier = &b.blobs.tiers[1];
+    let base = Parts::of(tier);
+    assert_eq!(base.blob().as_bytes(), &tier[..]);
+    let n = u32_at(tier, 32) as usize;
+    assert!(n > 64, "{n} segments");
+    let segs = base.segments();
+    assert!(segs.len() >= 3 && segs.len() + 16 < n, "{segs:?}");
+    assert!(segs.iter().any(|&s| s >= 32), "{segs:?}");
+    let other = Parts::of(&b.blobs.tiers[0]);
+    let other_mask = |s: usize| {
+        other
+            .segments()
+            .iter()
+            .position(|&x| x == s)
+            .map_or(0, |r| other.records[r].0)
+    };
+    let refused = |p: &Parts, why: &'static str| {
+        let t = p.blob();
+        assert_eq!(
+            set.attach(t.as_bytes()),
+            Err(Error::CorruptBlob(why)),
+            "{why}"
+        );
+        assert_eq!(set.attached(), [false, false]);
+    };
+    let refused_bytes = |mut t: Vec<u8>, why: &'static str| {
+        seal(&mut t);
+        let t = AlignedBlob::from_bytes(&t);
+        assert_eq!(
+            set.attach(t.as_bytes()),
+            Err(Error::CorruptBlob(why)),
+            "{why}"
+        );
+    };
+
+    // The index: a count that is not the stored segments before its run (the first run's and
+    // the second's).
+    for w in [0, 1] {
+        let mut p = base.clone();
+        p.counts[w] += 1;
+        refused(&p, "tier index count is not the stored segments before it");
+    }
+    // Entries out of order: the first stored segment's counted twice, and two segments of one
+    // run with the same entry.
+    let mut p = base.clone();
+    p.entries[segs[0]] = 2;
+    refused(&p, "tier index entries out of order");
+    let mut p = base.clone();
+    let (a, b2) = (segs[0], segs[1]);
+    assert!(a / 32 == b2 / 32);
+    p.entries[b2] = p.entries[a];
+    refused(&p, "tier index entries out of order");
+    // Entries for more records than the blob holds (in place: the size unchanged; the counts
+    // follow the entries).
+    let mut t = tier.clone();
+    let index = 40 + base.frames.len();
+    let mut p = base.clone();
+    let all: Vec<usize> = (0..n).collect();
+    p.renumber(&all);
+    for (w, c) in p.counts.iter().enumerate() {
+        t[index + 4 * w..][..4].copy_from_slice(&c.to_le_bytes());
+    }
+    let at = index + 4 * p.counts.len();
+    t[at..at + n].copy_from_slice(&p.entries);
+    refused_bytes(t, "tier records out of bounds");
+    // Frame bytes beyond the blob.
+    let mut t = tier.clone();
+    let len = t.len() as u32;
+    t[36..40].copy_from_slice(&len.to_le_bytes());
+    refused_bytes(t, "tier frames or index out of bounds");
+
+    // A stored segment whose record has an empty mask (a segment that stores nothing here).
+    let empty = (0..n).find(|s| !segs.contains(s)).unwrap();
+    let mut p = base.clone();
+    let mut with = segs.clone();
+    with.push(empty);
+    with.sort();
+    p.renumber(&with);
+    let at = segs.iter().filter(|&&s| s < empty).count();
+    let first = p.records.get(at).map_or(p.frames.len() as u32, |r| r.1);
+    p.records.insert(at, (0, first));
+    refused(&p, "tier record with an empty mask");
+    // Without its presence bit a stored segment's frames are not the frame bytes'.
+    let mut p = base.clone();
+    p.renumber(&segs[..segs.len() - 1]);
+    p.records.pop();
+    refused(&p, "tier frame bytes are not its segments' frames");
+    // Frame bytes beyond the segments' frames (16 more zero bytes).
+    let mut p = base.clone();
+    p.frames.extend_from_slice(&[0; 16]);
+    refused(&p, "tier frame bytes are not its segments' frames");
+    // Fewer frame bytes than the last segment's frames.
+    let mut p = base.clone();
+    p.frames.pop();
+    refused(&p, "tier frames out of bounds");
+
+    // Masks: on the segment's first sample, past its last, on a sample the resident blob stores.
+    let on_resident = |p: &Parts, r: usize| {
+        let s = segs[r];
+        let taken = p.records[r].0 | other_mask(s);
+        (1..15).map(|i| 1u32 << i).find(|b| taken & b == 0).unwrap()
+    };
+    for (bit, what) in [
+        (1u32, "first"),
+        (1 << 31, "beyond"),
+        (on_resident(&base, 0), "resident"),
+    ] {
+        let mut p = base.clone();
+        p.records[0].0 |= bit;
+        let t = p.blob();
+        assert_eq!(
+            set.attach(t.as_bytes()),
+            Err(Error::CorruptBlob(
+                "tier mask outside its segment or on a resident sample"
+            )),
+            "{what}"
+        );
+    }
+    // Records whose offsets do not follow one another (the first two swapped).
+    let mut p = base.clone();
+    let (a, b2) = (p.records[0].1, p.records[1].1);
+    p.records[0].1 = b2;
+    p.records[1].1 = a;
+    refused(&p, "tier segments do not follow one another");
+    // A non-zero bit after a segment's frames: the top bit of each stored segment's last byte,
+    // refused where its frames end inside that byte (else a frame bit, which attaches).
+    let mut inside = 0;
+    for r in 0..segs.len() {
+        let end = p_end(&base, r);
+        let mut p = base.clone();
+        p.frames[end - 1] ^= 0x80;
+        let t = p.blob();
+        match set.attach(t.as_bytes()) {
+            Ok(level) => drop(set.detach(level)),
+            Err(e) => {
+                assert_eq!(
+                    e,
+                    Error::CorruptBlob("bits after a tier segment's frames are not zero")
+                );
+                inside += 1;
+            }
+        }
+    }
+    assert!(inside > 0);
+    // Non-zero bytes after the records, and 16 more zero bytes.
+    let ok = base.blob();
+    let mut t = ok.as_bytes().to_vec();
+    *t.last_mut().unwrap() = 1;
+    refused_bytes(t, "tier padding is not zero or not of its one size");
+    let mut t = ok.as_bytes().to_vec();
+    t.extend_from_slice(&[0; 16]);
+    let total = t.len() as u32;
+    t[8..12].copy_from_slice(&total.to_le_bytes());
+    refused_bytes(t, "tier padding is not zero or not of its one size");
+    // The segment count and the level.
+    let mut t = tier.clone();
+    t[32..36].copy_from_slice(&(n as u32 + 1).to_le_bytes());
+    refused_bytes(t, "tier segment count is not the resident's");
+    let mut t = tier.clone();
+    t[6] = 3;
+    refused_bytes(t, "tier level out of range");
+    // And the unchanged tier attaches.
+    assert_eq!(set.attach(ok.as_bytes()), Ok(2));
+}
+
+/// The byte after stored segment `r`'s frames.
+fn p_end(p: &Parts, r: usize) -> usize {
+    p.records
+        .get(r + 1)
+        .map_or(p.frames.len(), |x| x.1 as usize)
+}

@@ -505,9 +505,8 @@ pub fn describe_tier(
     );
     println!("segments       {}", u32_at(b, 32));
     println!(
-        "frames         offset {}, {} bytes",
-        u32_at(b, 36),
-        thousands(u32_at(b, 40) as u64)
+        "frames         offset {TIER_HEADER}, {} bytes",
+        thousands(u32_at(b, 36) as u64)
     );
     let Some(rp) = resident else {
         return Ok(if crc_ok {

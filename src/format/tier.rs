@@ -28,41 +28,53 @@
 //! | 24..28 | the resident blob's checksum `u32` (its header bytes 12..16) |
 //! | 28..32 | the resident blob's total size `u32` |
 //! | 32..36 | segments `u32`: the resident body's segment count |
-//! | 36..40 | frames offset `u32`: [`frames_offset`] of the segment count |
-//! | 40..44 | frame bytes `u32`: from the frames offset to the end of the blob |
-//! | 44..48 | 0 |
-//! | 48.. | one record per segment, 8 bytes: the segment's mask `u32` (bit `s`: local sample `s` is stored here), the byte offset `u32` of its first frame from the frames offset |
-//! | .. frames offset | zeros |
-//! | frames offset .. | per segment in order, its stored samples' frames in sample order, each as many bits as the resident segment's frame bits, back to back from the segment's first byte (bit `i` of the data is bit `i % 8` of byte `i / 8`, as in a body); a segment's frames end on a byte (zero bits after the last) and the next segment's first byte follows |
-//! | .. total size | zeros: the fewest that end the blob on a multiple of 16 with at least [`TIER_PADDING`] bytes after the last segment's frames (the decoders' windows) |
+//! | 36..40 | frame bytes `u32`: the bytes of the frames, `F` |
+//! | 40..40 + F | the frames: per segment that stores samples at this level, in segment order, its samples' frames in sample order, each as many bits as the resident segment's frame bits, back to back from the segment's first byte (bit `i` of the data is bit `i % 8` of byte `i / 8`, as in a body); a segment's frames end on a byte (zero bits after the last) and the next stored segment's first byte follows |
+//! | 40 + F .. | the index ([`index_bytes`]): per run of 32 segments (`ceil(segments / 32)` runs) the count `u32` of stored segments before it, then per segment its entry `u8`: 0 when it stores nothing at this level, else `k` when it is the `k`-th stored segment of its run (its record is the run's count plus `k - 1`) |
+//! | .. | one record per stored segment, in segment order, [`TIER_RECORD`] bytes: its mask `u32` (bit `s`: local sample `s` is stored here), the byte `u32` of its first frame from byte 40 |
+//! | .. total size | zeros: the fewest that end the blob on a multiple of 16 with at least [`TIER_PADDING`] bytes (index, records and zeros) after the frames (the decoders' windows) |
 //!
-//! A segment whose mask is 0 stores no frame; its first byte is the next segment's. A mask has
-//! no bit at or beyond its segment's sample count, never the segment's first or last sample
-//! (the resident blob always stores those) and no sample the resident segment stores.
+//! A segment stores samples at a level when its record's mask is not 0: a segment has an entry
+//! exactly when it has a record, the entries of a run count 1, 2, 3, ... in segment order, and
+//! no record has an empty mask. A mask has no bit at or beyond its segment's sample count, never
+//! the segment's first or last sample (the resident blob always stores those) and no sample the
+//! resident segment stores. The stored segments' frames fill the `F` bytes exactly.
 //!
 //! A frame is the resident segment's frame layout: per group, component x of every lane, then
 //! y, then z, at the group's rates. The frame bits of segment `s` are the resident body's
-//! (every segment of a resident body stores them: it has masks).
+//! (every segment of a resident body stores them: it has masks). The decoders' windows read up
+//! to [`TIER_PADDING`] bytes from inside the frames, past their end into the index and the
+//! records, whose bits they do not use.
+//!
+//! Finding segment `s`'s record at sampling time: its entry, and when that is not 0 the count of
+//! its run `s / 32` (two loads, no search).
 
 /// Magic of a tier blob.
 pub const TIER_MAGIC: [u8; 4] = *b"ACTR";
 /// The tier blob version this library writes and reads.
 pub const TIER_VERSION: u16 = 1;
-/// Bytes of a tier blob's header.
-pub const TIER_HEADER: usize = 48;
-/// Bytes of a segment record.
+/// Bytes of a tier blob's header (where its frames start).
+pub const TIER_HEADER: usize = 40;
+/// Bytes of a stored segment's record.
 pub const TIER_RECORD: usize = 8;
-/// Least zero bytes after the last frame (the decoders read 32-byte windows).
+/// Least bytes after the frames (the decoders read 32-byte windows).
 pub const TIER_PADDING: usize = 32;
 
-/// Where the frames start in a tier blob of `segments` segments: after the header and the
-/// records, on a multiple of 16.
-pub const fn frames_offset(segments: usize) -> usize {
-    (TIER_HEADER + TIER_RECORD * segments).div_ceil(16) * 16
+/// Bytes of the index of a tier blob of `segments` segments: a count per run of 32 segments,
+/// then an entry per segment.
+pub const fn index_bytes(segments: usize) -> usize {
+    segments.div_ceil(32) * 4 + segments
 }
 
-/// The total size of a tier blob of `segments` segments whose frames end at byte `frames_end`
-/// of the frame data (relative to the frames offset).
-pub const fn tier_size(segments: usize, frames_end: usize) -> usize {
-    (frames_offset(segments) + frames_end + TIER_PADDING).div_ceil(16) * 16
+/// The total size of a tier blob of `segments` segments, `stored` of which store samples,
+/// whose frames take `frame_bytes` bytes.
+pub const fn tier_size(segments: usize, stored: usize, frame_bytes: usize) -> usize {
+    let records_end = TIER_HEADER + frame_bytes + index_bytes(segments) + TIER_RECORD * stored;
+    let least = TIER_HEADER + frame_bytes + TIER_PADDING;
+    let end = if records_end > least {
+        records_end
+    } else {
+        least
+    };
+    end.div_ceil(16) * 16
 }

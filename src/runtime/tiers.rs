@@ -30,12 +30,20 @@ use crate::format::{TierInfo, MAX_TIER_LEVELS};
 use crate::runtime::vbr::grouped::body::View;
 use crate::{Error, Result};
 
-/// One attached tier as the decoders read it: its segment records and its frames.
+/// One attached tier as the decoders read it: its index, its records and its frames
+/// ([`crate::format::tier`]).
 #[derive(Debug, Clone, Copy)]
 pub struct TierFrames<'a> {
-    /// Per segment its mask and first frame byte ([`crate::format::tier::TIER_RECORD`] bytes).
-    pub records: &'a [u8],
-    /// The frames and the padding after them.
+    /// The index and what follows it: per run of 32 segments the count `u32` of stored segments
+    /// before it; from byte `entries` per segment its entry (0, or `k` for the run's `k`-th
+    /// stored segment); from byte `records` per stored segment its mask and first frame byte
+    /// ([`crate::format::tier::TIER_RECORD`] bytes); then zeros.
+    pub index: &'a [u8],
+    /// Where the entries start in `index`.
+    pub entries: usize,
+    /// Where the records start in `index`.
+    pub records: usize,
+    /// The frames, and the index, records and zeros after them (the decoders' windows).
     pub frames: &'a [u8],
 }
 
@@ -248,14 +256,16 @@ fn tier_len(p: *const u8) -> usize {
     crate::format::bytes::read_u32(b, 8) as usize
 }
 
-/// The records and frames of a validated tier blob.
+/// The index, records and frames of a validated tier blob.
 fn frames_of(tier: &[u8]) -> TierFrames<'_> {
     use crate::format::bytes::read_u32;
-    use crate::format::tier::{TIER_HEADER, TIER_RECORD};
+    use crate::format::tier::TIER_HEADER;
     let n = read_u32(tier, 32) as usize;
-    let start = read_u32(tier, 36) as usize;
+    let entries = n.div_ceil(32) * 4;
     TierFrames {
-        records: &tier[TIER_HEADER..TIER_HEADER + TIER_RECORD * n],
-        frames: &tier[start..],
+        index: &tier[TIER_HEADER + read_u32(tier, 36) as usize..],
+        entries,
+        records: entries + n,
+        frames: &tier[TIER_HEADER..],
     }
 }

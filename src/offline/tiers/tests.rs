@@ -7,7 +7,7 @@ use super::*;
 use crate::format::checksum::crc32c;
 use crate::format::header::HEADER_SIZE;
 use crate::format::quantize::bits::read_bits;
-use crate::format::tier::{frames_offset, TIER_HEADER, TIER_MAGIC, TIER_PADDING, TIER_VERSION};
+use crate::format::tier::{TIER_HEADER, TIER_MAGIC, TIER_PADDING, TIER_VERSION};
 use crate::format::BlobFlags;
 use crate::offline::clip::{generate_clip, GenerateOptions};
 use crate::offline::settings::Level;
@@ -38,18 +38,33 @@ fn clips() -> Vec<RawClip> {
     out
 }
 
-/// A tier blob's records: per segment (mask, first frame's byte from the frames offset).
-fn records(tier: &[u8]) -> Vec<(u32, usize)> {
-    let n = u32::from_le_bytes(tier[32..36].try_into().unwrap()) as usize;
-    (0..n)
-        .map(|s| {
-            let at = TIER_HEADER + 8 * s;
-            (
-                u32::from_le_bytes(tier[at..at + 4].try_into().unwrap()),
-                u32::from_le_bytes(tier[at + 4..at + 8].try_into().unwrap()) as usize,
-            )
-        })
-        .collect()
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// A tier blob's records: per segment (mask, first frame's byte from the frames' start; a
+/// segment without a record stores nothing at its level, (0, 0)), and the count of records.
+fn records(tier: &[u8]) -> (Vec<(u32, usize)>, usize) {
+    let n = u32_at(tier, 32) as usize;
+    let index = TIER_HEADER + u32_at(tier, 36) as usize;
+    let entries = index + 4 * n.div_ceil(32);
+    let mut at = entries + n;
+    let mut out = vec![(0, 0); n];
+    let (mut stored, mut in_run) = (0, 0);
+    for (s, r) in out.iter_mut().enumerate() {
+        if s % 32 == 0 {
+            assert_eq!(u32_at(tier, index + s / 8) as usize, stored, "segment {s}");
+            in_run = 0;
+        }
+        if tier[entries + s] != 0 {
+            in_run += 1;
+            assert_eq!(tier[entries + s], in_run, "segment {s}");
+            *r = (u32_at(tier, at), u32_at(tier, at + 4) as usize);
+            at += 8;
+            stored += 1;
+        }
+    }
+    (out, stored)
 }
 
 fn body(blob: &[u8]) -> &[u8] {
@@ -92,22 +107,16 @@ fn check_frames(b: &TieredBuild, samples: usize, levels: usize) {
             u32::from_le_bytes(tier[32..36].try_into().unwrap()) as usize,
             full.len()
         );
-        let fo = frames_offset(full.len());
-        assert_eq!(
-            u32::from_le_bytes(tier[36..40].try_into().unwrap()) as usize,
-            fo
-        );
-        assert_eq!(
-            u32::from_le_bytes(tier[40..44].try_into().unwrap()) as usize,
-            total - fo
-        );
-        assert_eq!(tier[44..48], [0; 4]);
-        assert!(tier[TIER_HEADER + 8 * full.len()..fo]
-            .iter()
-            .all(|&x| x == 0));
-        // Records: offsets follow one another, each segment's frames byte-rounded.
+        let frame_bytes = u32_at(tier, 36) as usize;
+        let index = TIER_HEADER + frame_bytes;
+        // Records: one per segment that stores samples, offsets following one another, each
+        // segment's frames byte-rounded, filling the frame bytes.
+        let (recs, stored) = records(tier);
         let mut at = 0;
-        for (s, &(mask, off)) in records(tier).iter().enumerate() {
+        for (s, &(mask, off)) in recs.iter().enumerate() {
+            if mask == 0 {
+                continue;
+            }
             assert_eq!(off, at, "segment {s}");
             let count = (samples - s * seg_len).min(seg_len);
             assert_eq!(mask & 1, 0);
@@ -115,11 +124,18 @@ fn check_frames(b: &TieredBuild, samples: usize, levels: usize) {
             assert_eq!(mask & resident[s].mask, 0);
             at += (mask.count_ones() as usize * resident[s].fb).div_ceil(8);
         }
-        assert!(total - fo - at >= TIER_PADDING);
-        assert!(total - fo - at < TIER_PADDING + 16);
-        assert!(tier[fo + at..].iter().all(|&x| x == 0));
+        assert_eq!(at, frame_bytes);
+        assert_eq!(
+            recs.iter().filter(|r| r.0 != 0).count(),
+            stored,
+            "a record per segment that stores samples"
+        );
+        let records_end = index + 4 * full.len().div_ceil(32) + full.len() + 8 * stored;
+        let end = records_end.max(index + TIER_PADDING);
+        assert!(total >= end && total - end < 16);
+        assert!(tier[records_end..].iter().all(|&x| x == 0));
     }
-    let tiers: Vec<Vec<(u32, usize)>> = b.blobs.tiers.iter().map(|t| records(t)).collect();
+    let tiers: Vec<Vec<(u32, usize)>> = b.blobs.tiers.iter().map(|t| records(t).0).collect();
     let full_body = body(&b.full);
     for (s, (f, r)) in full.iter().zip(&resident).enumerate() {
         assert_eq!(f.fb, r.fb, "segment {s}: the resident segment's frame bits");
@@ -141,8 +157,7 @@ fn check_frames(b: &TieredBuild, samples: usize, levels: usize) {
                 let (mask, off) = recs[s];
                 if mask & (1 << i) != 0 {
                     let k = (mask & ((1u32 << i) - 1)).count_ones() as usize;
-                    let fo = frames_offset(full.len());
-                    sources.push((&tier[..], (fo + off) * 8 + k * f.fb));
+                    sources.push((&tier[..], (TIER_HEADER + off) * 8 + k * f.fb));
                 }
             }
             assert_eq!(sources.len(), 1, "segment {s} sample {i}: stored once");

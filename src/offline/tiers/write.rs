@@ -8,9 +8,7 @@ use crate::format::bytes::read_u32;
 use crate::format::checksum::{blob_checksum, crc32c};
 use crate::format::header::{Header, TierInfo};
 use crate::format::quantize::bits::read_bits;
-use crate::format::tier::{
-    frames_offset, tier_size, TIER_HEADER, TIER_MAGIC, TIER_RECORD, TIER_VERSION,
-};
+use crate::format::tier::{index_bytes, tier_size, TIER_HEADER, TIER_MAGIC, TIER_VERSION};
 use crate::format::{BlobFlags, CodecId};
 use crate::offline::blob_writer::{assemble_blob_with, BlobExtras, EncodedBody};
 use crate::offline::vbr::regroup::BitWriter;
@@ -142,14 +140,28 @@ pub(crate) fn tier_blob(
     }
     let n = frames.len();
     let mut data = Vec::new();
-    let mut records = Vec::with_capacity(TIER_RECORD * n);
-    for (f, m) in frames.iter().zip(masks) {
+    // The index: a count per run of 32 segments, then an entry per segment.
+    let mut index = vec![0u8; index_bytes(n)];
+    let entries = index_bytes(n) - n;
+    let mut records = Vec::new();
+    let (mut stored, mut in_run) = (0u32, 0u8);
+    for (s, (f, m)) in frames.iter().zip(masks).enumerate() {
         let mask = m.levels[level as usize - 1];
         if mask & !f.mask != 0 || f.mask != m.full {
             return Err(Error::InvalidArgument(
                 "tiers: a tier stores a sample the full blob does not",
             ));
         }
+        if s % 32 == 0 {
+            index[4 * (s / 32)..][..4].copy_from_slice(&stored.to_le_bytes());
+            in_run = 0;
+        }
+        if mask == 0 {
+            continue;
+        }
+        in_run += 1;
+        index[entries + s] = in_run;
+        stored += 1;
         records.extend_from_slice(&mask.to_le_bytes());
         records.extend_from_slice(&u32::try_from(data.len()).map_err(too_big)?.to_le_bytes());
         let mut bw = BitWriter::default();
@@ -167,8 +179,7 @@ pub(crate) fn tier_blob(
         }
         data.extend_from_slice(&bw.finish());
     }
-    let fo = frames_offset(n);
-    let total = tier_size(n, data.len());
+    let total = tier_size(n, stored as usize, data.len());
     let total32 = u32::try_from(total).map_err(too_big)?;
     let mut out = vec![0u8; total];
     out[0..4].copy_from_slice(&TIER_MAGIC);
@@ -180,10 +191,12 @@ pub(crate) fn tier_blob(
     out[24..28].copy_from_slice(&resident[12..16]);
     out[28..32].copy_from_slice(&resident[8..12]);
     out[32..36].copy_from_slice(&(n as u32).to_le_bytes());
-    out[36..40].copy_from_slice(&(fo as u32).to_le_bytes());
-    out[40..44].copy_from_slice(&((total - fo) as u32).to_le_bytes());
-    out[TIER_HEADER..TIER_HEADER + records.len()].copy_from_slice(&records);
-    out[fo..fo + data.len()].copy_from_slice(&data);
+    out[36..40].copy_from_slice(&(data.len() as u32).to_le_bytes());
+    let mut at = TIER_HEADER;
+    for part in [&data, &index, &records] {
+        out[at..at + part.len()].copy_from_slice(part);
+        at += part.len();
+    }
     let crc = crc32c(&out[16..]);
     out[12..16].copy_from_slice(&crc.to_le_bytes());
     Ok(out)

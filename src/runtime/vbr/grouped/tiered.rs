@@ -7,7 +7,7 @@ use super::common::{segment_at, Far, Pos, Seg};
 use crate::format::bytes::read_u32;
 use crate::format::checksum::crc32c;
 use crate::format::tier::{
-    frames_offset, tier_size, TIER_HEADER, TIER_MAGIC, TIER_RECORD, TIER_VERSION,
+    index_bytes, tier_size, TIER_HEADER, TIER_MAGIC, TIER_RECORD, TIER_VERSION,
 };
 use crate::format::{Header, TierInfo, BLOB_ALIGNMENT};
 use crate::runtime::tiers::TierFrames;
@@ -22,14 +22,18 @@ use crate::{Error, Result};
 pub(super) fn place<'a>(p: &View<'a>, (meta, mask, fb, s): Seg, local: u32) -> Pos<Far<'a>> {
     let levels = p.tiers.map_or([None, None], |a| a.levels);
     // Each attached level's mask and first frame bit in this segment (an empty mask when it is
-    // not attached).
+    // not attached or stores nothing here): the segment's entry, and its run's count.
     let level = |t: &Option<TierFrames<'a>>| match t {
-        Some(t) => (
-            read_u32(t.records, TIER_RECORD * s),
-            t.frames,
-            read_u32(t.records, TIER_RECORD * s + 4) as usize * 8,
-        ),
-        None => (0, &[][..], 0),
+        Some(t) if t.index[t.entries + s] != 0 => {
+            let e = t.index[t.entries + s] as usize;
+            let k = read_u32(t.index, 4 * (s / 32)) as usize + e - 1;
+            let r: [u8; TIER_RECORD] = t.index[t.records + TIER_RECORD * k..][..TIER_RECORD]
+                .try_into()
+                .unwrap();
+            let r = u64::from_le_bytes(r);
+            (r as u32, t.frames, (r >> 32) as usize * 8)
+        }
+        _ => (0, &[][..], 0),
     };
     let (l1, l2) = (level(&levels[0]), level(&levels[1]));
     let all = mask | l1.0 | l2.0;
@@ -129,28 +133,57 @@ pub(crate) fn validate<'a>(
             "tier segment count is not the resident's",
         ));
     }
-    let start = frames_offset(n);
-    if u32_at(36) as usize != start || start > total || u32_at(40) as usize != total - start {
-        return Err(Error::CorruptBlob(
-            "tier frames offset or size out of bounds",
-        ));
+    // The frames, then the index (a count per run of 32 segments, an entry per segment) and
+    // the records.
+    let frame_bytes = u32_at(36) as usize;
+    let index = TIER_HEADER + frame_bytes.min(total);
+    let records = index + index_bytes(n);
+    if records > total {
+        return Err(Error::CorruptBlob("tier frames or index out of bounds"));
     }
-    let records_end = TIER_HEADER + TIER_RECORD * n;
-    if u32_at(44) != 0 || tier[records_end..start].iter().any(|&b| b != 0) {
-        return Err(Error::CorruptBlob("reserved tier bytes are not zero"));
+    let entries = &tier[records - n..records];
+    // Each run's count is the stored segments before it, and its entries count 1, 2, ... in
+    // segment order.
+    let (mut stored, mut in_run) = (0u32, 0u8);
+    for (s, &k) in entries.iter().enumerate() {
+        if s % 32 == 0 {
+            if u32_at(index + 4 * (s / 32)) != stored {
+                return Err(Error::CorruptBlob(
+                    "tier index count is not the stored segments before it",
+                ));
+            }
+            in_run = 0;
+        }
+        if k == 0 {
+            continue;
+        }
+        if k != in_run + 1 {
+            return Err(Error::CorruptBlob("tier index entries out of order"));
+        }
+        in_run = k;
+        stored += 1;
     }
-    let frames = &tier[start..];
+    let records_end = records + TIER_RECORD * stored as usize;
+    if records_end > total {
+        return Err(Error::CorruptBlob("tier records out of bounds"));
+    }
+    let frames = &tier[TIER_HEADER..];
     let mut end = 0u64;
-    for s in 0..n {
+    let mut r = records;
+    // The records, in the order of the segments that store samples.
+    for (s, _) in entries.iter().enumerate().filter(|(_, &k)| k != 0) {
         let (_, mask, fb, _) = segment_at(v, s as u32);
-        let r = TIER_HEADER + TIER_RECORD * s;
         let (m, first) = (u32_at(r), u32_at(r + 4) as u64);
+        r += TIER_RECORD;
         let samples = (v.num_samples - s as u32 * v.seg_len).min(v.seg_len);
         let inside = if samples >= 32 {
             !0
         } else {
             (1u32 << samples) - 1
         };
+        if m == 0 {
+            return Err(Error::CorruptBlob("tier record with an empty mask"));
+        }
         if m & !inside != 0 || m & (1 | 1 << (samples - 1)) != 0 || m & mask != 0 {
             return Err(Error::CorruptBlob(
                 "tier mask outside its segment or on a resident sample",
@@ -163,7 +196,7 @@ pub(crate) fn validate<'a>(
         }
         let bits = m.count_ones() as u64 * fb as u64;
         end = first + bits.div_ceil(8);
-        if end > frames.len() as u64 {
+        if end > frame_bytes as u64 {
             return Err(Error::CorruptBlob("tier frames out of bounds"));
         }
         if !bits.is_multiple_of(8) && frames[(end - 1) as usize] >> (bits % 8) != 0 {
@@ -172,11 +205,23 @@ pub(crate) fn validate<'a>(
             ));
         }
     }
-    if tier_size(n, end as usize) != total || frames[end as usize..].iter().any(|&b| b != 0) {
+    if end != frame_bytes as u64 {
+        return Err(Error::CorruptBlob(
+            "tier frame bytes are not its segments' frames",
+        ));
+    }
+    if tier_size(n, stored as usize, frame_bytes) != total
+        || tier[records_end..].iter().any(|&b| b != 0)
+    {
         return Err(Error::CorruptBlob(
             "tier padding is not zero or not of its one size",
         ));
     }
-    let records = &tier[TIER_HEADER..records_end];
-    Ok((level, TierFrames { records, frames }))
+    let tf = TierFrames {
+        index: &tier[index..],
+        entries: records - n - index,
+        records: records - index,
+        frames,
+    };
+    Ok((level, tf))
 }
