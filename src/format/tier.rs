@@ -34,9 +34,9 @@
 //! | .. | one record per stored segment, in segment order, [`TIER_RECORD`] bytes: its mask `u32` (bit `s`: local sample `s` is stored here), the byte `u32` of its first frame from byte 40 |
 //! | .. total size | zeros: the fewest that end the blob on a multiple of 16 with at least [`TIER_PADDING`] bytes (index, records and zeros) after the frames (the decoders' windows) |
 //!
-//! A segment stores samples at a level when its record's mask is not 0: a segment has an entry
-//! exactly when it has a record, the entries of a run count 1, 2, 3, ... in segment order, and
-//! no record has an empty mask. A mask has no bit at or beyond its segment's sample count, never
+//! A segment stores samples at a level when it has a record: its entry is not 0 exactly then,
+//! the non-zero entries of a run count 1, 2, 3, ... in segment order, and no record has an
+//! empty mask. A mask has no bit at or beyond its segment's sample count, never
 //! the segment's first or last sample (the resident blob always stores those) and no sample the
 //! resident segment stores. The stored segments' frames fill the `F` bytes exactly.
 //!
