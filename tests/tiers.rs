@@ -582,7 +582,16 @@ fn each_tier_rule_refuses_its_mutant() {
     let b = build(&clip);
     let resident = AlignedBlob::from_bytes(&b.blobs.resident);
     let open = OpenBlob::open(resident.as_bytes(), &DecompressOptions::default()).unwrap();
-    let set = TierSet::new(&open).unwrap();
+    // A set per attach, made after the tier it attaches (a set outlives nothing it holds);
+    // a refused tier leaves it empty.
+    let attach = |t: &AlignedBlob| {
+        let set = TierSet::new(&open).unwrap();
+        let r = set.attach(t.as_bytes());
+        if r.is_err() {
+            assert_eq!(set.attached(), [false, false]);
+        }
+        r
+    };
     let tier = &b.blobs.tiers[1];
     let base = Parts::of(tier);
     assert_eq!(base.blob().as_bytes(), &tier[..]);
@@ -601,21 +610,12 @@ fn each_tier_rule_refuses_its_mutant() {
     };
     let refused = |p: &Parts, why: &'static str| {
         let t = p.blob();
-        assert_eq!(
-            set.attach(t.as_bytes()),
-            Err(Error::CorruptBlob(why)),
-            "{why}"
-        );
-        assert_eq!(set.attached(), [false, false]);
+        assert_eq!(attach(&t), Err(Error::CorruptBlob(why)), "{why}");
     };
     let refused_bytes = |mut t: Vec<u8>, why: &'static str| {
         seal(&mut t);
         let t = AlignedBlob::from_bytes(&t);
-        assert_eq!(
-            set.attach(t.as_bytes()),
-            Err(Error::CorruptBlob(why)),
-            "{why}"
-        );
+        assert_eq!(attach(&t), Err(Error::CorruptBlob(why)), "{why}");
     };
 
     // The index: a count that is not the stored segments before its run (the first run's and
@@ -694,7 +694,7 @@ fn each_tier_rule_refuses_its_mutant() {
         p.records[0].0 |= bit;
         let t = p.blob();
         assert_eq!(
-            set.attach(t.as_bytes()),
+            attach(&t),
             Err(Error::CorruptBlob(
                 "tier mask outside its segment or on a resident sample"
             )),
@@ -715,8 +715,8 @@ fn each_tier_rule_refuses_its_mutant() {
         let mut p = base.clone();
         p.frames[end - 1] ^= 0x80;
         let t = p.blob();
-        match set.attach(t.as_bytes()) {
-            Ok(level) => drop(set.detach(level)),
+        match attach(&t) {
+            Ok(_) => {}
             Err(e) => {
                 assert_eq!(
                     e,
@@ -745,7 +745,7 @@ fn each_tier_rule_refuses_its_mutant() {
     t[6] = 3;
     refused_bytes(t, "tier level out of range");
     // And the unchanged tier attaches.
-    assert_eq!(set.attach(ok.as_bytes()), Ok(2));
+    assert_eq!(attach(&ok), Ok(2));
 }
 
 /// The byte after stored segment `r`'s frames.
