@@ -68,14 +68,7 @@ fn main() {
             std::fs::create_dir_all(&dir).unwrap();
             for j in args[2..].iter().filter_map(|s| s.parse::<usize>().ok()) {
                 for seed in 1..=4u64 {
-                    let opts = animcomp::clip::GenerateOptions {
-                        joints: j.max(1),
-                        samples: 300,
-                        sample_rate: 30.0,
-                        seed,
-                        ..Default::default()
-                    };
-                    let clip = animcomp::clip::generate_clip(&opts);
+                    let clip = animcomp_bench::generated_rig(j, seed);
                     let b = compress(&clip, &CompressSettings::default()).unwrap();
                     std::fs::write(dir.join(format!("gen{j}_{seed}.blob")), b).unwrap();
                 }

@@ -30,6 +30,19 @@ pub fn current_rss_bytes() -> u64 {
     pages * page.max(0) as u64
 }
 
+/// Generated rig `seed` (1 to 4 in the benchmarks) of `joints` joints: 300 samples at 30 Hz,
+/// every joint rotating (the small rigs of `ab_runtime`'s `gen:` sets and `decode_profile
+/// writegen`).
+pub fn generated_rig(joints: usize, seed: u64) -> animcomp::clip::RawClip {
+    animcomp::clip::generate_clip(&animcomp::clip::GenerateOptions {
+        joints: joints.max(1),
+        samples: 300,
+        sample_rate: 30.0,
+        seed,
+        ..Default::default()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -209,28 +209,11 @@ impl TierCandidates {
 /// The removal order of one segment without a bound (`rank::rank_segment`'s greedy: the
 /// smallest error first, the earliest sample on a tie, NaN and infinite errors never taken):
 /// each step's key (the running maximum of the removal errors).
-#[allow(clippy::needless_range_loop)]
 fn removal_keys(probe: &mut Probe, count: usize) -> Vec<f32> {
     let mut keys = Vec::new();
-    let mut cost: Vec<Option<f32>> = vec![None; count];
+    let mut steps = super::rank::Steps::new(count);
     let mut worst = 0.0f32;
-    loop {
-        let mut best: Option<(f32, usize)> = None;
-        for i in 1..count.saturating_sub(1) {
-            if probe.mask() & (1 << i) == 0 {
-                continue;
-            }
-            let c = *cost[i].get_or_insert_with(|| probe.removal_error(i));
-            if c <= f32::MAX && best.is_none_or(|(b, _)| c < b) {
-                best = Some((c, i));
-            }
-        }
-        let Some((c, i)) = best else { break };
-        let (prev, next) = probe.neighbours(i);
-        probe.remove(i);
-        cost[i] = None;
-        cost[prev] = None;
-        cost[next] = None;
+    while let Some((c, _)) = steps.remove_cheapest(probe, f32::MAX) {
         worst = worst.max(c);
         keys.push(worst);
     }

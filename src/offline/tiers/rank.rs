@@ -54,38 +54,59 @@ pub(crate) fn rank(ctx: &EncodeContext, searched: &Searched, phases: &Phases) ->
 
 /// The masks of one segment of `count` samples (the probe holds the full mask and is left at the
 /// resident one).
-#[allow(clippy::needless_range_loop)]
 pub(crate) fn rank_segment(probe: &mut Probe, count: usize, phases: &Phases) -> SegmentMasks {
     let full = probe.mask();
     let mut levels = [0u32; 2];
-    // Each stored interior sample's removal error, computed when first needed and again after a
-    // neighbour's removal changed it.
-    let mut cost: Vec<Option<f32>> = vec![None; count];
+    let mut steps = Steps::new(count);
     for &(bound, level) in phases {
-        loop {
-            let mut best: Option<(f32, usize)> = None;
-            for i in 1..count.saturating_sub(1) {
-                if probe.mask() & (1 << i) == 0 {
-                    continue;
-                }
-                let c = *cost[i].get_or_insert_with(|| probe.removal_error(i));
-                // The smallest error, the earliest sample on a tie; NaN is never taken.
-                if c <= bound && best.is_none_or(|(b, _)| c < b) {
-                    best = Some((c, i));
-                }
-            }
-            let Some((_, i)) = best else { break };
-            let (prev, next) = probe.neighbours(i);
-            probe.remove(i);
+        while let Some((_, i)) = steps.remove_cheapest(probe, bound) {
             levels[level - 1] |= 1 << i;
-            cost[i] = None;
-            cost[prev] = None;
-            cost[next] = None;
         }
     }
     SegmentMasks {
         full,
         resident: probe.mask(),
         levels,
+    }
+}
+
+/// The greedy removal of a segment's interior samples, one step at a time: each stored interior
+/// sample's removal error is computed when first needed and again after a neighbour's removal
+/// changed it.
+pub(crate) struct Steps {
+    cost: Vec<Option<f32>>,
+}
+
+impl Steps {
+    /// No cost known yet, for a segment of `count` samples.
+    pub fn new(count: usize) -> Steps {
+        Steps {
+            cost: vec![None; count],
+        }
+    }
+
+    /// Removes the stored interior sample whose removal adds the least error, if that error is
+    /// at most `bound` (the earliest sample on a tie; NaN is never taken), and returns the error
+    /// and the sample; `None` when no sample qualifies.
+    #[allow(clippy::needless_range_loop)]
+    pub fn remove_cheapest(&mut self, probe: &mut Probe, bound: f32) -> Option<(f32, usize)> {
+        let count = self.cost.len();
+        let mut best: Option<(f32, usize)> = None;
+        for i in 1..count.saturating_sub(1) {
+            if probe.mask() & (1 << i) == 0 {
+                continue;
+            }
+            let c = *self.cost[i].get_or_insert_with(|| probe.removal_error(i));
+            if c <= bound && best.is_none_or(|(b, _)| c < b) {
+                best = Some((c, i));
+            }
+        }
+        let (c, i) = best?;
+        let (prev, next) = probe.neighbours(i);
+        probe.remove(i);
+        self.cost[i] = None;
+        self.cost[prev] = None;
+        self.cost[next] = None;
+        Some((c, i))
     }
 }

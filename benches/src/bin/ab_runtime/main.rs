@@ -208,14 +208,7 @@ fn generated_rigs(sizes: &str, max: usize) -> Vec<CClip> {
         .filter_map(|s| s.trim().parse::<usize>().ok())
     {
         for seed in 1..=4u64 {
-            let opts = animcomp::clip::GenerateOptions {
-                joints: j.max(1),
-                samples: 300,
-                sample_rate: 30.0,
-                seed,
-                ..Default::default()
-            };
-            let mut c = CClip::from_clip(&animcomp::clip::generate_clip(&opts));
+            let mut c = CClip::from_clip(&animcomp_bench::generated_rig(j, seed));
             c.name = format!("gen{j}_{seed}");
             clips.push(c);
         }
