@@ -1021,6 +1021,29 @@ fn compress_tiered<'py>(
     resident_factor: f64,
     medium_factor: f64,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<Bound<'py, PyBytes>>)> {
+    let (raw, settings, tiers) = tiered_inputs(
+        py,
+        &clip,
+        (precision, shell, level),
+        (levels, resident_factor, medium_factor),
+    )?;
+    let b = py
+        .allow_threads(|| animcomp::compress_tiered(&raw, &settings, &tiers))
+        .map_err(|e| lib_error(py, e))?;
+    Ok((
+        PyBytes::new(py, &b.resident),
+        b.tiers.iter().map(|t| PyBytes::new(py, t)).collect(),
+    ))
+}
+
+/// The clip, settings and tier settings of a tiered compression's arguments (checked as
+/// `compress` checks them; a clip with curves is refused: tiered blobs hold joints only).
+fn tiered_inputs(
+    py: Python<'_>,
+    clip: &ClipArrays<'_>,
+    (precision, shell, level): (f64, f64, Option<&str>),
+    (levels, resident_factor, medium_factor): (u8, f64, f64),
+) -> PyResult<(RawClip, CompressSettings, TierSettings)> {
     let precision = positive(py, "precision", precision)?;
     let shell = positive(py, "shell", shell)?;
     let settings = CompressSettings {
@@ -1033,20 +1056,14 @@ fn compress_tiered<'py>(
         resident_factor: resident_factor as f32,
         medium_factor: medium_factor as f32,
     };
-    let (raw, curves) = build_clip(py, &clip, precision, shell, 1.0)?;
+    let (raw, curves) = build_clip(py, clip, precision, shell, 1.0)?;
     if !curves.is_empty() {
         return Err(input_error(
             py,
             "tiered blobs hold joints only: the clip has curves (drop them first)",
         ));
     }
-    let b = py
-        .allow_threads(|| animcomp::compress_tiered(&raw, &settings, &tiers))
-        .map_err(|e| lib_error(py, e))?;
-    Ok((
-        PyBytes::new(py, &b.resident),
-        b.tiers.iter().map(|t| PyBytes::new(py, t)).collect(),
-    ))
+    Ok((raw, settings, tiers))
 }
 
 /// tier_candidates(clip, precision, shell, level, levels, resident_factor, medium_factor)
@@ -1068,25 +1085,12 @@ fn tier_candidates<'py>(
     resident_factor: f64,
     medium_factor: f64,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let precision = positive(py, "precision", precision)?;
-    let shell = positive(py, "shell", shell)?;
-    let settings = CompressSettings {
-        codec: CodecChoice::Vbr,
-        level: parse_level(py, level)?,
-        ..CompressSettings::default()
-    };
-    let tiers = TierSettings {
-        levels,
-        resident_factor: resident_factor as f32,
-        medium_factor: medium_factor as f32,
-    };
-    let (raw, curves) = build_clip(py, &clip, precision, shell, 1.0)?;
-    if !curves.is_empty() {
-        return Err(input_error(
-            py,
-            "tiered blobs hold joints only: the clip has curves (drop them first)",
-        ));
-    }
+    let (raw, settings, tiers) = tiered_inputs(
+        py,
+        &clip,
+        (precision, shell, level),
+        (levels, resident_factor, medium_factor),
+    )?;
     let c = py
         .allow_threads(|| animcomp::offline::tiers::tier_candidates(&raw, &settings, &tiers))
         .map_err(|e| lib_error(py, e))?;
