@@ -7,7 +7,7 @@ use crate::input;
 use crate::inspect::read_blob;
 use crate::measure::{self, Measured};
 use crate::report_tiers::{self, TierView};
-use crate::svg::{ticks, ticks_n, Svg};
+use crate::svg::{ticks, Svg};
 use crate::CliError;
 use animcomp::format::header::TierInfo;
 use animcomp::{AlignedBlob, RawClip};
@@ -341,26 +341,7 @@ pub fn render(d: &ReportData, top: usize, bars: usize) -> String {
     let duration = d.clip.duration().max(1e-6) as f64;
     let x_of = |t: f64| left + plot_w * t / duration;
     let y_of = |e: f64| top_y + plot_h * (1.0 - (e / y_max).min(1.0));
-    s.rect(left, top_y, plot_w, plot_h, "#fafafa", Some("#999"));
-    for t in ticks(y_max) {
-        let y = y_of(t);
-        s.line((left, y), (left + plot_w, y), "#e4e4e4", 1.0, None);
-        s.text(left - 6.0, y + 4.0, 11.0, "end", &format!("{t:.4}"));
-    }
-    for t in ticks_n(duration, 10) {
-        if t > duration * 1.0001 {
-            break;
-        }
-        let x = x_of(t);
-        s.line(
-            (x, top_y + plot_h),
-            (x, top_y + plot_h + 5.0),
-            "#666",
-            1.0,
-            None,
-        );
-        s.text(x, top_y + plot_h + 18.0, 11.0, "middle", &format!("{t:.2}"));
-    }
+    s.time_plot_frame((left, top_y), (plot_w, plot_h), y_max, duration);
     s.text(
         left + plot_w / 2.0,
         top_y + plot_h + 36.0,

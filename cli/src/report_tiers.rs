@@ -7,7 +7,7 @@
 //! The tier blobs are read beside the resident blob, named as `tiers build` writes them:
 //! `<name>.tier1`, `<name>.tier2` for `<name>.blob`.
 
-use crate::svg::{ticks, ticks_n, Svg};
+use crate::svg::{ticks, Svg};
 use crate::table::{thousands, Table};
 use crate::CliError;
 use animcomp::decompress::{DecompressOptions, Decompressor, OpenBlob, TierSet};
@@ -222,24 +222,7 @@ pub fn draw(
         "start",
         "each fidelity's largest error over the joints, over time (float64, clip units)",
     );
-    s.rect(left, top_y, plot_w, plot_h, "#fafafa", Some("#999"));
-    for t in ticks(y_max) {
-        let y = y_of(t);
-        s.line((left, y), (left + plot_w, y), "#e4e4e4", 1.0, None);
-        s.text(left - 6.0, y + 4.0, 11.0, "end", &format!("{t:.4}"));
-    }
-    for t in ticks_n(duration, 10) {
-        if t > duration * 1.0001 {
-            break;
-        }
-        s.text(
-            x_of(t),
-            top_y + plot_h + 18.0,
-            11.0,
-            "middle",
-            &format!("{t:.2}"),
-        );
-    }
+    s.time_plot_frame((left, top_y), (plot_w, plot_h), y_max, duration);
     for (k, f) in v.fidelities.iter().enumerate().rev() {
         let pts: Vec<(f64, f64)> = f
             .per_sample

@@ -82,6 +82,32 @@ impl Svg {
         );
     }
 
+    /// The frame of a plot of errors over time at `(left, top)`, `w` by `h`: its background,
+    /// a grid line and label per error tick up to `y_max`, and a mark and label per time tick
+    /// up to `duration` seconds.
+    pub fn time_plot_frame(
+        &mut self,
+        (left, top): (f64, f64),
+        (w, h): (f64, f64),
+        y_max: f64,
+        duration: f64,
+    ) {
+        self.rect(left, top, w, h, "#fafafa", Some("#999"));
+        for t in ticks(y_max) {
+            let y = top + h * (1.0 - (t / y_max).min(1.0));
+            self.line((left, y), (left + w, y), "#e4e4e4", 1.0, None);
+            self.text(left - 6.0, y + 4.0, 11.0, "end", &format!("{t:.4}"));
+        }
+        for t in ticks_n(duration, 10) {
+            if t > duration * 1.0001 {
+                break;
+            }
+            let x = left + w * t / duration;
+            self.line((x, top + h), (x, top + h + 5.0), "#666", 1.0, None);
+            self.text(x, top + h + 18.0, 11.0, "middle", &format!("{t:.2}"));
+        }
+    }
+
     /// The finished document.
     pub fn finish(self) -> String {
         format!(
