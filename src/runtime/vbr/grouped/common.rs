@@ -481,19 +481,12 @@ pub(super) unsafe fn write_statics(
             continue;
         }
         let mask = kinds.add(MASK_STATIC[ch] * words);
-        for w in 0..words {
-            let mut x = *mask.add(w);
-            while x != 0 {
-                let dst = rows.at(32 * w + x.trailing_zeros() as usize, ch);
-                x &= x - 1;
-                if ch == 0 {
-                    put4(dst, at);
-                } else {
-                    put3(dst, at);
-                }
-                at = at.add(n);
-            }
-        }
+        let (base, stride) = (rows.base[ch], rows.stride[ch]);
+        at = if ch == 0 {
+            write_constants::<4>(mask, words, base, stride, at, &put4)
+        } else {
+            write_constants::<3>(mask, words, base, stride, at, &put3)
+        };
     }
     // The defaults: the joints in none of a channel's masks (as many as the header counts:
     // the bits past the last joint are never reached).
@@ -503,7 +496,7 @@ pub(super) unsafe fn write_statics(
     let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
     let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
     for (ch, &off) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
-        let mut left = p.defaults[ch];
+        let left = p.defaults[ch];
         if left == 0 || channels & (1 << ch) == 0 {
             continue;
         }
@@ -522,23 +515,15 @@ pub(super) unsafe fn write_statics(
         } else {
             src
         };
-        for w in 0..words {
-            let mut x = !(*anim.add(w) | *stat.add(w) | if ch == 0 { *ps.add(w) } else { 0 });
-            while left != 0 {
-                let j = 32 * w + x.trailing_zeros() as usize;
-                if x == 0 {
-                    break;
-                }
-                x &= x - 1;
-                left -= 1;
-                let (dst, from) = (rows.at(j, ch), src.add(j * step));
-                match ch {
-                    0 => put4(dst, from),
-                    1 => put3(dst, from),
-                    _ if bind.is_some() => copy3(dst, from),
-                    _ => put3(dst, from),
-                }
-            }
+        let (base, stride) = (rows.base[ch], rows.stride[ch]);
+        // The joints in none of the channel's masks.
+        let free = |w: usize| !(*anim.add(w) | *stat.add(w) | if ch == 0 { *ps.add(w) } else { 0 });
+        let d = (words, base, stride, src, step);
+        match ch {
+            0 => write_defaults(d, free, left, &put4),
+            1 => write_defaults(d, free, left, &put3),
+            _ if bind.is_some() => write_defaults(d, free, left, &copy3),
+            _ => write_defaults(d, free, left, &put3),
         }
     }
     if p.all_scales && channels & 4 != 0 {
@@ -547,6 +532,60 @@ pub(super) unsafe fn write_statics(
                 Some(b) => copy3(rows.at(j, 2), b.add(j * 10 + 7)),
                 None => put3(rows.at(j, 2), scale),
             }
+        }
+    }
+}
+
+/// One channel's constants: the joints of the `words` mask words at `mask`, in order, each
+/// written by `put` from the next `N` floats at `at` into its row at `base` (`stride` floats a
+/// joint). Returns the floats after the last one read.
+///
+/// # Safety
+/// As [`write_statics`]: `mask` holds `words` words, `at` a value per bit set, every joint's
+/// row lies in the pose.
+#[inline(always)]
+unsafe fn write_constants<const N: usize>(
+    mask: *const u32,
+    words: usize,
+    base: *mut f32,
+    stride: usize,
+    mut at: *const f32,
+    put: &impl Fn(*mut f32, *const f32),
+) -> *const f32 {
+    for w in 0..words {
+        let mut x = *mask.add(w);
+        let row = base.add(32 * w * stride);
+        while x != 0 {
+            put(row.add(x.trailing_zeros() as usize * stride), at);
+            x &= x - 1;
+            at = at.add(N);
+        }
+    }
+    at
+}
+
+/// One channel's defaults: the first `left` joints whose bit is set in `free(w)` (the mask
+/// words `0..words` of `d.0`), each written by `put` into its row at `d.1` (`d.2` floats a
+/// joint) from `d.3` (`d.4` floats a joint: 0 for one value for all).
+///
+/// # Safety
+/// As [`write_statics`]: every joint's row lies in the pose, and its source in the bind pose.
+#[inline(always)]
+unsafe fn write_defaults(
+    d: (usize, *mut f32, usize, *const f32, usize),
+    free: impl Fn(usize) -> u32,
+    mut left: usize,
+    put: &impl Fn(*mut f32, *const f32),
+) {
+    let (words, base, stride, src, step) = d;
+    for w in 0..words {
+        let mut x = free(w);
+        let (row, from) = (base.add(32 * w * stride), src.add(32 * w * step));
+        while left != 0 && x != 0 {
+            let i = x.trailing_zeros() as usize;
+            put(row.add(i * stride), from.add(i * step));
+            x &= x - 1;
+            left -= 1;
         }
     }
 }
