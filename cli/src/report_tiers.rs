@@ -234,7 +234,8 @@ pub fn draw(
             })
             .collect();
         s.polyline(&pts, COLORS[k % 3], 1.3);
-        let ly = top_y + 14.0 + k as f64 * 16.0;
+        // Two lines an entry: the legend column is narrower than one.
+        let ly = top_y + 14.0 + k as f64 * 32.0;
         s.line(
             (left + plot_w + 12.0, ly - 4.0),
             (left + plot_w + 32.0, ly - 4.0),
@@ -242,19 +243,11 @@ pub fn draw(
             3.0,
             None,
         );
-        s.text(
-            left + plot_w + 38.0,
-            ly,
-            11.0,
-            "start",
-            &format!(
-                "{} ({} B, max {:.4}, p99 {:.4})",
-                f.label,
-                thousands(f.bytes as u64),
-                f.max,
-                f.p99
-            ),
-        );
+        let at = left + plot_w + 38.0;
+        let bytes = format!("{} ({} B)", f.label, thousands(f.bytes as u64));
+        s.text(at, ly, 11.0, "start", &bytes);
+        let errors = format!("max {:.4}, p99 {:.4}", f.max, f.p99);
+        s.text(at, ly + 14.0, 11.0, "start", &errors);
     }
     let py = y_of(precision as f64);
     s.line((left, py), (left + plot_w, py), "#d00", 1.5, Some("6 4"));
