@@ -27,6 +27,8 @@
 //! `write` (the resident and tier blobs), `budget` (a set of clips sharing one byte budget).
 
 pub mod budget;
+#[doc(hidden)]
+pub mod groups;
 pub(crate) mod rank;
 #[cfg(test)]
 mod tests;
