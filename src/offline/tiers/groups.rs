@@ -75,7 +75,8 @@ pub struct SetSegment {
 impl SetSegment {
     /// Frame bits the segment keeps when the steps with a key at most `t` leave.
     pub fn frame_bits(&self, t: f32) -> u64 {
-        let mut bits: u64 = self.set_bits.iter().map(|&b| b as u64).sum::<u64>() * self.stored as u64;
+        let mut bits: u64 =
+            self.set_bits.iter().map(|&b| b as u64).sum::<u64>() * self.stored as u64;
         for &(g, k) in &self.steps {
             if k > t {
                 break;
