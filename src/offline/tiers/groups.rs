@@ -98,6 +98,9 @@ pub struct SetRemovals {
     pub units: Vec<(usize, Vec<SetSegment>)>,
 }
 
+/// What receives the decoded poses: `(unit, bound, sample, local pose)`.
+pub type PoseSink<'p> = dyn FnMut(usize, usize, usize, &[Transform]) + 'p;
+
 /// For each of `units`: `clip` compressed as [`crate::compress()`] compresses it (`vbr`), then
 /// in each segment the greedy removal over every (set, interior sample), the least error first,
 /// up to `cap` (a multiple of each joint's precision, the unit of
@@ -110,7 +113,7 @@ pub fn set_removals(
     units: &[MaskUnit],
     cap: f32,
     bounds: &[f32],
-    pose: &mut dyn FnMut(usize, usize, usize, &[Transform]),
+    pose: &mut PoseSink,
 ) -> Result<SetRemovals> {
     if settings.codec != CodecChoice::Vbr || clip.num_joints() == 0 {
         return Err(Error::Unsupported("needs the vbr codec and joints"));
@@ -180,6 +183,7 @@ pub fn set_removals(
 /// The greedy over every (set, stored interior sample) of a segment of `count` samples, the
 /// least removal error first (the first set, then the earliest sample, on a tie), while it is
 /// at most `cap`: (set, sample, key) per step, the key the largest removal error so far.
+#[allow(clippy::needless_range_loop)]
 fn greedy(probe: &mut SetProbe, sets: usize, count: usize, cap: f32) -> Vec<(usize, usize, f32)> {
     let interact: Vec<Vec<bool>> = (0..sets)
         .map(|g| (0..sets).map(|h| probe.interact(g, h)).collect())
@@ -279,10 +283,10 @@ mod tests {
             d.seek_sample(s as u32);
             d.sample_pose(&mut floats, crate::math::FLOATS_PER_JOINT)
                 .unwrap();
-            for u in 0..3 {
+            for (u, unit) in poses.iter().enumerate() {
                 for j in 0..nj {
                     let t = Transform::read_from(&floats[j * 10..(j + 1) * 10]);
-                    let p = poses[u][s * nj + j];
+                    let p = unit[s * nj + j];
                     assert_eq!(
                         (t.rotation.to_array(), t.translation.to_array()),
                         (p.rotation.to_array(), p.translation.to_array()),
