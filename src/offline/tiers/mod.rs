@@ -24,9 +24,12 @@
 //! samples and 94.9 % of the bytes. At 100x: 60.5 % (cmu-cc) and 72.5 % (bandai) of the bytes.
 //!
 //! Files: this one (settings, entry points), `rank` (which level stores each sample),
-//! `write` (the resident and tier blobs), `budget` (a set of clips sharing one byte budget).
+//! `write` (the resident and tier blobs), `budget` (a set of clips sharing one byte budget),
+//! `groups` (a measurement: samples removed per group or per sub-track instead of per segment).
 
 pub mod budget;
+#[doc(hidden)]
+pub mod groups;
 pub(crate) mod rank;
 #[cfg(test)]
 mod tests;

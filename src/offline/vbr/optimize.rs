@@ -26,6 +26,9 @@ use crate::math::{Transform, Vec3};
 use crate::offline::clip::RawClip;
 use crate::offline::metric::{vertex_error, Metric};
 
+mod groups;
+pub use groups::SetProbe;
+
 /// The search aims at this share of each joint's precision, so that float rounding between the
 /// encoder's `f32` reference and the true error never lifts a measured error above the precision.
 /// The search composes object-space transforms in `f32`: at positions of a few hundred units its
