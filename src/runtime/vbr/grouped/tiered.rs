@@ -27,6 +27,27 @@ pub(super) struct FarSegment<'a> {
     first: [usize; 3],
 }
 
+/// The mask, frames and first frame bit of segment `s` (of `n`) in an attached tier (an empty
+/// mask when it is not attached or stores nothing there): the segment's entry, and its run's
+/// count ([`crate::format::tier`]; the segment count is the resident's, validated).
+#[inline(always)]
+fn level(t: Option<&[u8]>, n: usize, s: usize) -> (u32, &[u8], usize) {
+    let Some(t) = t else {
+        return (0, &[], 0);
+    };
+    let index = TIER_HEADER + read_u32(t, 36) as usize;
+    let entries = index + n.div_ceil(32) * 4;
+    let e = t[entries + s] as usize;
+    if e == 0 {
+        return (0, &[], 0);
+    }
+    let k = read_u32(t, index + 4 * (s / 32)) as usize + e - 1;
+    let at = entries + n + TIER_RECORD * k;
+    let r: [u8; TIER_RECORD] = t[at..at + TIER_RECORD].try_into().unwrap();
+    let r = u64::from_le_bytes(r);
+    (r as u32, &t[TIER_HEADER..], (r >> 32) as usize * 8)
+}
+
 impl<'a> FarSegment<'a> {
     /// Segment `seg` ([`super::common::segment_at`]) with the view's tiers.
     #[inline(always)]
@@ -36,26 +57,7 @@ impl<'a> FarSegment<'a> {
             None => &[None, None],
         };
         let n = p.num_segments as usize;
-        // Each attached level's mask and first frame bit in this segment (an empty mask when
-        // it is not attached or stores nothing here): the segment's entry, and its run's count
-        // ([`crate::format::tier`]; the segment count is the resident's, validated).
-        let level = |t: &Option<&'a [u8]>| match *t {
-            Some(t) => {
-                let index = TIER_HEADER + read_u32(t, 36) as usize;
-                let entries = index + n.div_ceil(32) * 4;
-                let e = t[entries + s] as usize;
-                if e == 0 {
-                    return (0, &[][..], 0);
-                }
-                let k = read_u32(t, index + 4 * (s / 32)) as usize + e - 1;
-                let at = entries + n + TIER_RECORD * k;
-                let r: [u8; TIER_RECORD] = t[at..at + TIER_RECORD].try_into().unwrap();
-                let r = u64::from_le_bytes(r);
-                (r as u32, &t[TIER_HEADER..], (r >> 32) as usize * 8)
-            }
-            None => (0, &[][..], 0),
-        };
-        let (l1, l2) = (level(&levels[0]), level(&levels[1]));
+        let (l1, l2) = (level(levels[0], n, s), level(levels[1], n, s));
         FarSegment {
             meta,
             fb,
