@@ -125,8 +125,8 @@ impl<'a> FarSegment<'a> {
 }
 
 /// Checks `tier` in full against the resident blob it must name (header `h`, tier fields
-/// `info`, body view `v`), in time linear in the tier's bytes: returns its level and frames.
-pub(crate) fn validate<'a>(h: &Header, info: &TierInfo, v: &View, tier: &'a [u8]) -> Result<u8> {
+/// `info`, body view `v`), in time linear in the tier's bytes: returns its level.
+pub(crate) fn validate(h: &Header, info: &TierInfo, v: &View, tier: &[u8]) -> Result<u8> {
     if tier.len() < TIER_HEADER {
         return Err(if tier.len() >= 4 && tier[..4] != TIER_MAGIC {
             Error::BadMagic
