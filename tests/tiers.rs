@@ -167,6 +167,56 @@ fn attached_tiers_decode_like_the_blobs_that_store_their_samples() {
     assert!(both_levels);
 }
 
+/// Whole poses at random times (keys between any two samples, in one segment or across two, at
+/// any weight) on every decoder: with level 1 attached, those of the plain blob storing its
+/// samples (keys whose samples the resident segments store, keys with a sample in the tier,
+/// keys between samples no part stores), and with both levels those of the blob without tiers.
+#[test]
+fn whole_poses_at_random_times_decode_like_the_plain_blobs() {
+    let isas: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.available()).collect();
+    for clip in clips() {
+        let b = build(&clip);
+        let resident = AlignedBlob::from_bytes(&b.blobs.resident);
+        let tiers: Vec<AlignedBlob> = b
+            .blobs
+            .tiers
+            .iter()
+            .map(|t| AlignedBlob::from_bytes(t))
+            .collect();
+        let plain: Vec<AlignedBlob> = [&b.fidelities[0], &b.fidelities[1], &b.full]
+            .iter()
+            .map(|x| AlignedBlob::from_bytes(x))
+            .collect();
+        let open = OpenBlob::open(resident.as_bytes(), &DecompressOptions::default()).unwrap();
+        let set = TierSet::new(&open).unwrap();
+        for (level, want) in [(0usize, &plain[0]), (1, &plain[1]), (2, &plain[2])] {
+            if level > 0 {
+                set.attach(tiers[level - 1].as_bytes()).unwrap();
+            }
+            let mut w = Decompressor::new(want.as_bytes(), &DecompressOptions::default()).unwrap();
+            let dur = w.header().duration();
+            let times: Vec<f32> = (0..300u64)
+                .map(|k| {
+                    let x = (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as f32;
+                    x / (1u64 << 24) as f32 * dur
+                })
+                .collect();
+            for &isa in &isas {
+                assert!(Isa::set_best(isa));
+                let mut d = Decompressor::bind_tiers(&set);
+                for &t in &times {
+                    assert_eq!(
+                        bits(&[pose(&mut d, t)]),
+                        bits(&[pose(&mut w, t)]),
+                        "{isa:?} level {level} at {t}"
+                    );
+                }
+            }
+            Isa::set_best(isas[0]);
+        }
+    }
+}
+
 /// One playback cache across attaches and detaches: each pose is the one its tiers give.
 #[test]
 fn a_playback_cache_follows_attach_and_detach() {

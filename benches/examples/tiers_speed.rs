@@ -6,7 +6,9 @@
 //! over `full`'s (below 1: faster than the blob without tiers).
 //!
 //! `cargo run --release -p animcomp-bench --example tiers_speed -- [--max-clips N] [--rounds R]
-//! [--only CONFIG --poses N] DIR...` (`--only` runs one configuration, for `valgrind --tool=callgrind`).
+//! [--only CONFIG --poses N] [--cache DIR] DIR...` (`--only` runs one configuration, for
+//! `valgrind --tool=callgrind`; `--cache DIR` keeps the compressed blobs in `DIR` and reads them
+//! from there on later runs, so that a run under callgrind does not compress).
 
 use animcomp::decompress::{DecompressOptions, Decompressor, Looping, OpenBlob, Rounding};
 use animcomp::math::FLOATS_PER_JOINT;
@@ -31,12 +33,14 @@ fn main() {
     let mut only: Option<usize> = None;
     let mut poses = 200;
     let mut dirs = Vec::new();
+    let mut cache: Option<PathBuf> = None;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--max-clips" => (max_clips, i) = (args[i + 1].parse().unwrap(), i + 1),
             "--rounds" => (rounds, i) = (args[i + 1].parse().unwrap(), i + 1),
             "--poses" => (poses, i) = (args[i + 1].parse().unwrap(), i + 1),
+            "--cache" => (cache, i) = (Some(PathBuf::from(&args[i + 1])), i + 1),
             "--only" => {
                 only = NAMES.iter().position(|n| n.replace(' ', "") == args[i + 1]);
                 i += 1;
@@ -51,19 +55,60 @@ fn main() {
             continue;
         }
         let mut clips = Vec::new();
-        let raws = collect_files(std::slice::from_ref(&dir))
-            .into_iter()
-            .flat_map(|f| load(&f, &ImportOptions::default()).unwrap_or_default())
+        let files = collect_files(std::slice::from_ref(&dir));
+        let mut raws = files
+            .iter()
+            .flat_map(|f| {
+                load(f, &ImportOptions::default())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(n, ic)| (f.clone(), n, ic))
+            })
             .take(max_clips);
-        for ic in raws {
+        let compress_one = |ic: animcomp_import::ImportedClip| {
             let mut raw = ic.clip;
             raw.skeleton.set_error_settings(0.01, 3.0);
             let s = CompressSettings::default();
             let t = compress_tiered(&raw, &s, &TierSettings::default()).unwrap();
+            let mut parts = vec![compress(&raw, &s).unwrap(), t.resident];
+            parts.extend(t.tiers);
+            parts
+        };
+        for (file, n, ic) in raws.by_ref() {
+            // The blobs of one clip: full, resident, then its tiers.
+            let parts = match &cache {
+                Some(c) => {
+                    let stem = format!(
+                        "{}-{}-{n}",
+                        dir.file_name().unwrap().to_string_lossy(),
+                        file.file_stem().unwrap().to_string_lossy()
+                    );
+                    let path = |k: usize| c.join(format!("{stem}.{k}"));
+                    if path(0).exists() {
+                        (0..)
+                            .map(path)
+                            .take_while(|p| p.exists())
+                            .map(|p| std::fs::read(p).unwrap())
+                            .collect()
+                    } else {
+                        let parts = compress_one(ic);
+                        std::fs::create_dir_all(c).unwrap();
+                        for (k, b) in parts.iter().enumerate() {
+                            std::fs::write(path(k), b).unwrap();
+                        }
+                        parts
+                    }
+                }
+                None => compress_one(ic),
+            };
             clips.push(Clip {
-                full: AlignedBlob::from_bytes(&compress(&raw, &s).unwrap()),
-                resident: AlignedBlob::from_bytes(&t.resident),
-                tiers: t.tiers.iter().map(|x| AlignedBlob::from_bytes(x)).collect(),
+                full: AlignedBlob::from_bytes(&parts[0]),
+                resident: AlignedBlob::from_bytes(&parts[1]),
+                tiers: parts[2..]
+                    .iter()
+                    .map(|x| AlignedBlob::from_bytes(x))
+                    .collect(),
             });
         }
         let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); NAMES.len()];

@@ -30,28 +30,13 @@ use crate::format::{TierInfo, MAX_TIER_LEVELS};
 use crate::runtime::vbr::grouped::body::View;
 use crate::{Error, Result};
 
-/// One attached tier as the decoders read it: its index, its records and its frames
-/// ([`crate::format::tier`]).
-#[derive(Debug, Clone, Copy)]
-pub struct TierFrames<'a> {
-    /// The index and what follows it: per run of 32 segments the count `u32` of stored segments
-    /// before it; from byte `entries` per segment its entry (0, or `k` for the run's `k`-th
-    /// stored segment); from byte `records` per stored segment its mask and first frame byte
-    /// ([`crate::format::tier::TIER_RECORD`] bytes); then zeros.
-    pub index: &'a [u8],
-    /// Where the entries start in `index`.
-    pub entries: usize,
-    /// Where the records start in `index`.
-    pub records: usize,
-    /// The frames, and the index, records and zeros after them (the decoders' windows).
-    pub frames: &'a [u8],
-}
-
 /// The tiers a sampling call reads when some level is attached.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Attached<'a> {
-    /// Level 1's and level 2's records and frames, when attached.
-    pub levels: [Option<TierFrames<'a>>; 2],
+    /// Level 1's and level 2's tier blobs (validated, of their total size), when attached:
+    /// the decoders find a segment's record in one only for a key whose samples the resident
+    /// segments do not store.
+    pub levels: [Option<&'a [u8]>; 2],
     /// The set's generation when the call started.
     pub generation: u32,
 }
@@ -123,7 +108,7 @@ impl<'a> TierSet<'a> {
     pub fn attach(&self, tier: &'a [u8]) -> Result<u8> {
         let h = self.open.header();
         let view = View::read(&self.open.blob()[h.body_range()], h);
-        let (level, _) = super::vbr::grouped::tiered::validate(h, &self.info, &view, tier)?;
+        let level = super::vbr::grouped::tiered::validate(h, &self.info, &view, tier)?;
         let slot = &self.slots[level as usize - 1];
         let g = self.lock();
         let free = slot.load(SeqCst).is_null();
@@ -157,7 +142,7 @@ impl<'a> TierSet<'a> {
             }
         }
         // SAFETY: `p` was attached from a `&'a [u8]` of at least its total size (validated).
-        Some(unsafe { std::slice::from_raw_parts(p, tier_len(p)) })
+        Some(unsafe { tier_bytes(p) })
     }
 
     /// Takes the writers' lock: makes the generation odd (a change in progress) and returns
@@ -230,16 +215,9 @@ impl<'a> TierSet<'a> {
         if slots.iter().all(|p| p.is_null()) {
             return f(None);
         }
-        let mut levels = [None, None];
-        for (l, &p) in levels.iter_mut().zip(&slots) {
-            if !p.is_null() {
-                // SAFETY: attached tiers were validated (their size is in their header) and
-                // stay readable while the count is held.
-                *l = Some(frames_of(unsafe {
-                    std::slice::from_raw_parts(p, tier_len(p))
-                }));
-            }
-        }
+        // SAFETY: attached tiers were validated (their size is in their header) and stay
+        // readable while the count is held.
+        let levels = slots.map(|p| (!p.is_null()).then(|| unsafe { tier_bytes(p) }));
         f(Some(&Attached { levels, generation }))
     }
 
@@ -249,23 +227,14 @@ impl<'a> TierSet<'a> {
     }
 }
 
-/// The total size of a validated tier blob at `p`.
-fn tier_len(p: *const u8) -> usize {
-    // SAFETY: a validated tier blob is at least its header long.
-    let b = unsafe { std::slice::from_raw_parts(p, crate::format::tier::TIER_HEADER) };
-    crate::format::bytes::read_u32(b, 8) as usize
-}
-
-/// The index, records and frames of a validated tier blob.
-fn frames_of(tier: &[u8]) -> TierFrames<'_> {
-    use crate::format::bytes::read_u32;
-    use crate::format::tier::TIER_HEADER;
-    let n = read_u32(tier, 32) as usize;
-    let entries = n.div_ceil(32) * 4;
-    TierFrames {
-        index: &tier[TIER_HEADER + read_u32(tier, 36) as usize..],
-        entries,
-        records: entries + n,
-        frames: &tier[TIER_HEADER..],
-    }
+/// The bytes of the validated tier blob at `p`.
+///
+/// # Safety
+/// `p` is an attached tier blob, readable for its total size.
+#[inline(always)]
+unsafe fn tier_bytes<'a>(p: *const u8) -> &'a [u8] {
+    // SAFETY: the total size (a `u32` at byte 8, 4-byte aligned as the blob is 16-byte
+    // aligned) was validated against the bytes attached.
+    let len = u32::from_le((p.add(8) as *const u32).read()) as usize;
+    std::slice::from_raw_parts(p, len)
 }

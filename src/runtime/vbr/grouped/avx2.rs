@@ -325,7 +325,7 @@ macro_rules! group {
         let (va, vb, cb) = match $m {
             // A body that drops samples: a key between two dropped samples reads their span's
             // two stored frames once (a constant: each walk is compiled for one).
-            PAIR if $masks => {
+            PAIR if $masks && (a.t > 0.0 || b.t > 0.0) => {
                 let (va, vb) = sample_pair!(data, a, b, $ga, &ca, limit);
                 (va, vb, None)
             }
@@ -425,32 +425,51 @@ macro_rules! whole_pose {
             #[inline(never)]
             #[target_feature(enable = $f)]
             unsafe fn far(p: &View, key: &SampleKey, sp: &Split, rows: PoseRows, channels: u32) {
-                match sp.case {
-                    PAIR => $walk::<Far, PAIR, true>(p, key, sp, rows, channels),
-                    TWO => $walk::<Far, TWO, true>(p, key, sp, rows, channels),
-                    _ => $walk::<Far, ONE, true>(p, key, sp, rows, channels),
+                // A key whose samples the resident segments store (most keys): the walk of a
+                // body that stores every sample, frames in the body; the tiers are not read.
+                let ab = positions::<Here>(p, sp);
+                if ab.0.t == 0.0 && ab.1.t == 0.0 {
+                    return match sp.case {
+                        PAIR => $walk::<Here, PAIR, false, true>(p, key, sp, Some(ab), rows, channels),
+                        TWO => $walk::<Here, TWO, false, true>(p, key, sp, Some(ab), rows, channels),
+                        _ => $walk::<Here, ONE, false, true>(p, key, sp, Some(ab), rows, channels),
+                    };
+                }
+                let ab = Some(positions::<Far>(p, sp));
+                // A key between two stored samples (with every tier attached, every key): the
+                // walk of a body that stores every sample.
+                let drops = ab.is_some_and(|(a, b)| a.t > 0.0 || b.t > 0.0);
+                match (sp.case, drops) {
+                    (PAIR, true) => $walk::<Far, PAIR, true, true>(p, key, sp, ab, rows, channels),
+                    (PAIR, false) => $walk::<Far, PAIR, false, true>(p, key, sp, ab, rows, channels),
+                    (TWO, _) => $walk::<Far, TWO, false, true>(p, key, sp, ab, rows, channels),
+                    _ => $walk::<Far, ONE, false, true>(p, key, sp, ab, rows, channels),
                 }
             }
             match (p.tiers.is_some(), p.masks, sp.case) {
                 (true, _, _) => far(p, key, &sp, rows, channels),
-                (false, true, PAIR) => $walk::<Here, PAIR, true>(p, key, &sp, rows, channels),
-                (false, _, PAIR) => $walk::<Here, PAIR, false>(p, key, &sp, rows, channels),
-                (false, _, TWO) => $walk::<Here, TWO, false>(p, key, &sp, rows, channels),
-                (false, _, _) => $walk::<Here, ONE, false>(p, key, &sp, rows, channels),
+                (false, true, PAIR) => $walk::<Here, PAIR, true, false>(p, key, &sp, None, rows, channels),
+                (false, _, PAIR) => $walk::<Here, PAIR, false, false>(p, key, &sp, None, rows, channels),
+                (false, _, TWO) => $walk::<Here, TWO, false, false>(p, key, &sp, None, rows, channels),
+                (false, _, _) => $walk::<Here, ONE, false, false>(p, key, &sp, None, rows, channels),
             }
         }
 
+        /// The groups' walk. `FAR`: the copy the walks with tiers call (each copy has one
+        /// caller, which inlines it).
         #[inline]
         #[target_feature(enable = $f)]
-        unsafe fn $walk<'a, S: Src<'a>, const M: u8, const DROPS: bool>(
+        unsafe fn $walk<'a, S: Src<'a>, const M: u8, const DROPS: bool, const FAR: bool>(
             p: &View<'a>,
             key: &SampleKey,
             sp: &Split,
+            ab: Option<(Pos<S>, Pos<S>)>,
             rows: PoseRows,
             channels: u32,
         ) {
             let data = p.data;
-            let (a, b) = positions::<S>(p, sp);
+            // The key's places: found by the caller, or here.
+            let (a, b) = ab.unwrap_or_else(|| positions::<S>(p, sp));
             let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
             let alpha = key.alpha;
             let mut rec = 0;

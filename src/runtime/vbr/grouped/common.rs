@@ -62,11 +62,13 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
 #[inline(always)]
 pub(super) fn positions<'a, S: Src<'a>>(p: &View<'a>, s: &Split) -> (Pos<S>, Pos<S>) {
     let first = segment_at(p, s.seg[0]);
+    if s.case == PAIR {
+        // The same segment: its table entry and header (and tiers' records) read once.
+        return S::place2(p, first, s.local);
+    }
     let a = S::place(p, first, s.local[0]);
     let b = match s.case {
         ONE => a,
-        // The same segment: its table entry and header read once.
-        PAIR => S::place(p, first, s.local[1]),
         _ => S::place(p, segment_at(p, s.seg[1]), s.local[1]),
     };
     (a, b)
@@ -101,6 +103,11 @@ pub(super) struct Pos<S> {
 pub(super) trait Src<'a>: Copy {
     /// The place of sample `local` of segment `seg` ([`segment_at`]).
     fn place(p: &View<'a>, seg: Seg, local: u32) -> Pos<Self>;
+    /// The places of two samples of segment `seg`.
+    #[inline(always)]
+    fn place2(p: &View<'a>, seg: Seg, local: [u32; 2]) -> (Pos<Self>, Pos<Self>) {
+        (Self::place(p, seg, local[0]), Self::place(p, seg, local[1]))
+    }
     /// The bytes that hold the stored frame (`body`: the body's data).
     fn data(pos: &Pos<Self>, body: &'a [u8]) -> &'a [u8];
     /// The bytes and bit of the next stored frame (read when `t > 0`).
@@ -158,7 +165,12 @@ pub(super) struct Far<'a> {
 impl<'a> Src<'a> for Far<'a> {
     #[inline(always)]
     fn place(p: &View<'a>, seg: Seg, local: u32) -> Pos<Far<'a>> {
-        super::tiered::place(p, seg, local)
+        super::tiered::FarSegment::new(p, seg).place(local)
+    }
+    #[inline(always)]
+    fn place2(p: &View<'a>, seg: Seg, local: [u32; 2]) -> (Pos<Far<'a>>, Pos<Far<'a>>) {
+        let f = super::tiered::FarSegment::new(p, seg);
+        (f.place(local[0]), f.place(local[1]))
     }
     #[inline(always)]
     fn data(pos: &Pos<Far<'a>>, _: &'a [u8]) -> &'a [u8] {

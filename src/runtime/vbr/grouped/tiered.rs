@@ -10,86 +10,123 @@ use crate::format::tier::{
     index_bytes, tier_size, TIER_HEADER, TIER_MAGIC, TIER_RECORD, TIER_VERSION,
 };
 use crate::format::{Header, TierInfo, BLOB_ALIGNMENT};
-use crate::runtime::tiers::TierFrames;
 use crate::{Error, Result};
 
-/// The place of sample `local` of segment `seg` with the view's tiers attached: a sample is
-/// stored by the resident segment or by one tier, and a sample no attached part stores is the
-/// blend of the nearest stored ones (as [`crate::format::vbr::keyframe::keyframe_position`]
-/// blends a dropped sample of the resident mask).
-#[cold]
-#[inline(never)]
-pub(super) fn place<'a>(p: &View<'a>, (meta, mask, fb, s): Seg, local: u32) -> Pos<Far<'a>> {
-    let levels = p.tiers.map_or([None, None], |a| a.levels);
-    // Each attached level's mask and first frame bit in this segment (an empty mask when it is
-    // not attached or stores nothing here): the segment's entry, and its run's count.
-    let level = |t: &Option<TierFrames<'a>>| match t {
-        Some(t) if t.index[t.entries + s] != 0 => {
-            let e = t.index[t.entries + s] as usize;
-            let k = read_u32(t.index, 4 * (s / 32)) as usize + e - 1;
-            let r: [u8; TIER_RECORD] = t.index[t.records + TIER_RECORD * k..][..TIER_RECORD]
-                .try_into()
-                .unwrap();
-            let r = u64::from_le_bytes(r);
-            (r as u32, t.frames, (r >> 32) as usize * 8)
-        }
-        _ => (0, &[][..], 0),
+/// Where the frames of one segment lie with the view's tiers attached: per part (the resident
+/// segment, level 1, level 2) the mask of the samples it stores, its bytes and the bit of its
+/// first frame in them. Found once per segment of a key; a sample's place is then a few masks
+/// and a count ([`FarSegment::place`]).
+#[derive(Clone, Copy)]
+pub(super) struct FarSegment<'a> {
+    meta: usize,
+    fb: usize,
+    /// Samples stored by any part.
+    all: u32,
+    mask: [u32; 3],
+    data: [&'a [u8]; 3],
+    first: [usize; 3],
+}
+
+/// The mask, frames and first frame bit of segment `s` (of `n`) in an attached tier (an empty
+/// mask when it is not attached or stores nothing there): the segment's entry, and its run's
+/// count ([`crate::format::tier`]; the segment count is the resident's, validated).
+#[inline(always)]
+fn level(t: Option<&[u8]>, n: usize, s: usize) -> (u32, &[u8], usize) {
+    let Some(t) = t else {
+        return (0, &[], 0);
     };
-    let (l1, l2) = (level(&levels[0]), level(&levels[1]));
-    let all = mask | l1.0 | l2.0;
-    let frames = (meta + p.meta_bytes) * 8;
-    let locate = |sample: u32| -> (&'a [u8], usize) {
-        let below = (1u32 << sample) - 1;
-        let (m, data, first) = if mask & (1 << sample) != 0 {
-            (mask, p.data, frames)
-        } else if l1.0 & (1 << sample) != 0 {
-            l1
-        } else {
-            l2
+    let index = TIER_HEADER + read_u32(t, 36) as usize;
+    let entries = index + n.div_ceil(32) * 4;
+    let e = t[entries + s] as usize;
+    if e == 0 {
+        return (0, &[], 0);
+    }
+    let k = read_u32(t, index + 4 * (s / 32)) as usize + e - 1;
+    let at = entries + n + TIER_RECORD * k;
+    let r: [u8; TIER_RECORD] = t[at..at + TIER_RECORD].try_into().unwrap();
+    let r = u64::from_le_bytes(r);
+    (r as u32, &t[TIER_HEADER..], (r >> 32) as usize * 8)
+}
+
+impl<'a> FarSegment<'a> {
+    /// Segment `seg` ([`super::common::segment_at`]) with the view's tiers.
+    #[inline(always)]
+    pub(super) fn new(p: &View<'a>, (meta, mask, fb, s): Seg) -> FarSegment<'a> {
+        let levels = match p.tiers {
+            Some(a) => &a.levels,
+            None => &[None, None],
         };
-        (data, first + (m & below).count_ones() as usize * fb)
-    };
-    if all & (1 << local) != 0 {
-        let (data, bit) = locate(local);
-        return Pos {
+        let n = p.num_segments as usize;
+        let (l1, l2) = (level(levels[0], n, s), level(levels[1], n, s));
+        FarSegment {
             meta,
-            bit,
-            t: 0.0,
             fb,
+            all: mask | l1.0 | l2.0,
+            mask: [mask, l1.0, l2.0],
+            data: [p.data, l1.1, l2.1],
+            first: [(meta + p.meta_bytes) * 8, l1.2, l2.2],
+        }
+    }
+
+    /// The bytes and bit of stored sample `sample`'s frame.
+    #[inline(always)]
+    fn locate(&self, sample: u32) -> (&'a [u8], usize) {
+        let bit = 1u32 << sample;
+        let k = if self.mask[0] & bit != 0 {
+            0
+        } else if self.mask[1] & bit != 0 {
+            1
+        } else {
+            2
+        };
+        let before = (self.mask[k] & (bit - 1)).count_ones() as usize;
+        (self.data[k], self.first[k] + before * self.fb)
+    }
+
+    /// The place of sample `local`: a sample is stored by the resident segment or by one tier,
+    /// and a sample no attached part stores is the blend of the nearest stored ones (as
+    /// [`crate::format::vbr::keyframe::keyframe_position`] blends a dropped sample of the
+    /// resident mask).
+    #[inline(always)]
+    pub(super) fn place(&self, local: u32) -> Pos<Far<'a>> {
+        let all = self.all;
+        if all & (1 << local) != 0 {
+            let (data, bit) = self.locate(local);
+            return Pos {
+                meta: self.meta,
+                bit,
+                t: 0.0,
+                fb: self.fb,
+                src: Far {
+                    data,
+                    next: data,
+                    next_bit: bit,
+                },
+            };
+        }
+        // The resident segment stores its first and last samples: both neighbours exist.
+        let below = all & ((1u32 << local) - 1);
+        let prev = 31 - below.leading_zeros();
+        let next = local + 1 + (all >> (local + 1)).trailing_zeros();
+        let (data, bit) = self.locate(prev);
+        let (next_data, next_bit) = self.locate(next);
+        Pos {
+            meta: self.meta,
+            bit,
+            t: (local - prev) as f32 / (next - prev) as f32,
+            fb: self.fb,
             src: Far {
                 data,
-                next: data,
-                next_bit: bit,
+                next: next_data,
+                next_bit,
             },
-        };
-    }
-    // The resident segment stores its first and last samples: both neighbours exist.
-    let below = all & ((1u32 << local) - 1);
-    let prev = 31 - below.leading_zeros();
-    let next = local + 1 + (all >> (local + 1)).trailing_zeros();
-    let (data, bit) = locate(prev);
-    let (next_data, next_bit) = locate(next);
-    Pos {
-        meta,
-        bit,
-        t: (local - prev) as f32 / (next - prev) as f32,
-        fb,
-        src: Far {
-            data,
-            next: next_data,
-            next_bit,
-        },
+        }
     }
 }
 
 /// Checks `tier` in full against the resident blob it must name (header `h`, tier fields
-/// `info`, body view `v`), in time linear in the tier's bytes: returns its level and frames.
-pub(crate) fn validate<'a>(
-    h: &Header,
-    info: &TierInfo,
-    v: &View,
-    tier: &'a [u8],
-) -> Result<(u8, TierFrames<'a>)> {
+/// `info`, body view `v`), in time linear in the tier's bytes: returns its level.
+pub(crate) fn validate(h: &Header, info: &TierInfo, v: &View, tier: &[u8]) -> Result<u8> {
     if tier.len() < TIER_HEADER {
         return Err(if tier.len() >= 4 && tier[..4] != TIER_MAGIC {
             Error::BadMagic
@@ -217,11 +254,5 @@ pub(crate) fn validate<'a>(
             "tier padding is not zero or not of its one size",
         ));
     }
-    let tf = TierFrames {
-        index: &tier[index..],
-        entries: records - n - index,
-        records: records - index,
-        frames,
-    };
-    Ok((level, tf))
+    Ok(level)
 }

@@ -41,8 +41,12 @@ macro_rules! cached_pose {
                 const _: () = assert!(std::mem::size_of::<Coef>() <= COEF_BYTES);
                 let (seg, local) = seg_of(s, p.seg_len);
                 let at = segment_at(p, seg);
-                let pos = S::place(p, at, local);
-                let pos2 = if AHEAD { S::place(p, at, local + 1) } else { pos };
+                let (pos, pos2) = if AHEAD {
+                    S::place2(p, at, [local, local + 1])
+                } else {
+                    let pos = S::place(p, at, local);
+                    (pos, pos)
+                };
                 let (mut m, mut gbit) = (pos.meta, 0usize);
                 let mut rec = 0;
                 let (base, base2) = (k * p.num_groups, k2 * p.num_groups);
