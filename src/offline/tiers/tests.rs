@@ -16,9 +16,9 @@ use crate::AlignedBlob;
 
 fn clips() -> Vec<RawClip> {
     let mut out = Vec::new();
-    // Under qemu (`ANIMCOMP_TEST_EMULATED=1`), where `one_level_and_level_best` alone took two
-    // minutes (`Level::Best` on the 200-sample clip most of it), the two long clips are shorter,
-    // still several segments each; every kind of clip is kept. x86-64 runs them at full length.
+    // Under qemu (`ANIMCOMP_TEST_EMULATED=1`), where `one_level_and_level_best` alone was 17 s
+    // of CPU, the two long clips are shorter, still several segments each; every kind of clip is
+    // kept. x86-64 runs them at full length.
     let emulated = crate::emulated::emulated();
     for (seed, scale, translation, samples) in [
         (1, false, false, if emulated { 45 } else { 90 }),
