@@ -70,12 +70,18 @@ aarch64_part() {
     -- --exact "${skip_args[@]}"
 }
 
-# wasm32: target/wasm/ and target/wasm-simd128/ (RUSTFLAGS would otherwise make cargo rebuild
-# the units of the other). The determinism test is built with the compressor and without the
-# `header` feature: its build script regenerates include/animcomp.h with cbindgen, whose syn,
-# serde and toml for the host took about 45 s of CPU in each directory, and no wasm32 test
-# uses it. Node runs a test binary on one thread.
+# wasm32: target/wasm/, one directory for both builds: the `simd128` flags are given for the
+# target only (CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS), so the host units (build scripts,
+# proc-macros) are compiled once, and cargo names the units built with other flags apart (the
+# flags are part of a unit's hash), so neither build overwrites the other. The determinism test is
+# built with the compressor and without the `header` feature: its build script regenerates
+# include/animcomp.h with cbindgen, whose syn, serde and toml for the host took about 45 s of CPU,
+# and no wasm32 test uses it. Every wasm32 unit at opt-level 1 (CARGO_PROFILE_TEST_OPT_LEVEL): the
+# tests run in seconds under Node, the compile is what costs (docs/ci.md); the pinned hashes do not
+# depend on it (Rust does not reassociate floating-point operations at any level). Node runs a
+# test binary on one thread.
 wasm32_part() {
+  export CARGO_PROFILE_TEST_OPT_LEVEL=1
   step "wasm32 cargo test runtime-only (node WASI)" \
     cargo test -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm \
     --no-fail-fast
@@ -84,15 +90,17 @@ wasm32_part() {
     --target-dir target/wasm --test determinism
   # Checked, not built: the step below compiles the same decoder with `simd128` to machine code
   # (with the compressor beside it); this one shows that the runtime-only configuration
-  # type-checks with it.
-  step "wasm32 simd128 check runtime-only" env RUSTFLAGS="-C target-feature=+simd128" \
-    cargo check -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm-simd128
+  # type-checks with it. (`--profile test`, whose host units the steps above built, checks the
+  # unit tests too and with them proptest's crates again with `simd128`: more CPU, not less.)
+  step "wasm32 simd128 check runtime-only" \
+    env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
+    cargo check -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm
   # The simd128 decoder against the pinned hashes (the grouped decoder's own tests need the
   # compressor, so this is where a simd128 pose that differs shows).
   step "wasm32 simd128 cargo test determinism (node WASI)" \
-    env RUSTFLAGS="-C target-feature=+simd128" \
+    env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
     cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
-    --target-dir target/wasm-simd128 --test determinism
+    --target-dir target/wasm --test determinism
 }
 
 # `.ci/cross.sh aarch64` or `.ci/cross.sh wasm32` runs one part (.ci/test.sh starts both in the

@@ -20,8 +20,18 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 VENV="$(cd "$VENV" && pwd)"
 export PATH="$VENV/bin:$PATH"
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.5,<2" numpy "dask[distributed]" fsspec pytest
+# The packages from PyPI, once per virtualenv (a stamp file records what was installed).
+# `.ci/python.sh --prepare-only` stops after them: .ci/test.sh runs that from its first second,
+# beside the Rust build (it needs no Rust), and this script later, on the extension and the tests.
+requirements=("maturin>=1.5,<2" numpy "dask[distributed]" fsspec pytest)
+stamp="$VENV/.animcomp-ci-requirements"
+if [ "$(cat "$stamp" 2>/dev/null)" != "${requirements[*]}" ]; then
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${requirements[@]}"
+  echo "${requirements[*]}" >"$stamp"
+fi
+if [ "${1:-}" = --prepare-only ]; then
+  exit 0
+fi
 
 if [ "$PROFILE" = test ]; then
   # Not `--profile test`: maturin runs `cargo rustc --profile <p>`, and cargo compiles a crate
@@ -37,7 +47,13 @@ if [ "$PROFILE" = test ]; then
     --config 'profile.dev.lto="off"'
     --config 'profile.dev.package."*".debug=false'
     --config 'profile.dev.package.animcomp.codegen-units=1'
-    --config 'profile.dev.package.animcomp-import.codegen-units=1')
+    --config 'profile.dev.package.animcomp-import.codegen-units=1'
+    # Only the extension uses these, so their settings change no shared unit: the binding glue
+    # (argument conversion, array views) does no work worth optimising in the tests.
+    --config 'profile.dev.package.pyo3.opt-level=0'
+    --config 'profile.dev.package.pyo3-ffi.opt-level=0'
+    --config 'profile.dev.package.numpy.opt-level=0'
+    --config 'profile.dev.package.ndarray.opt-level=1')
 else
   cargo_args=(--profile "$PROFILE")
   # The root profile's debug = 1 only slows a release build of the wheel down.

@@ -52,77 +52,96 @@ STEP_PREFIX=.ci/test.sh
 # shellcheck source=.ci/step.sh
 source .ci/step.sh
 
-# The host tests compiled first (both cores), then the aarch64 and wasm32 tests (.ci/cross.sh)
-# started in the background: they build into target directories of their own (no cargo lock
-# shared with the steps below) and leave cores idle at times (qemu runs two tests at a time, Node
-# one), as do the steps below (test runs, Python waiting on Dask, valgrind), so the two fill each
-# other's gaps. Their logs are printed at the end; either failing fails this script.
-step "cargo test --workspace --no-run" cargo test --workspace --no-run
+# The order (docs/ci.md, "Order"): the run is CPU-bound on two cores, so what matters is that no
+# core waits. cargo holds the lock of a target directory while it compiles, not while tests run,
+# so the steps after the host build run side by side:
+# - from the first second, beside the host build: the aarch64 tests (.ci/cross.sh aarch64: its
+#   compile, then its tests under qemu, the longest chain of the run) in target directories of
+#   their own, and the Python packages from PyPI (network, no Rust);
+# - after the host build: `cargo test --workspace` (running the tests), the Python extension and
+#   its tests, and, in the foreground, the CMake build, ctest and the sanitizer step; the wasm32
+#   tests (.ci/cross.sh wasm32) beside them at a lower priority (they fill the gaps: nothing waits
+#   for them);
+# - last, the runtime-only tests, which write the runtime-only library over the full one.
+# The background jobs' logs are printed when they are waited for; any failing fails this script.
 mkdir -p target
 a64_log=target/ci-aarch64.log
 wasm_log=target/ci-wasm32.log
+test_log=target/ci-cargo-test.log
+python_log=target/ci-python.log
+pyprep_log=target/ci-python-prepare.log
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+start_bg() { # start_bg PID_VAR LOG COMMAND...
+  local var="$1" log="$2"
+  shift 2
+  "$@" >"$log" 2>&1 &
+  printf -v "$var" '%s' "$!"
+  pids+=("$!")
+}
+failed=()
+# finish_bg NAME PID LOG: waits for a background job, prints its log, records a failure.
+finish_bg() {
+  local status=0
+  wait "$2" || status=$?
+  echo "----- $1 -----"
+  cat "$3"
+  if [ "$status" -ne 0 ]; then
+    failed+=("$1 (exit $status)")
+  fi
+}
+
 cross_start=$SECONDS
-bash .ci/cross.sh aarch64 >"$a64_log" 2>&1 &
-a64_pid=$!
-bash .ci/cross.sh wasm32 >"$wasm_log" 2>&1 &
-wasm_pid=$!
-trap 'kill "$a64_pid" "$wasm_pid" 2>/dev/null || true' EXIT
-step "cargo test --workspace" cargo test --workspace
-# The CMake build links the library `cargo test` just built (profile `test`, opt-level 2, same
+start_bg a64_pid "$a64_log" bash .ci/cross.sh aarch64
+start_bg pyprep_pid "$pyprep_log" step "python packages" bash .ci/python.sh --prepare-only
+step "cargo test --workspace --no-run" cargo test --workspace --no-run
+
+start_bg wasm_pid "$wasm_log" nice -n 10 bash .ci/cross.sh wasm32
+start_bg test_pid "$test_log" step "cargo test --workspace" cargo test --workspace
+finish_bg ".ci/python.sh --prepare-only (from the start)" "$pyprep_pid" "$pyprep_log"
+python_start=$SECONDS
+start_bg python_pid "$python_log" step "python" bash .ci/python.sh
+
+# The CMake build links the library `cargo test` built (profile `test`, opt-level 2, same
 # workspace feature resolution): cargo finds it up to date instead of compiling it a second time.
 # The C/C++ tests at -O1 instead of Release's -O3: GoogleTest's test bodies are most of this
 # build, and -O3 took about 40 % more CPU for them (docs/ci.md).
-step "cmake configure" cmake -S . -B build -DCMAKE_BUILD_TYPE=Release \
-  "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG" \
-  -DANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS=ON
-step "cmake build" cmake --build build -j2
-step "ctest" ctest --test-dir build --output-on-failure
+fg_status=0
+{
+  step "cmake configure" cmake -S . -B build -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG" \
+    -DANIMCOMP_CARGO_REUSE_WORKSPACE_TESTS=ON &&
+    step "cmake build" cmake --build build -j2 &&
+    step "ctest" ctest --test-dir build --output-on-failure &&
+    # The second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input
+    # tests under valgrind memcheck, a C++ build of its own.
+    step "sanitize" bash .ci/sanitize.sh
+} || fg_status=$?
+[ "$fg_status" -eq 0 ] || failed+=("cmake, ctest or sanitize (exit $fg_status)")
 
-# Side by side, each with its own log (printed when both are done; either failing fails this):
-# - the Python package (issue 22): virtualenv, extension built on what `cargo test` compiled, pytest
-#   (which mostly waits on its Dask processes);
-# - the second configuration: the C/C++ tests under AddressSanitizer + UBSan, and the bad-input
-#   tests under valgrind memcheck (issue 5), a C++ build. Its cargo run waits for maturin's (one
-#   cargo at a time per target directory) and then finds the test-profile library up to date.
-python_log=target/ci-python.log
-python_start=$SECONDS
-bash .ci/python.sh >"$python_log" 2>&1 &
-python_pid=$!
-trap 'kill "$python_pid" "$a64_pid" "$wasm_pid" 2>/dev/null || true' EXIT
-sanitize_status=0
-step "sanitize" bash .ci/sanitize.sh || sanitize_status=$?
-python_status=0
-wait "$python_pid" || python_status=$?
-trap 'kill "$a64_pid" "$wasm_pid" 2>/dev/null || true' EXIT
-echo "----- .ci/python.sh (ran beside .ci/sanitize.sh) -----"
-cat "$python_log"
+finish_bg "cargo test --workspace (beside the CMake steps)" "$test_pid" "$test_log"
+finish_bg ".ci/python.sh (beside the CMake steps)" "$python_pid" "$python_log"
 echo ".ci/test.sh: python: done $((SECONDS - python_start)) s after its start" >&2
-if [ "$python_status" -ne 0 ] || [ "$sanitize_status" -ne 0 ]; then
-  echo ".ci/test.sh: failed: python.sh exit $python_status, sanitize.sh exit $sanitize_status" >&2
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo ".ci/test.sh: failed: ${failed[*]}" >&2
   exit 1
 fi
 
 # The runtime-only library (no compressor, what a game ships) builds and passes its own tests:
 # golden blobs decode, mutated blobs are refused or sample finite. Last, because this build writes
 # the runtime-only library over the full one in target/debug/deps/ (cargo names a cdylib and
-# staticlib without a hash): run before the CMake builds above, it made them compile the full
-# library and everything above it again.
-step "cargo test runtime-only" cargo test -p animcomp --no-default-features
+# staticlib without a hash): run before the CMake builds and the Python tests (which load
+# target/debug/deps/libanimcomp.so), it made them compile or load the wrong library.
+step "cargo test runtime-only" cargo test -p animcomp --no-default-features || failed+=("cargo test runtime-only")
 
-# The aarch64 and wasm32 tests, started after the host build (the determinism test's pinned
-# hashes on each, docs/determinism.md).
-a64_status=0
-wait "$a64_pid" || a64_status=$?
-echo "----- .ci/cross.sh aarch64 (started after the host build) -----"
-cat "$a64_log"
-wasm_status=0
-wait "$wasm_pid" || wasm_status=$?
+# The aarch64 and wasm32 tests (the determinism test's pinned hashes on each,
+# docs/determinism.md).
+finish_bg ".ci/cross.sh aarch64 (from the start)" "$a64_pid" "$a64_log"
+finish_bg ".ci/cross.sh wasm32 (after the host build)" "$wasm_pid" "$wasm_log"
 trap - EXIT
-echo "----- .ci/cross.sh wasm32 (started after the host build) -----"
-cat "$wasm_log"
-echo ".ci/test.sh: cross (aarch64, wasm32): done $((SECONDS - cross_start)) s after their start" >&2
-if [ "$a64_status" -ne 0 ] || [ "$wasm_status" -ne 0 ]; then
-  echo ".ci/test.sh: failed: cross.sh aarch64 exit $a64_status, cross.sh wasm32 exit $wasm_status" >&2
+echo ".ci/test.sh: cross (aarch64, wasm32): done $((SECONDS - cross_start)) s after the start" >&2
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo ".ci/test.sh: failed: ${failed[*]}" >&2
   exit 1
 fi
 echo ".ci/test.sh: every test passed in $((SECONDS / 60)) min $((SECONDS % 60)) s" >&2

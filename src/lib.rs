@@ -44,6 +44,11 @@ pub mod offline;
 pub mod runtime;
 
 mod aligned;
+// Whether the tests run under an emulator (qemu, `.ci/cross.sh`): the compressor's heaviest unit
+// tests run shorter clips there (docs/ci.md). The file the integration tests use.
+#[cfg(all(test, feature = "compress"))]
+#[path = "../tests/support/emulated.rs"]
+mod emulated;
 
 // Older paths, kept for callers: `decompress` is the runtime, `clip` and `metric` live offline.
 #[cfg(feature = "compress")]

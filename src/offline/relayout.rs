@@ -49,9 +49,12 @@ mod tests {
 
     #[test]
     fn a_regrouped_blob_is_the_blob_compressed_grouped() {
+        // Under qemu (`ANIMCOMP_TEST_EMULATED=1`) a clip half as long: still several segments,
+        // every segment length the compressor tries.
+        let samples = if crate::emulated::emulated() { 44 } else { 88 };
         let clip = generate_clip(&GenerateOptions {
             joints: 23,
-            samples: 88,
+            samples,
             scale: true,
             animated_translation: true,
             seed: 3,
@@ -59,7 +62,7 @@ mod tests {
         });
         let curves: Vec<Curve> = (0..3)
             .map(|k| {
-                let values = (0..88)
+                let values = (0..samples)
                     .map(|i| ((i * (k + 1)) as f32 * 0.07).sin())
                     .collect();
                 Curve::new(format!("c{k}"), k as u32, values)
