@@ -43,6 +43,15 @@ fn build(clip: &RawClip) -> TieredBuild {
         .unwrap()
 }
 
+/// The build's tier blobs, each copied to 16-byte-aligned memory.
+fn aligned_tiers(b: &TieredBuild) -> Vec<AlignedBlob> {
+    b.blobs
+        .tiers
+        .iter()
+        .map(|t| AlignedBlob::from_bytes(t))
+        .collect()
+}
+
 /// Every pose the tests compare: each sample, and times between samples, clamped.
 fn times(dec: &Decompressor) -> Vec<f32> {
     let n = dec.header().num_samples;
@@ -127,12 +136,7 @@ fn attached_tiers_decode_like_the_blobs_that_store_their_samples() {
         assert!(b.stored[0] < b.stored[1], "{:?}", b.stored);
         both_levels |= b.stored[1] < b.stored[2];
         let resident = AlignedBlob::from_bytes(&b.blobs.resident);
-        let tiers: Vec<AlignedBlob> = b
-            .blobs
-            .tiers
-            .iter()
-            .map(|t| AlignedBlob::from_bytes(t))
-            .collect();
+        let tiers = aligned_tiers(&b);
         let want: Vec<Vec<Vec<u32>>> = [&b.fidelities[0], &b.fidelities[1], &b.full]
             .iter()
             .map(|x| bits(&poses(x)))
@@ -177,12 +181,7 @@ fn whole_poses_at_random_times_decode_like_the_plain_blobs() {
     for clip in clips() {
         let b = build(&clip);
         let resident = AlignedBlob::from_bytes(&b.blobs.resident);
-        let tiers: Vec<AlignedBlob> = b
-            .blobs
-            .tiers
-            .iter()
-            .map(|t| AlignedBlob::from_bytes(t))
-            .collect();
+        let tiers = aligned_tiers(&b);
         let plain: Vec<AlignedBlob> = [&b.fidelities[0], &b.fidelities[1], &b.full]
             .iter()
             .map(|x| AlignedBlob::from_bytes(x))
@@ -223,12 +222,7 @@ fn a_playback_cache_follows_attach_and_detach() {
     let clip = &clips()[1];
     let b = build(clip);
     let resident = AlignedBlob::from_bytes(&b.blobs.resident);
-    let tiers: Vec<AlignedBlob> = b
-        .blobs
-        .tiers
-        .iter()
-        .map(|t| AlignedBlob::from_bytes(t))
-        .collect();
+    let tiers = aligned_tiers(&b);
     let open = OpenBlob::open(resident.as_bytes(), &DecompressOptions::default()).unwrap();
     let set = TierSet::new(&open).unwrap();
     let want = [
@@ -352,12 +346,7 @@ fn attach_and_detach_while_threads_sample() {
     let probe = Decompressor::bind_tiers(&set);
     let t = times(&probe)[13];
     let mut expected = Vec::new();
-    let mut bufs: Vec<AlignedBlob> = b
-        .blobs
-        .tiers
-        .iter()
-        .map(|t| AlignedBlob::from_bytes(t))
-        .collect();
+    let mut bufs = aligned_tiers(&b);
     for state in 0..4u32 {
         for (l, buf) in bufs.iter().enumerate() {
             if state & (1 << l) != 0 {
@@ -418,12 +407,7 @@ fn attach_and_detach_while_threads_sample() {
 fn the_c_abi_attaches_detaches_and_refuses() {
     let b = build(&clips()[0]);
     let resident = AlignedBlob::from_bytes(&b.blobs.resident);
-    let tiers: Vec<AlignedBlob> = b
-        .blobs
-        .tiers
-        .iter()
-        .map(|t| AlignedBlob::from_bytes(t))
-        .collect();
+    let tiers = aligned_tiers(&b);
     // Sample 4 of the resident blob alone and of the full blob.
     let at4 = |blob: &[u8]| {
         let blob = AlignedBlob::from_bytes(blob);
