@@ -6,9 +6,9 @@
 //! cost of a call); `play DIR N` and `playcache DIR N` play every blob forward (N poses at
 //! +1/60 s from a fixed phase, wrapping) without and with a playback cache; `samplecache DIR N`
 //! is `sample` through a cache (random access: what the cache costs when it cannot help);
-//! `playmany DIR FRAMES INSTANCES cache|plain [flush]` plays many instances round robin, as an
-//! engine does (see `playmany`). Run under `valgrind --tool=callgrind` to count instructions per pose
-//! independently of machine load.
+//! `playmany DIR FRAMES INSTANCES cache|plain|protocache|proto [flush]` plays many instances
+//! round robin, as an engine does (see `playmany`). Run under `valgrind --tool=callgrind` to
+//! count instructions per pose independently of machine load.
 //!
 //! The format version 4 prototype: `proto DIR N` samples like `sample` with the widest decoder
 //! this machine runs, `protoavx2`, `protosse2` and `protoscalar` with that decoder, `protoone`
@@ -298,17 +298,22 @@ fn load_blobs(dir: &std::path::Path) -> Vec<AlignedBlob> {
         .collect()
 }
 
-/// `playmany DIR FRAMES INSTANCES cache|plain [flush]`: INSTANCES playing instances (instance
-/// `k` plays blob `k` modulo the blobs, from its own phase), each with its own pose buffer (and
-/// playback cache), every instance sampled once per frame at +1/60 s: the access pattern of an
-/// engine's playback; `flush` writes 32 MB before every frame (untimed). Under `valgrind --tool=cachegrind --cache-sim=yes` with a last-level cache smaller
+/// `playmany DIR FRAMES INSTANCES cache|plain|protocache|proto [flush]`: INSTANCES playing
+/// instances (instance `k` plays blob `k` modulo the blobs, from its own phase), each with its
+/// own pose buffer (and playback cache), every instance sampled once per frame at +1/60 s: the
+/// access pattern of an engine's playback; `proto` and `protocache` sample the blobs converted
+/// to a `GroupedClip` through the Rust API (no `Decompressor`); `flush` writes 32 MB before
+/// every frame (untimed). Under `valgrind --tool=cachegrind --cache-sim=yes` with a last-level cache smaller
 /// than all instances' memory, its last-level misses per pose approximate the lines a pose reads
 /// and writes when every frame starts with cold caches.
 fn playmany(args: &[String]) {
     let dir = PathBuf::from(&args[1]);
     let frames: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
     let instances: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(64);
-    let cached = args.get(4).is_some_and(|s| s == "cache");
+    let cached = args
+        .get(4)
+        .is_some_and(|s| s == "cache" || s == "protocache");
+    let proto = args.get(4).is_some_and(|s| s.starts_with("proto"));
     let flush = args.get(5).is_some_and(|s| s == "flush");
     let mut junk = vec![0u64; if flush { 4 << 20 } else { 0 }];
     let blobs = load_blobs(&dir);
@@ -329,6 +334,14 @@ fn playmany(args: &[String]) {
         .iter()
         .map(|d| vec![0u128; d.playback_cache_size().div_ceil(16)])
         .collect();
+    let protos: Vec<GroupedClip> = if proto {
+        (0..instances)
+            .map(|k| GroupedClip::convert(blobs[k % blobs.len()].as_bytes()).unwrap())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut pcaches: Vec<GroupedClipCache> = protos.iter().map(GroupedClipCache::new).collect();
     let mut ns = 0u128;
     for f in 0..frames {
         for (i, w) in junk.iter_mut().enumerate() {
@@ -339,6 +352,16 @@ fn playmany(args: &[String]) {
         for (k, d) in decs.iter_mut().enumerate() {
             let dur = d.header().duration();
             let t = (k as f32 * 0.137).fract() * dur + f as f32 / 60.0;
+            if proto {
+                let p = &protos[k];
+                let key = resolve(p.header(), black_box(t), Looping::Wrap, Rounding::None).unwrap();
+                if cached {
+                    p.sample_pose_cached(&mut pcaches[k], &key, &mut poses[k], FLOATS_PER_JOINT);
+                } else {
+                    p.sample_pose_isa(Isa::best(), &key, &mut poses[k], FLOATS_PER_JOINT);
+                }
+                continue;
+            }
             d.seek(black_box(t), Looping::Wrap, Rounding::None).unwrap();
             if cached {
                 let c = &mut caches[k];
