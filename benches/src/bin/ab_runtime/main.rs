@@ -53,6 +53,8 @@ struct Args {
     plan: Plan,
     jobs: usize,
     max_clips: usize,
+    /// Only clips of at most this many joints (the small rigs of the one-layout comparison).
+    max_joints: usize,
     cache: Option<PathBuf>,
     new_given: bool,
     /// Only the playback pattern (and the cache's random-access check).
@@ -73,7 +75,7 @@ struct Args {
 fn usage() -> ! {
     eprintln!(
         "usage: ab_runtime --base LIB.so [--new LIB.so] [--json FILE] [--per-clip] [--warm-rounds N] \
-         [--cold-passes N] [--bind-rounds N] [--jobs N] [--max-clips N] [--no-cache] \
+         [--cold-passes N] [--bind-rounds N] [--jobs N] [--max-clips N] [--max-joints N] [--no-cache] \
          [--playback-only] [--subset-only] [--new-grouped] [--new-auto] [--base-grouped] [--playback-rounds N] [--instances N,N,...] FOLDER..."
     );
     std::process::exit(2)
@@ -95,6 +97,7 @@ fn parse_args() -> Args {
         },
         jobs: 2,
         max_clips: usize::MAX,
+        max_joints: usize::MAX,
         cache: Some(workspace.join("target/ab-cache")),
         new_given: false,
         playback_only: false,
@@ -122,6 +125,7 @@ fn parse_args() -> Args {
             "--bind-rounds" => a.plan.bind_rounds = num(it.next()).max(1),
             "--jobs" => a.jobs = num(it.next()).max(1),
             "--max-clips" => a.max_clips = num(it.next()).max(1),
+            "--max-joints" => a.max_joints = num(it.next()).max(1),
             "--no-cache" => a.cache = None,
             "--playback-only" => a.playback_only = true,
             "--subset-only" => a.subset_only = true,
@@ -341,7 +345,15 @@ fn run_set(
 ) -> Result<SetReport, String> {
     let t0 = Instant::now();
     let mut skipped = Vec::new();
-    let clips = load_set(folder, a.max_clips, &mut skipped);
+    // With a joint limit every clip is read, then the first `max_clips` of those kept.
+    let read = if a.max_joints == usize::MAX {
+        a.max_clips
+    } else {
+        usize::MAX
+    };
+    let mut clips = load_set(folder, read, &mut skipped);
+    clips.retain(|c| c.joints <= a.max_joints);
+    clips.truncate(a.max_clips);
     eprintln!(
         "{}: {} clips loaded, compressing with both builds (or reading the blob cache)",
         folder.display(),
