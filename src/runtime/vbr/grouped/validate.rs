@@ -26,6 +26,50 @@ fn bad(what: &'static str) -> Error {
 /// the sections follow one another, each as long as its contents need, and every padding
 /// byte is zero, so one clip has one body.
 pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
+    let c = counts(h, body)?;
+    let joints = h.num_joints as usize;
+    // Sections, back to back; the body ends with the data and its padding.
+    let columns = super::body::map_columns(h);
+    let [data_at, va, kinds_at] = c
+        .sections(joints, columns, body.len())
+        .filter(|_| body.len().is_multiple_of(16))
+        .ok_or(bad("grouped: sections do not match the body size"))?;
+    // The data ends where the static values start (after the segments' padding).
+    let data = &body[data_at..va];
+    let kinds = Kinds {
+        body,
+        at: kinds_at,
+        words: mask_words(joints),
+        joints,
+        columns,
+    };
+    kinds_match(&c, &kinds)?;
+    constants(&c, body, va)?;
+    let (rec, meta) = group_records(&c, &kinds, data)?;
+    if c.seg_table as usize != rec {
+        return Err(bad("grouped: segment table not after the group records"));
+    }
+    if c.meta_bytes as usize != meta + c.start_bytes() * stored_starts(Counts::total(c.groups)) {
+        return Err(bad("grouped: segment metadata size invalid"));
+    }
+    let dir = directory(&c, data)?;
+    let next = segments(&c, h.num_samples as usize, data, &dir)?;
+    // The padding: zeros, the fewest that end the body on a multiple of 16 bytes with the
+    // decoders' 32 bytes after the segments (the static values and kinds counted).
+    let end = data_at + next;
+    let tail = body.len() - va;
+    if body.len() != (end + tail).max(end + PADDING).next_multiple_of(16)
+        || data[next..].iter().any(|&b| b != 0)
+    {
+        return Err(bad(
+            "grouped: padding after the segments not zero or of the wrong size",
+        ));
+    }
+    Ok(())
+}
+
+/// The body header's counts, each within what the blob header allows.
+fn counts(h: &Header, body: &[u8]) -> Result<Counts> {
     if body.len() < HEADER {
         return Err(bad("grouped: body shorter than its header"));
     }
@@ -64,19 +108,40 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
     if c.first_per_segment > c.groups[0] {
         return Err(bad("grouped: first per-segment group out of range"));
     }
-    // Sections, back to back; the body ends with the data and its padding.
-    let columns = super::body::map_columns(h);
-    let [data_at, va, kinds] = c
-        .sections(joints, columns, body.len())
-        .filter(|_| body.len().is_multiple_of(16))
-        .ok_or(bad("grouped: sections do not match the body size"))?;
-    // The data ends where the static values start (after the segments' padding).
-    let data = &body[data_at..va];
+    Ok(c)
+}
 
-    // Kinds: per channel its masks disjoint, no bit past the last joint, and as many bits as
-    // the header counts.
-    let words = mask_words(joints);
-    let word = |m: usize, w: usize| read_u32(body, kinds + 4 * (m * words + w));
+/// The kinds section: per mask, a bit per joint in words of 32 (its place checked by
+/// [`Counts::sections`]).
+struct Kinds<'a> {
+    body: &'a [u8],
+    /// Its offset in the body.
+    at: usize,
+    /// Words per mask.
+    words: usize,
+    joints: usize,
+    /// Channels with masks.
+    columns: usize,
+}
+
+impl Kinds<'_> {
+    /// Word `w` of mask `m`.
+    fn word(&self, m: usize, w: usize) -> u32 {
+        read_u32(self.body, self.at + 4 * (m * self.words + w))
+    }
+
+    /// The set bits of mask `m`.
+    fn count(&self, m: usize) -> usize {
+        (0..self.words)
+            .map(|w| self.word(m, w).count_ones() as usize)
+            .sum()
+    }
+}
+
+/// Kinds: per channel its masks disjoint, no bit past the last joint, and as many bits as the
+/// header counts.
+fn kinds_match(c: &Counts, k: &Kinds) -> Result<()> {
+    let (words, joints, columns) = (k.words, k.joints, k.columns);
     let mut animated = [0usize; 3];
     for w in 0..words {
         let valid = if 32 * (w + 1) <= joints {
@@ -85,14 +150,14 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             (1u32 << (joints % 32)) - 1
         };
         for m in 0..num_masks(columns) {
-            if word(m, w) & !valid != 0 {
+            if k.word(m, w) & !valid != 0 {
                 return Err(bad("grouped: kinds name a joint past the last"));
             }
         }
         for ch in 0..columns {
-            let (a, st) = (word(MASK_ANIMATED[ch], w), word(MASK_STATIC[ch], w));
+            let (a, st) = (k.word(MASK_ANIMATED[ch], w), k.word(MASK_STATIC[ch], w));
             let ps = if ch == 0 {
-                word(MASK_PER_SEGMENT, w)
+                k.word(MASK_PER_SEGMENT, w)
             } else {
                 0
             };
@@ -102,21 +167,20 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             animated[ch] += (a.count_ones() + ps.count_ones()) as usize;
         }
     }
-    let count = |m: usize| {
-        (0..words)
-            .map(|w| word(m, w).count_ones() as usize)
-            .sum::<usize>()
-    };
     for ch in 0..columns {
-        let statics = count(MASK_STATIC[ch]);
+        let statics = k.count(MASK_STATIC[ch]);
         if statics != c.statics[ch] as usize
             || joints - statics - animated[ch] != c.defaults[ch] as usize
         {
             return Err(bad("grouped: kinds do not match the channel counts"));
         }
     }
+    Ok(())
+}
 
-    // Constants: finite and within the clip limits, rotations of unit length.
+/// Constants (from byte `va` of the body): finite and within the clip limits, rotations of
+/// unit length.
+fn constants(c: &Counts, body: &[u8], va: usize) -> Result<()> {
     let f = |o: usize| f32::from_bits(read_u32(body, o));
     let mut v = va;
     for ch in 0..3 {
@@ -135,28 +199,31 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             }
         }
     }
-    let jb = c.joint_bytes();
+    Ok(())
+}
 
-    // Group records: back to back from the data's start, each group's class its channel's,
-    // every group of a channel but its last full, the rotation groups with per-segment drops
-    // after those without (from the header's first one), so that [`Dir`] places each.
-    let groups = Counts::total(c.groups);
+/// Group records: back to back from the data's start, each group's class its channel's, every
+/// group of a channel but its last full, the rotation groups with per-segment drops after
+/// those without (from the header's first one), so that [`Dir`] places each; each lane's joint
+/// the kinds' next animated joint of its channel. Returns the records' bytes and the groups'
+/// metadata bytes in a segment.
+fn group_records(c: &Counts, k: &Kinds, data: &[u8]) -> Result<(usize, usize)> {
+    let jb = c.joint_bytes();
     let wide_joints = (jb == 2) as u8 * RECORD_WIDE_JOINTS;
     let head_bytes = record_head(jb);
     let (mut rec, mut meta) = (0usize, 0usize);
-    // Each group's record and metadata offsets, as the decoders find them ([`Dir`], computed
-    // once the channels' last records are known to be in bounds) must be where the records
-    // lie: checked in a second pass.
-    let plain = count(MASK_ROTATIONS);
+    let plain = k.count(MASK_ROTATIONS);
+    let word = |m: usize, w: usize| k.word(m, w);
     #[allow(clippy::needless_range_loop)] // `ch` names a channel in the header and the masks
     for ch in 0..3 {
         // The channel's lanes' joints, in order (none without a mask: scales without scale).
         let (first, second) = match ch {
-            _ if ch >= columns => (None, None),
+            _ if ch >= k.columns => (None, None),
             0 => (Some(MASK_ROTATIONS), Some(MASK_PER_SEGMENT)),
             _ => (Some(MASK_ANIMATED[ch]), None),
         };
-        let mut lane_joints = Bits::new(&word, words, first).chain(Bits::new(&word, words, second));
+        let mut lane_joints =
+            Bits::new(&word, k.words, first).chain(Bits::new(&word, k.words, second));
         for i in 0..c.groups[ch] as usize {
             let head = data
                 .get(rec..rec + head_bytes)
@@ -215,17 +282,16 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             return Err(bad("grouped: kinds name more animated channels than lanes"));
         }
     }
-    if c.seg_table as usize != rec {
-        return Err(bad("grouped: segment table not after the group records"));
-    }
-    let sb = c.start_bytes();
-    if c.meta_bytes as usize != meta + sb * stored_starts(groups) {
-        return Err(bad("grouped: segment metadata size invalid"));
-    }
-    // The decoders place records without a directory: it must agree with the records.
+    Ok((rec, meta))
+}
+
+/// The decoders place records without a directory ([`Dir`], computed once the records are
+/// known to be in bounds): it must agree with the records.
+fn directory(c: &Counts, data: &[u8]) -> Result<Dir> {
+    let jb = c.joint_bytes();
     let dir = Dir::new(c.groups, c.first_per_segment, jb, data);
     let (mut rec, mut meta) = (0usize, 0usize);
-    for g in 0..groups {
+    for g in 0..Counts::total(c.groups) {
         if dir.at(g) != [rec as u32, meta as u32] {
             return Err(bad("grouped: group records do not follow the layout"));
         }
@@ -233,15 +299,22 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         rec += record_bytes(class as usize, n, ps, jb);
         meta += meta_bytes(n, ps);
     }
-    // A group's record offset, lane count and per-segment drops (validated above).
+    Ok(dir)
+}
+
+/// Segments: in order right after the segment table, each right after the one before (each
+/// byte examined once): the keyframe mask, the groups' stored first bits and rates, the frame
+/// size, the frames in bounds with their unused bits zero; the table's and the segment
+/// headers' forms as the segments need. Returns the end of the last segment's frames.
+fn segments(c: &Counts, samples: usize, data: &[u8], dir: &Dir) -> Result<usize> {
+    let groups = Counts::total(c.groups);
+    let sb = c.start_bytes();
+    // A group's metadata offset, lane count and per-segment drops (validated before).
     let record = |g: usize| {
         let [r, m] = dir.at(g);
         let r = r as usize;
-        (r, m as usize, data[r + 1] as usize, data[r + 2] & 1 != 0)
+        (m as usize, data[r + 1] as usize, data[r + 2] & 1 != 0)
     };
-
-    // Segments: in order right after the segment table, each right after the one before
-    // (each byte examined once), then the decoders' padding, all zero.
     let table = c.seg_table as usize;
     let num_segments = c.num_segments as usize;
     let tb = c.table_bytes();
@@ -286,7 +359,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
         let m = off + seg_head;
         let mut bits = 0u64;
         for g in 0..groups {
-            let (_, gm, n, ps) = record(g);
+            let (gm, n, ps) = record(g);
             let at = m + gm;
             let at_start = m + starts_at + sb * (g / STARTS_EVERY).saturating_sub(1);
             let start = match (g % STARTS_EVERY, g, sb) {
@@ -300,25 +373,7 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
                     "grouped: a group's first bit does not match the bit rates",
                 ));
             }
-            let rb = (5 * n).div_ceil(8);
-            for comp in 0..3 {
-                // The component's rates in one word (at most 40 bits).
-                let field = &data[at + rb * comp..at + rb * (comp + 1)];
-                let w = field.iter().rev().fold(0u64, |w, &b| w << 8 | b as u64);
-                for l in 0..n {
-                    let rate = (w >> (5 * l)) as usize & 31;
-                    if rate >= NUM_RATES {
-                        return Err(bad("grouped: invalid bit rate"));
-                    }
-                    bits += rate_bits(rate as u8) as u64;
-                }
-                if w >> (5 * n) != 0 {
-                    return Err(bad("grouped: unused rate bits not zero"));
-                }
-            }
-            if ps && (read_u16(data, at + 3 * rb + 6 * n) as u32) >> (2 * n) != 0 {
-                return Err(bad("grouped: unused dropped components not zero"));
-            }
+            bits += group_bits(data, at, n, ps)?;
         }
         let fb = bits;
         if stored_fb.is_some_and(|f| f != fb) {
@@ -348,18 +403,33 @@ pub fn validate(h: &Header, body: &[u8]) -> Result<()> {
             "grouped: segment header form does not match the segments",
         ));
     }
-    // The padding: zeros, the fewest that end the body on a multiple of 16 bytes with the
-    // decoders' 32 bytes after the segments (the static values and kinds counted).
-    let end = data_at + next;
-    let tail = body.len() - va;
-    if body.len() != (end + tail).max(end + PADDING).next_multiple_of(16)
-        || data[next..].iter().any(|&b| b != 0)
-    {
-        return Err(bad(
-            "grouped: padding after the segments not zero or of the wrong size",
-        ));
+    Ok(next)
+}
+
+/// The frame bits of a group of `n` lanes whose metadata in a segment is at byte `at`: its
+/// rates valid and their unused bits zero, and (per-segment drops) the unused drop bits zero.
+fn group_bits(data: &[u8], at: usize, n: usize, ps: bool) -> Result<u64> {
+    let rb = (5 * n).div_ceil(8);
+    let mut bits = 0u64;
+    for comp in 0..3 {
+        // The component's rates in one word (at most 40 bits).
+        let field = &data[at + rb * comp..at + rb * (comp + 1)];
+        let w = field.iter().rev().fold(0u64, |w, &b| w << 8 | b as u64);
+        for l in 0..n {
+            let rate = (w >> (5 * l)) as usize & 31;
+            if rate >= NUM_RATES {
+                return Err(bad("grouped: invalid bit rate"));
+            }
+            bits += rate_bits(rate as u8) as u64;
+        }
+        if w >> (5 * n) != 0 {
+            return Err(bad("grouped: unused rate bits not zero"));
+        }
     }
-    Ok(())
+    if ps && (read_u16(data, at + 3 * rb + 6 * n) as u32) >> (2 * n) != 0 {
+        return Err(bad("grouped: unused dropped components not zero"));
+    }
+    Ok(bits)
 }
 
 /// The set bits of a kinds mask in increasing order, read a word at a time through `word(mask,
