@@ -4,7 +4,7 @@
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
 use super::common::{positions, prefetch, split, write_statics, Far, Here, Pos, Split, Src};
-use super::common::{ONE, PAIR, TWO};
+use super::common::{ONE_SAMPLE, SAME_SEGMENT, TWO_SEGMENTS};
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -325,15 +325,15 @@ macro_rules! group {
         let (va, vb, cb) = match $m {
             // A body that drops samples: a key between two dropped samples reads their span's
             // two stored frames once (a constant: each walk is compiled for one).
-            PAIR if $masks && (a.t > 0.0 || b.t > 0.0) => {
+            SAME_SEGMENT if $masks && (a.t > 0.0 || b.t > 0.0) => {
                 let (va, vb) = sample_pair!(data, a, b, $ga, &ca, limit);
                 (va, vb, None)
             }
-            PAIR => {
+            SAME_SEGMENT => {
                 let va = sample!(data, a, $ga, &ca, limit);
                 (va, sample!(data, b, $gb, &ca, limit), None)
             }
-            TWO => {
+            TWO_SEGMENTS => {
                 let cb = coef!(g, data.as_ptr().add($mb));
                 let va = sample!(data, a, $ga, &ca, limit);
                 (va, sample!(data, b, $gb, &cb, limit), Some(cb))
@@ -344,18 +344,18 @@ macro_rules! group {
             }
         };
         let (vb, cb) = match $m {
-            PAIR => (vb, cb),
+            SAME_SEGMENT => (vb, cb),
             _ => (vb, cb),
         };
         let tb = cb.as_ref().map_or(ca.total, |c| c.total);
         let q = if g.class == 0 {
             let qa = rebuild(va, ca.drop);
             match $m {
-                ONE => qa,
+                ONE_SAMPLE => qa,
                 _ => {
                     let qb = rebuild(vb, cb.as_ref().map_or(ca.drop, |c| c.drop));
                     let q = nlerp(qa, qb, alpha);
-                    if $m == PAIR {
+                    if $m == SAME_SEGMENT {
                         // Constant over the segment: both samples are the same, not blended.
                         [0, 1, 2, 3].map(|k| sel(ca.constant, q[k], qa[k]))
                     } else {
@@ -365,7 +365,7 @@ macro_rules! group {
             }
         } else {
             let v = match $m {
-                ONE => va,
+                ONE_SAMPLE => va,
                 _ => {
                     let s0 = _mm256_set1_ps(1.0 - alpha);
                     let s1 = _mm256_set1_ps(alpha);
@@ -430,9 +430,15 @@ macro_rules! whole_pose {
                 let ab = positions::<Here>(p, sp);
                 if ab.0.t == 0.0 && ab.1.t == 0.0 {
                     return match sp.case {
-                        PAIR => $walk::<Here, PAIR, false, true>(p, key, sp, Some(ab), rows, channels),
-                        TWO => $walk::<Here, TWO, false, true>(p, key, sp, Some(ab), rows, channels),
-                        _ => $walk::<Here, ONE, false, true>(p, key, sp, Some(ab), rows, channels),
+                        SAME_SEGMENT => $walk::<Here, SAME_SEGMENT, false, true>(
+                            p, key, sp, Some(ab), rows, channels,
+                        ),
+                        TWO_SEGMENTS => $walk::<Here, TWO_SEGMENTS, false, true>(
+                            p, key, sp, Some(ab), rows, channels,
+                        ),
+                        _ => $walk::<Here, ONE_SAMPLE, false, true>(
+                            p, key, sp, Some(ab), rows, channels,
+                        ),
                     };
                 }
                 let ab = Some(positions::<Far>(p, sp));
@@ -440,18 +446,32 @@ macro_rules! whole_pose {
                 // walk of a body that stores every sample.
                 let drops = ab.is_some_and(|(a, b)| a.t > 0.0 || b.t > 0.0);
                 match (sp.case, drops) {
-                    (PAIR, true) => $walk::<Far, PAIR, true, true>(p, key, sp, ab, rows, channels),
-                    (PAIR, false) => $walk::<Far, PAIR, false, true>(p, key, sp, ab, rows, channels),
-                    (TWO, _) => $walk::<Far, TWO, false, true>(p, key, sp, ab, rows, channels),
-                    _ => $walk::<Far, ONE, false, true>(p, key, sp, ab, rows, channels),
+                    (SAME_SEGMENT, true) => $walk::<Far, SAME_SEGMENT, true, true>(
+                        p, key, sp, ab, rows, channels,
+                    ),
+                    (SAME_SEGMENT, false) => $walk::<Far, SAME_SEGMENT, false, true>(
+                        p, key, sp, ab, rows, channels,
+                    ),
+                    (TWO_SEGMENTS, _) => $walk::<Far, TWO_SEGMENTS, false, true>(
+                        p, key, sp, ab, rows, channels,
+                    ),
+                    _ => $walk::<Far, ONE_SAMPLE, false, true>(p, key, sp, ab, rows, channels),
                 }
             }
             match (p.tiers.is_some(), p.masks, sp.case) {
                 (true, _, _) => far(p, key, &sp, rows, channels),
-                (false, true, PAIR) => $walk::<Here, PAIR, true, false>(p, key, &sp, None, rows, channels),
-                (false, _, PAIR) => $walk::<Here, PAIR, false, false>(p, key, &sp, None, rows, channels),
-                (false, _, TWO) => $walk::<Here, TWO, false, false>(p, key, &sp, None, rows, channels),
-                (false, _, _) => $walk::<Here, ONE, false, false>(p, key, &sp, None, rows, channels),
+                (false, true, SAME_SEGMENT) => $walk::<Here, SAME_SEGMENT, true, false>(
+                    p, key, &sp, None, rows, channels,
+                ),
+                (false, _, SAME_SEGMENT) => $walk::<Here, SAME_SEGMENT, false, false>(
+                    p, key, &sp, None, rows, channels,
+                ),
+                (false, _, TWO_SEGMENTS) => $walk::<Here, TWO_SEGMENTS, false, false>(
+                    p, key, &sp, None, rows, channels,
+                ),
+                (false, _, _) => $walk::<Here, ONE_SAMPLE, false, false>(
+                    p, key, &sp, None, rows, channels,
+                ),
             }
         }
 
@@ -496,7 +516,7 @@ macro_rules! whole_pose {
                     let ta = super::subset::lone_bits(p, ma);
                     (
                         ta,
-                        if M == TWO {
+                        if M == TWO_SEGMENTS {
                             super::subset::lone_bits(p, mb)
                         } else {
                             ta
@@ -558,9 +578,39 @@ pub(super) unsafe fn group_lanes<'a, S: Src<'a>>(
     let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);
     let (ga, gb) = starts;
     let q = match case {
-        ONE => group!(ONE, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
-        PAIR => group!(PAIR, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
-        _ => group!(TWO, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
+        ONE_SAMPLE => group!(ONE_SAMPLE, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
+        SAME_SEGMENT => {
+            group!(
+                SAME_SEGMENT,
+                data,
+                &gv,
+                a,
+                b,
+                ma,
+                mb,
+                ga,
+                gb,
+                key.alpha,
+                p.masks
+            )
+            .0
+        }
+        _ => {
+            group!(
+                TWO_SEGMENTS,
+                data,
+                &gv,
+                a,
+                b,
+                ma,
+                mb,
+                ga,
+                gb,
+                key.alpha,
+                p.masks
+            )
+            .0
+        }
     };
     store(q, &gv, out.as_mut_ptr() as *mut f32, 4, 0, false);
 }

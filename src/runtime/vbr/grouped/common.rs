@@ -11,17 +11,18 @@ use crate::runtime::PoseRows;
 use crate::runtime::SampleKey;
 
 /// One sample (`alpha` 0 or equal samples).
-pub(super) const ONE: u8 = 0;
+pub(super) const ONE_SAMPLE: u8 = 0;
 /// Two samples in one segment (one set of coefficients).
-pub(super) const PAIR: u8 = 1;
+pub(super) const SAME_SEGMENT: u8 = 1;
 /// Two samples in different segments.
-pub(super) const TWO: u8 = 2;
+pub(super) const TWO_SEGMENTS: u8 = 2;
 
 /// A key's two samples as segments and places in them, and the pose's case.
 #[derive(Clone, Copy)]
 pub(super) struct Split {
     pub seg: [u32; 2],
     pub local: [u32; 2],
+    /// [`ONE_SAMPLE`], [`SAME_SEGMENT`] or [`TWO_SEGMENTS`].
     pub case: u8,
 }
 
@@ -44,11 +45,11 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
         seg_of(key.i1, len)
     };
     let case = if key.i1 == key.i0 || key.alpha <= 0.0 {
-        ONE
+        ONE_SAMPLE
     } else if s0 == s1 {
-        PAIR
+        SAME_SEGMENT
     } else {
-        TWO
+        TWO_SEGMENTS
     };
     Split {
         seg: [s0, s1],
@@ -58,17 +59,17 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
 }
 
 /// The places of a key's two samples from its [`split`] (the second is the first's in case
-/// [`ONE`]).
+/// [`ONE_SAMPLE`]).
 #[inline(always)]
 pub(super) fn positions<'a, S: Src<'a>>(p: &View<'a>, s: &Split) -> (Pos<S>, Pos<S>) {
     let first = segment_at(p, s.seg[0]);
-    if s.case == PAIR {
+    if s.case == SAME_SEGMENT {
         // The same segment: its table entry and header (and tiers' records) read once.
         return S::place2(p, first, s.local);
     }
     let a = S::place(p, first, s.local[0]);
     let b = match s.case {
-        ONE => a,
+        ONE_SAMPLE => a,
         _ => S::place(p, segment_at(p, s.seg[1]), s.local[1]),
     };
     (a, b)

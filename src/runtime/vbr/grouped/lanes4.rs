@@ -17,7 +17,7 @@
 
 use super::common::read_joint;
 use super::common::{positions, split, write_statics, Far, Here, Pos, Record, Split, Src};
-use super::common::{ONE, PAIR, TWO};
+use super::common::{ONE_SAMPLE, SAME_SEGMENT, TWO_SEGMENTS};
 use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -409,15 +409,15 @@ pub(super) unsafe fn sample_rows<L: Lanes4>(
     );
     if p.tiers.is_some() {
         return match sp.case {
-            PAIR => walk::<L, Far, PAIR>(p, key, &sp, rows, channels),
-            TWO => walk::<L, Far, TWO>(p, key, &sp, rows, channels),
-            _ => walk::<L, Far, ONE>(p, key, &sp, rows, channels),
+            SAME_SEGMENT => walk::<L, Far, SAME_SEGMENT>(p, key, &sp, rows, channels),
+            TWO_SEGMENTS => walk::<L, Far, TWO_SEGMENTS>(p, key, &sp, rows, channels),
+            _ => walk::<L, Far, ONE_SAMPLE>(p, key, &sp, rows, channels),
         };
     }
     match sp.case {
-        PAIR => walk::<L, Here, PAIR>(p, key, &sp, rows, channels),
-        TWO => walk::<L, Here, TWO>(p, key, &sp, rows, channels),
-        _ => walk::<L, Here, ONE>(p, key, &sp, rows, channels),
+        SAME_SEGMENT => walk::<L, Here, SAME_SEGMENT>(p, key, &sp, rows, channels),
+        TWO_SEGMENTS => walk::<L, Here, TWO_SEGMENTS>(p, key, &sp, rows, channels),
+        _ => walk::<L, Here, ONE_SAMPLE>(p, key, &sp, rows, channels),
     }
 }
 
@@ -450,7 +450,7 @@ unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
             core::ptr::copy_nonoverlapping(v.as_ptr(), dst, if ch == 0 { 4 } else { 3 });
             if gi + 1 < p.num_groups {
                 ga += super::subset::lone_bits(p, ma);
-                gb += super::subset::lone_bits(p, if M == TWO { mb } else { ma });
+                gb += super::subset::lone_bits(p, if M == TWO_SEGMENTS { mb } else { ma });
                 ma += g.meta;
                 mb += g.meta;
             }
@@ -463,7 +463,7 @@ unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
         coef::<L>(ca.as_mut_ptr(), d, &g, d.add(ma));
         let ca = ca.assume_init_ref();
         let mut two = MaybeUninit::<Coef<L>>::uninit();
-        let cb = if M == TWO {
+        let cb = if M == TWO_SEGMENTS {
             coef::<L>(two.as_mut_ptr(), d, &g, d.add(mb));
             two.assume_init_ref()
         } else {
@@ -471,11 +471,11 @@ unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
         };
         for h in 0..1 + (g.n > 4) as usize {
             let (va, vb) = match M {
-                ONE => {
+                ONE_SAMPLE => {
                     let v = sample::<L, S>(data, &a, ga, ca, h, limit);
                     (v, v)
                 }
-                PAIR => sample_pair::<L, S>(data, &a, &b, ga, ca, h, limit),
+                SAME_SEGMENT => sample_pair::<L, S>(data, &a, &b, ga, ca, h, limit),
                 _ => (
                     sample::<L, S>(data, &a, ga, ca, h, limit),
                     sample::<L, S>(data, &b, gb, cb, h, limit),
@@ -485,10 +485,10 @@ unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
                 let ha = ca.half(h);
                 let qa = rebuild::<L>(va, ha);
                 let q = match M {
-                    ONE => qa,
+                    ONE_SAMPLE => qa,
                     _ => {
                         let q = nlerp::<L>(qa, rebuild::<L>(vb, cb.half(h)), alpha, ha);
-                        if M == PAIR && ha.any_constant {
+                        if M == SAME_SEGMENT && ha.any_constant {
                             // Constant over the segment: both samples are the same, not blended.
                             let k = ha.constant;
                             map4(|i| L::sel(k, q[i], qa[i]))
@@ -500,7 +500,7 @@ unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
                 store::<L>(q, &g, h, d, to, false);
             } else {
                 let v = match M {
-                    ONE => va,
+                    ONE_SAMPLE => va,
                     _ => {
                         let s0 = L::splat(1.0 - alpha);
                         let s1 = L::splat(alpha);
@@ -515,10 +515,10 @@ unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
         }
         ga += ca.total;
         ma += g.meta;
-        if M != ONE {
+        if M != ONE_SAMPLE {
             gb += cb.total;
         }
-        if M == TWO {
+        if M == TWO_SEGMENTS {
             mb += g.meta;
         }
     }

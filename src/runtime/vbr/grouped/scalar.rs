@@ -3,7 +3,7 @@
 //! theirs and the `vbr` decoder's). Clarity over speed; no allocation.
 
 use super::common::{positions, split, write_statics, Far, Here, Pos, Record, Split, Src};
-use super::common::{ONE, PAIR, TWO};
+use super::common::{ONE_SAMPLE, SAME_SEGMENT, TWO_SEGMENTS};
 use super::{View, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -232,7 +232,7 @@ unsafe fn walk<'a, S: Src<'a>>(
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
         let ca = coef(data, &g, ma);
         let two;
-        let cb = if m == TWO {
+        let cb = if m == TWO_SEGMENTS {
             two = coef(data, &g, mb);
             &two
         } else {
@@ -241,7 +241,7 @@ unsafe fn walk<'a, S: Src<'a>>(
         let ch = g.class as usize % 3;
         for l in 0..g.n {
             let va = sample(data, &a, ga, &ca, l, limit);
-            let vb = if m == ONE {
+            let vb = if m == ONE_SAMPLE {
                 va
             } else {
                 sample(data, &b, gb, cb, l, limit)
@@ -249,7 +249,7 @@ unsafe fn walk<'a, S: Src<'a>>(
             let dst = rows.at(g.joint(data, l), ch);
             if g.class == 0 {
                 let qa = rebuild(va, ca.drop[l]);
-                let q = if m == ONE || (m == PAIR && ca.constant(l)) {
+                let q = if m == ONE_SAMPLE || (m == SAME_SEGMENT && ca.constant(l)) {
                     // Constant over the segment: both samples are the same, not blended.
                     qa
                 } else {
@@ -257,7 +257,7 @@ unsafe fn walk<'a, S: Src<'a>>(
                 };
                 std::ptr::copy_nonoverlapping(q.as_ptr(), dst, 4);
             } else {
-                let v = if m == ONE {
+                let v = if m == ONE_SAMPLE {
                     va
                 } else {
                     [0, 1, 2].map(|k| va[k] * (1.0 - alpha) + vb[k] * alpha)
@@ -271,10 +271,10 @@ unsafe fn walk<'a, S: Src<'a>>(
         }
         ga += ca.total;
         ma += g.meta;
-        if m != ONE {
+        if m != ONE_SAMPLE {
             gb += cb.total;
         }
-        if m == TWO {
+        if m == TWO_SEGMENTS {
             mb += g.meta;
         }
     }

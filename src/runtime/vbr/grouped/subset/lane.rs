@@ -352,8 +352,8 @@ pub(in crate::runtime::vbr::grouped) fn lone_group<'a, S: Src<'a>>(
         a,
         b,
         alpha: key.alpha,
-        one: case == ONE,
-        pair: case == PAIR,
+        one: case == ONE_SAMPLE,
+        pair: case == SAME_SEGMENT,
         table: &[],
     };
     lane_value(&lone, at, starts, 0, rotation)

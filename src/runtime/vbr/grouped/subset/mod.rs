@@ -3,7 +3,9 @@
 //! decoder's joints.
 
 use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, STARTS_EVERY};
-use super::common::{default_value, positions, split, static_value, Far, Here, Src, ONE, PAIR};
+use super::common::{
+    default_value, positions, split, static_value, Far, Here, Src, ONE_SAMPLE, SAME_SEGMENT,
+};
 use super::lanes::{self, clamp_value, PAIR_BITS};
 use super::{GroupedClip, Pos, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -184,7 +186,7 @@ impl<'a> View<'a> {
         assert!(!wide || super::Isa::Avx2.available());
         assert!(stride >= 10);
         let sp = split(self, key);
-        let (one, pair) = (sp.case == ONE, sp.case == PAIR);
+        let (one, pair) = (sp.case == ONE_SAMPLE, sp.case == SAME_SEGMENT);
         let sources = self.sources();
         let (a, b) = positions::<S>(self, &sp);
         let mut lone = Lone {
