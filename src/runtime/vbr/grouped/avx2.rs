@@ -296,7 +296,7 @@ unsafe fn store(
 }
 
 /// Writes the static channels (constants and defaults). A macro, so that each caller gets it
-/// inlined (out of line it cost a cached bandai pose about 100 more instructions).
+/// inlined (out of line it costs a cached bandai pose about 100 more instructions).
 macro_rules! statics {
     ($view:expr, $out:expr, $stride:expr, $channels:expr, $put3:ident) => {{
         statics!(rows $view, PoseRows::ten($out, $stride), $channels, $put3)

@@ -28,7 +28,7 @@ pub(super) struct Split {
 
 /// The split of `key`, with one division: the second sample is the first, the next one (the
 /// usual key), or else divided too. (A division costs tens of cycles, and a pose of a small
-/// clip a few hundred: the decoders took ten per pose before.)
+/// clip a few hundred: a whole pose's walk takes every place from this one split.)
 #[inline(always)]
 pub(super) fn split(view: &View, key: &SampleKey) -> Split {
     let len = view.seg_len;

@@ -1,7 +1,7 @@
 //! Lone lanes eight at a time: the animated channels of a sparse joint selection, each from
 //! its own group, decoded side by side, one per 32-bit lane, every word of a lane's metadata
 //! and fields gathered into the lanes (eight loads: on the AMD processor measured, a hardware
-//! gather was no faster). The arithmetic is the group decode's (`widths!`, `mul_add!`,
+//! gather is no faster). The arithmetic is the group decode's (`widths!`, `mul_add!`,
 //! `frame!`, [`rebuild`], [`nlerp`]), lane by lane the `vbr` decoder's, so the values are bit
 //! for bit the lone-lane decode's (`subset/lane.rs`); a lane that stores raw `f32`s is left to that
 //! decode.

@@ -163,7 +163,7 @@ fn widths(w: u64, k: usize) -> usize {
 /// Each component's first bit relative to its group's in a frame, for lane `l` of a group of
 /// `n` lanes whose components' 5-bit rates are the low bits of `w` (components are stored one
 /// after the other, each lane by lane). (An SSE2 form, the rates spread to bytes and summed by
-/// `psadbw`, took a fifth fewer instructions per lane and no less time: a lone lane is bound by
+/// `psadbw`, takes a fifth fewer instructions per lane and no less time: a lone lane is bound by
 /// its chain of dependent loads, `docs/runtime.md`.) Also returns the widths of the first two
 /// components over every lane.
 #[inline(always)]

@@ -212,7 +212,7 @@ impl<'a> View<'a> {
             table = [0; 2 * TABLE_GROUPS];
             lone.table = start_table(&lone, self.num_groups, &mut table);
         }
-        // Borrowed from here on (a rebinding `let lone = lone` moved its 176 bytes with `memcpy`).
+        // Borrowed from here on (a rebinding `let lone = lone` moves its 176 bytes with `memcpy`).
         let lone = &lone;
         // Animated channels eight at a time across groups (AVX2, `avx2/gather.rs`), when every
         // entry has a slot of its own (slots in increasing order), so that deferring the
