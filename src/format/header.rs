@@ -1,4 +1,5 @@
-//! The 64-byte blob header (format version 2). All fields little-endian.
+//! The 64-byte blob header (format version 2's, which version 5 keeps). All fields
+//! little-endian.
 //!
 //! | offset | size | field |
 //! |---|---|---|

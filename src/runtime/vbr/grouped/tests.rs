@@ -828,7 +828,7 @@ fn pose_out(data: &mut [f32]) -> crate::runtime::PoseOut<'_> {
     crate::runtime::PoseOut { data, stride: 10 }
 }
 
-/// The runtime's entry points on a grouped body (what a format version 4 blob is sampled
+/// The runtime's entry points on a grouped body (what a format version 5 blob is sampled
 /// with): whole poses, the cache, single joints and selections (dense ones through the
 /// channel walk or whole groups, sparse ones lane by lane), bit for bit the reference's.
 #[test]
