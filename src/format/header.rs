@@ -1,4 +1,5 @@
-//! The 64-byte blob header (format version 2). All fields little-endian.
+//! The 64-byte blob header (format version 2's, which version 5 keeps). All fields
+//! little-endian.
 //!
 //! | offset | size | field |
 //! |---|---|---|
@@ -34,9 +35,9 @@ pub const FORMAT_VERSION: u16 = 2;
 /// Blob format version of every `vbr` blob with joints (the grouped layout, body layout 4): the
 /// newest version this library reads.
 pub const GROUPED_FORMAT_VERSION: u16 = 5;
-/// The grouped layout's earlier format versions (body layouts 2 and 3), which this library no
-/// longer reads: such a blob is refused with [`Error::UnsupportedVersion`]; compress the clip
-/// again (or regroup its format version 2 blob).
+/// The grouped layout's format versions 3 and 4 (body layouts 2 and 3), which this library does
+/// not read: such a blob is refused with [`Error::UnsupportedVersion`]; compress the clip again
+/// (or regroup its format version 2 blob).
 pub const RETIRED_GROUPED_FORMAT_VERSIONS: [u16; 2] = [3, 4];
 /// Oldest blob format version this library reads.
 pub const MIN_FORMAT_VERSION: u16 = 2;
@@ -229,7 +230,7 @@ impl Header {
         }
         let codec = CodecId::from_u8(blob[6]).ok_or(Error::CorruptBlob("unknown codec id"))?;
         if version == GROUPED_FORMAT_VERSION && codec != CodecId::Vbr {
-            // The grouped version changed the `vbr` body only: no other codec writes it.
+            // The grouped version holds only the grouped `vbr` body: no other codec writes it.
             return Err(Error::CorruptBlob("format version 5 is for vbr blobs only"));
         }
         let additive = blob[7];

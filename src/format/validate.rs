@@ -35,7 +35,7 @@ impl ValidationWork {
 
 /// Checks alignment, magic, version, sizes, (optionally) the checksum, and then every offset,
 /// count and bit width in the codec body. Returns the header and the body slice. A `vbr` blob
-/// with joints of format version 2 (the segments layout, which the runtime no longer decodes) is
+/// with joints of format version 2 (the segments layout, which the runtime does not decode) is
 /// refused with [`Error::UnsupportedVersion`]: [`crate::offline::regroup_blob`] converts it.
 pub fn validate_blob(blob: &[u8], verify_checksum: bool) -> Result<(Header, &[u8])> {
     validate_blob_counting(blob, verify_checksum, &mut ValidationWork::default())

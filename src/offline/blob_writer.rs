@@ -27,7 +27,7 @@ pub struct BlobExtras {
     /// The curves section bytes (empty when `num_curves` is 0).
     pub curves: Vec<u8>,
     /// A `vbr` body with joints is written as the encoder produced it (the segments layout,
-    /// format version 2) instead of grouped (format version 4). The runtime refuses such a
+    /// format version 2) instead of grouped (format version 5). The runtime refuses such a
     /// blob; [`crate::offline::regroup_blob`] converts it. For tests of that conversion only.
     pub segments: bool,
 }

@@ -1,5 +1,5 @@
 //! A `vbr` blob of format version 2 (the segments layout, which the runtime refuses) rewritten
-//! in the grouped layout (format version 4) without recompressing: the body regrouped, the
+//! in the grouped layout (format version 5) without recompressing: the body regrouped, the
 //! header, flags and curves section kept. The result is byte for byte what compressing the clip
 //! writes, so a blob cache moves to the grouped layout without its source clips.
 
@@ -110,7 +110,7 @@ mod tests {
         ));
     }
 
-    /// Every `vbr` blob with joints is format version 4, whatever the reserved layout setting
+    /// Every `vbr` blob with joints is format version 5, whatever the reserved layout setting
     /// and the rig's size (small rigs included); a clip of curves only, and the other codecs,
     /// are format version 2.
     #[test]

@@ -98,7 +98,7 @@ impl DefaultMode {
 
 /// Reserved; every `vbr` blob is written in the grouped layout. Kept so that existing callers
 /// compile and the C settings keep their size: every defined value writes the same blob, and an
-/// undefined one is still refused (`InvalidEnum`). A `vbr` blob with joints is format version 4
+/// undefined one is still refused (`InvalidEnum`). A `vbr` blob with joints is format version 5
 /// (docs/grouped.md); one without joints (curves only) is format version 2, like every blob of
 /// the other codecs.
 #[repr(u32)]

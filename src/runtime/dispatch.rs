@@ -1,5 +1,5 @@
 //! Per codec id, the decoder that samples a validated body. A validated `vbr` body with joints is
-//! grouped (format version 4): validation refuses the segments layout (format version 2).
+//! grouped (format version 5): validation refuses the segments layout (format version 2).
 
 use super::{BodyHint, Defaults, JointSelection, PoseOut, SampleKey};
 use crate::format::{CodecId, Header};

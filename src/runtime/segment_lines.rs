@@ -5,7 +5,7 @@
 //!
 //! A bound (a segment's start, or the last segment's end) is kept as its 64-byte line in the
 //! body, predicted from the first line and the mean segment length and corrected by a signed
-//! byte. A hint only: a decoder reads the segment table as before, so a place that is off
+//! byte. A hint only: a decoder reads the segment table all the same, so a place that is off
 //! costs time, never a wrong pose.
 
 /// Bounds kept: segments 0 to 15 are placed when the clip has that many.

@@ -1,5 +1,5 @@
 //! Regrouping: a `vbr` body in segments (format version 2, body layout 1) rewritten as a grouped
-//! body (format version 4, body layout 3: `runtime::vbr::grouped::body`) that decodes to the
+//! body (format version 5, body layout 4: `runtime::vbr::grouped::body`) that decodes to the
 //! same poses, bit for bit. The encoder writes segments and regroups them; old blobs move to the
 //! grouped layout the same way, without recompressing.
 

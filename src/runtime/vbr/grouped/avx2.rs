@@ -4,7 +4,7 @@
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
 use super::common::{positions, prefetch, split, write_statics, Far, Here, Pos, Split, Src};
-use super::common::{ONE, PAIR, TWO};
+use super::common::{ONE_SAMPLE, SAME_SEGMENT, TWO_SEGMENTS};
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -97,13 +97,13 @@ unsafe fn frame_raw(data: &[u8], bit: usize, c: &Coef, limit: f32) -> [__m256; 3
 
 /// A sample of a group: its stored frame, blended towards the next one for a dropped sample.
 macro_rules! sample {
-    ($data:expr, $pos:expr, $gbit:expr, $c:expr, $limit:expr) => {{
-        let (data, pos, gbit, c, limit): (&[u8], &Pos<_>, usize, &Coef, f32) =
-            ($data, $pos, $gbit, $c, $limit);
-        let a = frame!(pos.data(data), pos.bit.wrapping_add(gbit), c, limit);
+    ($data:expr, $pos:expr, $first_bit:expr, $c:expr, $limit:expr) => {{
+        let (data, pos, first_bit, c, limit): (&[u8], &Pos<_>, usize, &Coef, f32) =
+            ($data, $pos, $first_bit, $c, $limit);
+        let a = frame!(pos.data(data), pos.bit.wrapping_add(first_bit), c, limit);
         if pos.t > 0.0 {
             let (next, bit) = pos.next(data);
-            let n = frame!(next, bit.wrapping_add(gbit), c, limit);
+            let n = frame!(next, bit.wrapping_add(first_bit), c, limit);
             let t = _mm256_set1_ps(pos.t);
             [0, 1, 2].map(|k| _mm256_add_ps(a[k], _mm256_mul_ps(_mm256_sub_ps(n[k], a[k]), t)))
         } else {
@@ -116,17 +116,17 @@ macro_rules! sample {
 /// frame both read decoded once (a key between two dropped samples of one span reads the span's
 /// two stored frames, not four).
 macro_rules! sample_pair {
-    ($data:expr, $a:expr, $b:expr, $gbit:expr, $c:expr, $limit:expr) => {{
-        let (data, a, b, gbit, c, limit): (&[u8], &Pos<_>, &Pos<_>, usize, &Coef, f32) =
-            ($data, $a, $b, $gbit, $c, $limit);
+    ($data:expr, $a:expr, $b:expr, $first_bit:expr, $c:expr, $limit:expr) => {{
+        let (data, a, b, first_bit, c, limit): (&[u8], &Pos<_>, &Pos<_>, usize, &Coef, f32) =
+            ($data, $a, $b, $first_bit, $c, $limit);
         let blend = |x: [__m256; 3], y: [__m256; 3], t: f32| {
             let t = _mm256_set1_ps(t);
             [0, 1, 2].map(|k| _mm256_add_ps(x[k], _mm256_mul_ps(_mm256_sub_ps(y[k], x[k]), t)))
         };
-        let a0 = frame!(a.data(data), a.bit.wrapping_add(gbit), c, limit);
+        let a0 = frame!(a.data(data), a.bit.wrapping_add(first_bit), c, limit);
         let a1 = if a.t > 0.0 {
             let (next, bit) = a.next(data);
-            frame!(next, bit.wrapping_add(gbit), c, limit)
+            frame!(next, bit.wrapping_add(first_bit), c, limit)
         } else {
             a0
         };
@@ -136,14 +136,14 @@ macro_rules! sample_pair {
         } else if a.t > 0.0 && a.next_is(b) {
             a1
         } else {
-            frame!(b.data(data), b.bit.wrapping_add(gbit), c, limit)
+            frame!(b.data(data), b.bit.wrapping_add(first_bit), c, limit)
         };
         let vb = if b.t > 0.0 {
             let b1 = if a.t > 0.0 && b.same_frame(a) {
                 a1
             } else {
                 let (next, bit) = b.next(data);
-                frame!(next, bit.wrapping_add(gbit), c, limit)
+                frame!(next, bit.wrapping_add(first_bit), c, limit)
             };
             blend(b0, b1, b.t)
         } else {
@@ -163,7 +163,7 @@ unsafe fn rebuild(s: [__m256; 3], d: __m256i) -> [__m256; 4] {
         _mm256_mul_ps(s[2], s[2]),
     );
     let inside = _mm256_cmp_ps::<_CMP_LE_OQ>(len2, one);
-    let dd = _mm256_and_ps(inside, _mm256_sqrt_ps(_mm256_sub_ps(one, len2)));
+    let dropped_value = _mm256_and_ps(inside, _mm256_sqrt_ps(_mm256_sub_ps(one, len2)));
     // Stored components outside the unit ball (rare: quantisation can push them out) are
     // normalised; when no lane is, the square root and division are skipped.
     let s = if _mm256_movemask_ps(inside) == 0xFF {
@@ -175,10 +175,10 @@ unsafe fn rebuild(s: [__m256; 3], d: __m256i) -> [__m256; 4] {
     let eq = |k: i32| _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(k)));
     let (e0, e1, e2, e3) = (eq(0), eq(1), eq(2), eq(3));
     [
-        sel(e0, s[0], dd),
-        sel(e0, sel(e1, s[1], dd), s[0]),
-        sel(_mm256_or_ps(e0, e1), sel(e2, s[2], dd), s[1]),
-        sel(e3, s[2], dd),
+        sel(e0, s[0], dropped_value),
+        sel(e0, sel(e1, s[1], dropped_value), s[0]),
+        sel(_mm256_or_ps(e0, e1), sel(e2, s[2], dropped_value), s[1]),
+        sel(e3, s[2], dropped_value),
     ]
 }
 
@@ -296,14 +296,14 @@ unsafe fn store(
 }
 
 /// Writes the static channels (constants and defaults). A macro, so that each caller gets it
-/// inlined (out of line it cost a cached bandai pose about 100 more instructions).
+/// inlined (out of line it costs a cached bandai pose about 100 more instructions).
 macro_rules! statics {
-    ($p:expr, $out:expr, $stride:expr, $channels:expr, $put3:ident) => {{
-        statics!(rows $p, PoseRows::ten($out, $stride), $channels, $put3)
+    ($view:expr, $out:expr, $stride:expr, $channels:expr, $put3:ident) => {{
+        statics!(rows $view, PoseRows::ten($out, $stride), $channels, $put3)
     }};
-    (rows $p:expr, $rows:expr, $channels:expr, $put3:ident) => {{
+    (rows $view:expr, $rows:expr, $channels:expr, $put3:ident) => {{
         write_statics(
-            $p,
+            $view,
             $rows,
             $channels,
             |dst, src| _mm_storeu_ps(dst, _mm_loadu_ps(src)),
@@ -312,60 +312,68 @@ macro_rules! statics {
     }};
 }
 
-/// One group's values at a key of case `$m` (rotations blended, vectors blended and clamped,
+/// One group's values at a key of case `$case` (rotations blended, vectors blended and clamped,
 /// their fourth register zero), and the frame bits the group takes in the two samples'
-/// segments. `$ma`/`$mb`: the group's metadata offsets in the two segments, `$ga`/`$gb`: its
-/// first bit in a frame of each. A macro, so that each caller gets it inlined.
+/// segments. `$meta_a`/`$meta_b`: the group's metadata offsets in the two segments,
+/// `$first_bit_a`/`$first_bit_b`: its first bit in a frame of each. A macro, so that each
+/// caller gets it inlined.
 macro_rules! group {
-    ($m:expr, $data:expr, $g:expr, $a:expr, $b:expr, $ma:expr, $mb:expr, $ga:expr, $gb:expr, $alpha:expr, $masks:expr) => {{
+    (
+        $case:expr, $data:expr, $g:expr, $a:expr, $b:expr, $meta_a:expr, $meta_b:expr,
+        $first_bit_a:expr, $first_bit_b:expr, $alpha:expr, $masks:expr
+    ) => {{
         let (data, g, a, b, alpha): (&[u8], &GroupView, &Pos<_>, &Pos<_>, f32) =
             ($data, $g, $a, $b, $alpha);
         let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
-        let ca = coef!(g, data.as_ptr().add($ma));
-        let (va, vb, cb) = match $m {
+        let coef_a = coef!(g, data.as_ptr().add($meta_a));
+        let (va, vb, coef_b) = match $case {
             // A body that drops samples: a key between two dropped samples reads their span's
             // two stored frames once (a constant: each walk is compiled for one).
-            PAIR if $masks && (a.t > 0.0 || b.t > 0.0) => {
-                let (va, vb) = sample_pair!(data, a, b, $ga, &ca, limit);
+            SAME_SEGMENT if $masks && (a.t > 0.0 || b.t > 0.0) => {
+                let (va, vb) = sample_pair!(data, a, b, $first_bit_a, &coef_a, limit);
                 (va, vb, None)
             }
-            PAIR => {
-                let va = sample!(data, a, $ga, &ca, limit);
-                (va, sample!(data, b, $gb, &ca, limit), None)
+            SAME_SEGMENT => {
+                let va = sample!(data, a, $first_bit_a, &coef_a, limit);
+                (va, sample!(data, b, $first_bit_b, &coef_a, limit), None)
             }
-            TWO => {
-                let cb = coef!(g, data.as_ptr().add($mb));
-                let va = sample!(data, a, $ga, &ca, limit);
-                (va, sample!(data, b, $gb, &cb, limit), Some(cb))
+            TWO_SEGMENTS => {
+                let coef_b = coef!(g, data.as_ptr().add($meta_b));
+                let va = sample!(data, a, $first_bit_a, &coef_a, limit);
+                (
+                    va,
+                    sample!(data, b, $first_bit_b, &coef_b, limit),
+                    Some(coef_b),
+                )
             }
             _ => {
-                let va = sample!(data, a, $ga, &ca, limit);
+                let va = sample!(data, a, $first_bit_a, &coef_a, limit);
                 (va, va, None)
             }
         };
-        let (vb, cb) = match $m {
-            PAIR => (vb, cb),
-            _ => (vb, cb),
+        let (vb, coef_b) = match $case {
+            SAME_SEGMENT => (vb, coef_b),
+            _ => (vb, coef_b),
         };
-        let tb = cb.as_ref().map_or(ca.total, |c| c.total);
+        let bits_b = coef_b.as_ref().map_or(coef_a.total, |c| c.total);
         let q = if g.class == 0 {
-            let qa = rebuild(va, ca.drop);
-            match $m {
-                ONE => qa,
+            let qa = rebuild(va, coef_a.drop);
+            match $case {
+                ONE_SAMPLE => qa,
                 _ => {
-                    let qb = rebuild(vb, cb.as_ref().map_or(ca.drop, |c| c.drop));
+                    let qb = rebuild(vb, coef_b.as_ref().map_or(coef_a.drop, |c| c.drop));
                     let q = nlerp(qa, qb, alpha);
-                    if $m == PAIR {
+                    if $case == SAME_SEGMENT {
                         // Constant over the segment: both samples are the same, not blended.
-                        [0, 1, 2, 3].map(|k| sel(ca.constant, q[k], qa[k]))
+                        [0, 1, 2, 3].map(|k| sel(coef_a.constant, q[k], qa[k]))
                     } else {
                         q
                     }
                 }
             }
         } else {
-            let v = match $m {
-                ONE => va,
+            let v = match $case {
+                ONE_SAMPLE => va,
                 _ => {
                     let s0 = _mm256_set1_ps(1.0 - alpha);
                     let s1 = _mm256_set1_ps(alpha);
@@ -373,12 +381,12 @@ macro_rules! group {
                         .map(|k| _mm256_add_ps(_mm256_mul_ps(va[k], s0), _mm256_mul_ps(vb[k], s1)))
                 }
             };
-            let m = _mm256_set1_ps(MAX_ABS_VALUE);
-            let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
-            let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
+            let max_abs = _mm256_set1_ps(MAX_ABS_VALUE);
+            let neg_max_abs = _mm256_set1_ps(-MAX_ABS_VALUE);
+            let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, neg_max_abs), max_abs));
             [v[0], v[1], v[2], _mm256_setzero_ps()]
         };
-        (q, ca.total, tb)
+        (q, coef_a.total, bits_b)
     }};
 }
 
@@ -390,8 +398,13 @@ macro_rules! group {
 macro_rules! whole_pose {
     ($f:literal, $sample_pose:ident, $sample_channels:ident, $sample_rows:ident, $walk:ident, $put3:ident) => {
         #[target_feature(enable = $f)]
-        pub(super) unsafe fn $sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
-            $sample_channels(p, key, out, stride, 7)
+        pub(super) unsafe fn $sample_pose(
+            view: &View,
+            key: &SampleKey,
+            out: *mut f32,
+            stride: usize,
+        ) {
+            $sample_channels(view, key, out, stride, 7)
         }
 
         /// The whole pose ([`sample_pose`]) writing only the channels of `channels`, which must
@@ -399,59 +412,92 @@ macro_rules! whole_pose {
         /// order: the walk stops at the first group of a channel not asked for).
         #[target_feature(enable = $f)]
         pub(super) unsafe fn $sample_channels(
-            p: &View,
+            view: &View,
             key: &SampleKey,
             out: *mut f32,
             stride: usize,
             channels: u32,
         ) {
             debug_assert!(matches!(channels, 1 | 3 | 7));
-            $sample_rows(p, key, PoseRows::ten(out, stride), channels)
+            $sample_rows(view, key, PoseRows::ten(out, stride), channels)
         }
 
         /// The pose ([`sample_channels`]) with each channel's rows at `rows` (the layouts of
         /// `runtime::layout` written straight); the caller checks that they hold every joint.
         #[inline]
         #[target_feature(enable = $f)]
-        pub(super) unsafe fn $sample_rows(p: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
+        pub(super) unsafe fn $sample_rows(
+            view: &View,
+            key: &SampleKey,
+            rows: PoseRows,
+            channels: u32,
+        ) {
             // One split of the key serves the hints and the walk.
-            let sp = split(p, key);
-            prefetch(p, &sp);
-            statics!(rows p, rows, channels, $put3);
+            let key_split = split(view, key);
+            prefetch(view, &key_split);
+            statics!(rows view, rows, channels, $put3);
             // Walks compiled for frames in the body or anywhere (tiers attached), and for a
             // body that stores every sample or drops some.
             /// The walks with tiers attached, out of line: the walks without keep the
             /// inlining budget of the pose's function.
             #[inline(never)]
             #[target_feature(enable = $f)]
-            unsafe fn far(p: &View, key: &SampleKey, sp: &Split, rows: PoseRows, channels: u32) {
+            unsafe fn far(
+                view: &View,
+                key: &SampleKey,
+                key_split: &Split,
+                rows: PoseRows,
+                channels: u32,
+            ) {
                 // A key whose samples the resident segments store (most keys): the walk of a
                 // body that stores every sample, frames in the body; the tiers are not read.
-                let ab = positions::<Here>(p, sp);
+                let ab = positions::<Here>(view, key_split);
                 if ab.0.t == 0.0 && ab.1.t == 0.0 {
-                    return match sp.case {
-                        PAIR => $walk::<Here, PAIR, false, true>(p, key, sp, Some(ab), rows, channels),
-                        TWO => $walk::<Here, TWO, false, true>(p, key, sp, Some(ab), rows, channels),
-                        _ => $walk::<Here, ONE, false, true>(p, key, sp, Some(ab), rows, channels),
+                    return match key_split.case {
+                        SAME_SEGMENT => $walk::<Here, SAME_SEGMENT, false, true>(
+                            view, key, key_split, Some(ab), rows, channels,
+                        ),
+                        TWO_SEGMENTS => $walk::<Here, TWO_SEGMENTS, false, true>(
+                            view, key, key_split, Some(ab), rows, channels,
+                        ),
+                        _ => $walk::<Here, ONE_SAMPLE, false, true>(
+                            view, key, key_split, Some(ab), rows, channels,
+                        ),
                     };
                 }
-                let ab = Some(positions::<Far>(p, sp));
+                let ab = Some(positions::<Far>(view, key_split));
                 // A key between two stored samples (with every tier attached, every key): the
                 // walk of a body that stores every sample.
                 let drops = ab.is_some_and(|(a, b)| a.t > 0.0 || b.t > 0.0);
-                match (sp.case, drops) {
-                    (PAIR, true) => $walk::<Far, PAIR, true, true>(p, key, sp, ab, rows, channels),
-                    (PAIR, false) => $walk::<Far, PAIR, false, true>(p, key, sp, ab, rows, channels),
-                    (TWO, _) => $walk::<Far, TWO, false, true>(p, key, sp, ab, rows, channels),
-                    _ => $walk::<Far, ONE, false, true>(p, key, sp, ab, rows, channels),
+                match (key_split.case, drops) {
+                    (SAME_SEGMENT, true) => $walk::<Far, SAME_SEGMENT, true, true>(
+                        view, key, key_split, ab, rows, channels,
+                    ),
+                    (SAME_SEGMENT, false) => $walk::<Far, SAME_SEGMENT, false, true>(
+                        view, key, key_split, ab, rows, channels,
+                    ),
+                    (TWO_SEGMENTS, _) => $walk::<Far, TWO_SEGMENTS, false, true>(
+                        view, key, key_split, ab, rows, channels,
+                    ),
+                    _ => $walk::<Far, ONE_SAMPLE, false, true>(
+                        view, key, key_split, ab, rows, channels,
+                    ),
                 }
             }
-            match (p.tiers.is_some(), p.masks, sp.case) {
-                (true, _, _) => far(p, key, &sp, rows, channels),
-                (false, true, PAIR) => $walk::<Here, PAIR, true, false>(p, key, &sp, None, rows, channels),
-                (false, _, PAIR) => $walk::<Here, PAIR, false, false>(p, key, &sp, None, rows, channels),
-                (false, _, TWO) => $walk::<Here, TWO, false, false>(p, key, &sp, None, rows, channels),
-                (false, _, _) => $walk::<Here, ONE, false, false>(p, key, &sp, None, rows, channels),
+            match (view.tiers.is_some(), view.masks, key_split.case) {
+                (true, _, _) => far(view, key, &key_split, rows, channels),
+                (false, true, SAME_SEGMENT) => $walk::<Here, SAME_SEGMENT, true, false>(
+                    view, key, &key_split, None, rows, channels,
+                ),
+                (false, _, SAME_SEGMENT) => $walk::<Here, SAME_SEGMENT, false, false>(
+                    view, key, &key_split, None, rows, channels,
+                ),
+                (false, _, TWO_SEGMENTS) => $walk::<Here, TWO_SEGMENTS, false, false>(
+                    view, key, &key_split, None, rows, channels,
+                ),
+                (false, _, _) => $walk::<Here, ONE_SAMPLE, false, false>(
+                    view, key, &key_split, None, rows, channels,
+                ),
             }
         }
 
@@ -459,59 +505,87 @@ macro_rules! whole_pose {
         /// caller, which inlines it).
         #[inline]
         #[target_feature(enable = $f)]
-        unsafe fn $walk<'a, S: Src<'a>, const M: u8, const DROPS: bool, const FAR: bool>(
-            p: &View<'a>,
+        unsafe fn $walk<'a, S: Src<'a>, const CASE: u8, const DROPS: bool, const FAR: bool>(
+            view: &View<'a>,
             key: &SampleKey,
-            sp: &Split,
+            key_split: &Split,
             ab: Option<(Pos<S>, Pos<S>)>,
             rows: PoseRows,
             channels: u32,
         ) {
-            let data = p.data;
+            let data = view.data;
             // The key's places: found by the caller, or here.
-            let (a, b) = ab.unwrap_or_else(|| positions::<S>(p, sp));
-            let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
+            let (a, b) = ab.unwrap_or_else(|| positions::<S>(view, key_split));
+            let (mut meta_a, mut meta_b, mut first_bit_a, mut first_bit_b) =
+                (a.meta, b.meta, 0usize, 0usize);
             let alpha = key.alpha;
-            let mut rec = 0;
-            for gi in 0..p.num_groups {
-                let g = &GroupView::at(data.as_ptr(), rec);
-                if channels & (1 << g.class) == 0 {
+            let mut record_offset = 0;
+            for group_index in 0..view.num_groups {
+                let group = &GroupView::at(data.as_ptr(), record_offset);
+                if channels & (1 << group.class) == 0 {
                     break;
                 }
-                rec += g.size;
-                let (ta, tb) = if g.n == 1 {
+                record_offset += group.size;
+                let (bits_a, bits_b) = if group.n == 1 {
                     // A group of one lane, decoded alone.
-                    let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
-                    let v =
-                        super::subset::lone_group(p, key, (a, b), M, at, (ga, gb), g.class == 0);
-                    let dst = rows.at(g.joints[0] as usize, g.class as usize % 3);
-                    if g.class == 0 {
+                    let at = [(record_offset - group.size) as u32, (meta_a - a.meta) as u32];
+                    let v = super::subset::lone_group(
+                        view,
+                        key,
+                        (a, b),
+                        CASE,
+                        at,
+                        (first_bit_a, first_bit_b),
+                        group.class == 0,
+                    );
+                    let dst = rows.at(group.joints[0] as usize, group.class as usize % 3);
+                    if group.class == 0 {
                         _mm_storeu_ps(dst, _mm_loadu_ps(v.as_ptr()));
                     } else {
                         $put3(dst, _mm_loadu_ps(v.as_ptr()));
                     }
-                    if gi + 1 == p.num_groups {
+                    if group_index + 1 == view.num_groups {
                         break;
                     }
-                    let ta = super::subset::lone_bits(p, ma);
+                    let bits_a = super::subset::lone_bits(view, meta_a);
                     (
-                        ta,
-                        if M == TWO {
-                            super::subset::lone_bits(p, mb)
+                        bits_a,
+                        if CASE == TWO_SEGMENTS {
+                            super::subset::lone_bits(view, meta_b)
                         } else {
-                            ta
+                            bits_a
                         },
                     )
                 } else {
-                    let (q, ta, tb) = group!(M, data, g, &a, &b, ma, mb, ga, gb, alpha, DROPS);
-                    let c = g.class as usize % 3;
-                    store!(q, g, rows.base[c], rows.stride[c], 0, g.class != 0, $put3);
-                    (ta, tb)
+                    let (q, bits_a, bits_b) = group!(
+                        CASE,
+                        data,
+                        group,
+                        &a,
+                        &b,
+                        meta_a,
+                        meta_b,
+                        first_bit_a,
+                        first_bit_b,
+                        alpha,
+                        DROPS
+                    );
+                    let channel = group.class as usize % 3;
+                    store!(
+                        q,
+                        group,
+                        rows.base[channel],
+                        rows.stride[channel],
+                        0,
+                        group.class != 0,
+                        $put3
+                    );
+                    (bits_a, bits_b)
                 };
-                ga += ta;
-                gb += tb;
-                ma += g.meta;
-                mb += g.meta;
+                first_bit_a += bits_a;
+                first_bit_b += bits_b;
+                meta_a += group.meta;
+                meta_b += group.meta;
             }
         }
     };
@@ -537,32 +611,78 @@ whole_pose!(
 /// Lane indices: [`store()`] with these as joints and stride 4 writes a group lane by lane.
 static LANE_IDS: [u16; LANES] = [0, 1, 2, 3, 4, 5, 6, 7];
 
-/// The values of the group whose record and metadata offsets are `[rec, meta]` at `key` (whose pose is of case `case`), lane by lane (rotations 4
-/// floats, vectors 3 and a zero), for the subset decoder: `starts` is the group's first bit in
-/// a frame of each sample's segment.
+/// The values of the group whose record and metadata offsets are `[record_offset, meta]` at
+/// `key` (whose pose is of case `case`), lane by lane (rotations 4 floats, vectors 3 and a
+/// zero), for the subset decoder: `starts` is the group's first bit in a frame of each sample's
+/// segment.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) unsafe fn group_lanes<'a, S: Src<'a>>(
-    p: &View<'a>,
+    view: &View<'a>,
     key: &SampleKey,
     case: u8,
-    [rec, meta]: [u32; 2],
+    [record_offset, meta]: [u32; 2],
     a: &Pos<S>,
     b: &Pos<S>,
     starts: (usize, usize),
     out: &mut [[f32; 4]; LANES],
 ) {
-    let data = p.data;
-    let mut gv = GroupView::at(data.as_ptr(), rec as usize);
-    gv.joints = LANE_IDS;
-    let (ma, mb) = (a.meta + meta as usize, b.meta + meta as usize);
-    let (ga, gb) = starts;
+    let data = view.data;
+    let mut group = GroupView::at(data.as_ptr(), record_offset as usize);
+    group.joints = LANE_IDS;
+    let (meta_a, meta_b) = (a.meta + meta as usize, b.meta + meta as usize);
+    let (first_bit_a, first_bit_b) = starts;
     let q = match case {
-        ONE => group!(ONE, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
-        PAIR => group!(PAIR, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
-        _ => group!(TWO, data, &gv, a, b, ma, mb, ga, gb, key.alpha, p.masks).0,
+        ONE_SAMPLE => {
+            group!(
+                ONE_SAMPLE,
+                data,
+                &group,
+                a,
+                b,
+                meta_a,
+                meta_b,
+                first_bit_a,
+                first_bit_b,
+                key.alpha,
+                view.masks
+            )
+            .0
+        }
+        SAME_SEGMENT => {
+            group!(
+                SAME_SEGMENT,
+                data,
+                &group,
+                a,
+                b,
+                meta_a,
+                meta_b,
+                first_bit_a,
+                first_bit_b,
+                key.alpha,
+                view.masks
+            )
+            .0
+        }
+        _ => {
+            group!(
+                TWO_SEGMENTS,
+                data,
+                &group,
+                a,
+                b,
+                meta_a,
+                meta_b,
+                first_bit_a,
+                first_bit_b,
+                key.alpha,
+                view.masks
+            )
+            .0
+        }
     };
-    store(q, &gv, out.as_mut_ptr() as *mut f32, 4, 0, false);
+    store(q, &group, out.as_mut_ptr() as *mut f32, 4, 0, false);
 }
 
 /// The `q * mul + add` coefficients of all eight lanes of group `g` (its record at byte `rec`
@@ -570,9 +690,9 @@ pub(super) unsafe fn group_lanes<'a, S: Src<'a>>(
 /// beyond the group's must hold no subnormal value either.
 #[cfg(all(test, feature = "compress"))]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-pub(super) unsafe fn coefficients(p: &View, rec: usize, meta: usize) -> [[f32; 8]; 6] {
-    let g = &GroupView::at(p.data.as_ptr(), rec);
-    let c = coef!(g, p.data.as_ptr().add(meta));
+pub(super) unsafe fn coefficients(view: &View, rec: usize, meta: usize) -> [[f32; 8]; 6] {
+    let g = &GroupView::at(view.data.as_ptr(), rec);
+    let c = coef!(g, view.data.as_ptr().add(meta));
     let mut out = [[0.0f32; 8]; 6];
     for k in 0..3 {
         _mm256_storeu_ps(out[k].as_mut_ptr(), c.mul[k]);
@@ -591,13 +711,13 @@ pub(super) use gather::lanes8;
 #[inline]
 pub(super) unsafe fn sample_pose_cached(
     isa: super::Isa,
-    p: &View,
-    c: &mut super::cache::Cache,
+    view: &View,
+    cache: &mut super::cache::Cache,
     key: &SampleKey,
     rows: PoseRows,
 ) {
     match isa {
-        super::Isa::Avx512 => play::sample_pose_cached_512(p, c, key, rows),
-        _ => play::sample_pose_cached(p, c, key, rows),
+        super::Isa::Avx512 => play::sample_pose_cached_512(view, cache, key, rows),
+        _ => play::sample_pose_cached(view, cache, key, rows),
     }
 }

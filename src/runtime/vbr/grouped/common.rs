@@ -11,26 +11,27 @@ use crate::runtime::PoseRows;
 use crate::runtime::SampleKey;
 
 /// One sample (`alpha` 0 or equal samples).
-pub(super) const ONE: u8 = 0;
+pub(super) const ONE_SAMPLE: u8 = 0;
 /// Two samples in one segment (one set of coefficients).
-pub(super) const PAIR: u8 = 1;
+pub(super) const SAME_SEGMENT: u8 = 1;
 /// Two samples in different segments.
-pub(super) const TWO: u8 = 2;
+pub(super) const TWO_SEGMENTS: u8 = 2;
 
 /// A key's two samples as segments and places in them, and the pose's case.
 #[derive(Clone, Copy)]
 pub(super) struct Split {
     pub seg: [u32; 2],
     pub local: [u32; 2],
+    /// [`ONE_SAMPLE`], [`SAME_SEGMENT`] or [`TWO_SEGMENTS`].
     pub case: u8,
 }
 
 /// The split of `key`, with one division: the second sample is the first, the next one (the
 /// usual key), or else divided too. (A division costs tens of cycles, and a pose of a small
-/// clip a few hundred: the decoders took ten per pose before.)
+/// clip a few hundred: a whole pose's walk takes every place from this one split.)
 #[inline(always)]
-pub(super) fn split(p: &View, key: &SampleKey) -> Split {
-    let len = p.seg_len;
+pub(super) fn split(view: &View, key: &SampleKey) -> Split {
+    let len = view.seg_len;
     let (s0, l0) = seg_of(key.i0, len);
     let (s1, l1) = if key.i1 == key.i0 {
         (s0, l0)
@@ -44,11 +45,11 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
         seg_of(key.i1, len)
     };
     let case = if key.i1 == key.i0 || key.alpha <= 0.0 {
-        ONE
+        ONE_SAMPLE
     } else if s0 == s1 {
-        PAIR
+        SAME_SEGMENT
     } else {
-        TWO
+        TWO_SEGMENTS
     };
     Split {
         seg: [s0, s1],
@@ -58,18 +59,18 @@ pub(super) fn split(p: &View, key: &SampleKey) -> Split {
 }
 
 /// The places of a key's two samples from its [`split`] (the second is the first's in case
-/// [`ONE`]).
+/// [`ONE_SAMPLE`]).
 #[inline(always)]
-pub(super) fn positions<'a, S: Src<'a>>(p: &View<'a>, s: &Split) -> (Pos<S>, Pos<S>) {
-    let first = segment_at(p, s.seg[0]);
-    if s.case == PAIR {
+pub(super) fn positions<'a, S: Src<'a>>(view: &View<'a>, key_split: &Split) -> (Pos<S>, Pos<S>) {
+    let first = segment_at(view, key_split.seg[0]);
+    if key_split.case == SAME_SEGMENT {
         // The same segment: its table entry and header (and tiers' records) read once.
-        return S::place2(p, first, s.local);
+        return S::place2(view, first, key_split.local);
     }
-    let a = S::place(p, first, s.local[0]);
-    let b = match s.case {
-        ONE => a,
-        _ => S::place(p, segment_at(p, s.seg[1]), s.local[1]),
+    let a = S::place(view, first, key_split.local[0]);
+    let b = match key_split.case {
+        ONE_SAMPLE => a,
+        _ => S::place(view, segment_at(view, key_split.seg[1]), key_split.local[1]),
     };
     (a, b)
 }
@@ -102,11 +103,14 @@ pub(super) struct Pos<S> {
 )]
 pub(super) trait Src<'a>: Copy {
     /// The place of sample `local` of segment `seg` ([`segment_at`]).
-    fn place(p: &View<'a>, seg: Seg, local: u32) -> Pos<Self>;
+    fn place(view: &View<'a>, seg: Seg, local: u32) -> Pos<Self>;
     /// The places of two samples of segment `seg`.
     #[inline(always)]
-    fn place2(p: &View<'a>, seg: Seg, local: [u32; 2]) -> (Pos<Self>, Pos<Self>) {
-        (Self::place(p, seg, local[0]), Self::place(p, seg, local[1]))
+    fn place2(view: &View<'a>, seg: Seg, local: [u32; 2]) -> (Pos<Self>, Pos<Self>) {
+        (
+            Self::place(view, seg, local[0]),
+            Self::place(view, seg, local[1]),
+        )
     }
     /// The bytes that hold the stored frame (`body`: the body's data).
     fn data(pos: &Pos<Self>, body: &'a [u8]) -> &'a [u8];
@@ -124,11 +128,11 @@ pub(super) struct Here;
 
 impl<'a> Src<'a> for Here {
     #[inline(always)]
-    fn place(p: &View<'a>, (meta, mask, fb, _): Seg, local: u32) -> Pos<Here> {
+    fn place(view: &View<'a>, (meta, mask, fb, _): Seg, local: u32) -> Pos<Here> {
         let (idx, t) = keyframe_position(mask, local);
         Pos {
             meta,
-            bit: (meta + p.meta_bytes) * 8 + idx as usize * fb,
+            bit: (meta + view.meta_bytes) * 8 + idx as usize * fb,
             t,
             fb,
             src: Here,
@@ -164,12 +168,12 @@ pub(super) struct Far<'a> {
 
 impl<'a> Src<'a> for Far<'a> {
     #[inline(always)]
-    fn place(p: &View<'a>, seg: Seg, local: u32) -> Pos<Far<'a>> {
-        super::tiered::FarSegment::new(p, seg).place(local)
+    fn place(view: &View<'a>, seg: Seg, local: u32) -> Pos<Far<'a>> {
+        super::tiered::FarSegment::new(view, seg).place(local)
     }
     #[inline(always)]
-    fn place2(p: &View<'a>, seg: Seg, local: [u32; 2]) -> (Pos<Far<'a>>, Pos<Far<'a>>) {
-        let f = super::tiered::FarSegment::new(p, seg);
+    fn place2(view: &View<'a>, seg: Seg, local: [u32; 2]) -> (Pos<Far<'a>>, Pos<Far<'a>>) {
+        let f = super::tiered::FarSegment::new(view, seg);
         (f.place(local[0]), f.place(local[1]))
     }
     #[inline(always)]
@@ -254,20 +258,29 @@ pub(super) type Seg = (usize, u32, usize, usize);
 /// Segment `seg`'s group metadata offset in the data, keyframe mask, frame bits and index (a
 /// body whose segments store no mask stores every sample: the mask's bits are all set).
 #[inline(always)]
-pub(super) fn segment_at(p: &View, seg: u32) -> Seg {
-    let s = seg.min(p.num_segments - 1) as usize;
-    let off = p.segment_offset(s);
-    if p.implied_bits && s + 1 < p.num_segments as usize {
+pub(super) fn segment_at(view: &View, seg: u32) -> Seg {
+    let s = seg.min(view.num_segments - 1) as usize;
+    let off = view.segment_offset(s);
+    if view.implied_bits && s + 1 < view.num_segments as usize {
         // The frames fill the segment up to the next one (the table entry after this one).
-        let next = p.segment_offset(s + 1);
-        let fb = ((next - off - p.meta_bytes) << 3) >> p.bits_shift;
+        let next = view.segment_offset(s + 1);
+        let fb = ((next - off - view.meta_bytes) << 3) >> view.bits_shift;
         return (off, !0, fb, s);
     }
-    let mask = if p.masks { read_u32(p.data, off) } else { !0 };
+    let mask = if view.masks {
+        read_u32(view.data, off)
+    } else {
+        !0
+    };
     // The frame bits: a u16 (the word's high half is the metadata's, or the padding's) or a
     // u32, after the mask.
-    let w = read_u32(p.data, off + 4 * p.masks as usize) as u64;
-    (off + p.seg_head, mask, (w & p.start_mask()) as usize, s)
+    let w = read_u32(view.data, off + 4 * view.masks as usize) as u64;
+    (
+        off + view.seg_head,
+        mask,
+        (w & view.start_mask()) as usize,
+        s,
+    )
 }
 
 /// The raw `f32` field `q` clamped to `[-limit, limit]` as the `vbr` decoder does (`maxps` then
@@ -406,46 +419,50 @@ const RECIPROCALS: [u32; 32] = {
 /// the static channels; not what the entry hinted already (`View::hinted`).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
-pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
-    let d = p.data.as_ptr();
-    let table = p.seg_table;
-    let last = p.num_segments - 1;
-    for s in sp.seg {
+pub(super) unsafe fn prefetch(view: &View, key_split: &Split) {
+    let d = view.data.as_ptr();
+    let table = view.seg_table;
+    let last = view.num_segments - 1;
+    for s in key_split.seg {
         let seg = s.min(last) as usize;
-        line(d.add(table + p.table_bytes * seg));
+        line(d.add(table + view.table_bytes * seg));
     }
     // The entry hinted the body before the table, and the segments below `hinted`.
-    let early = p.hinted != 0;
+    let early = view.hinted != 0;
     if !early {
         fetch(d, table);
     }
     // A frame's estimated bytes, the segment's frame bytes / L (without a division).
-    let inv = RECIPROCALS[p.seg_len as usize & 31] as usize;
+    let inv = RECIPROCALS[view.seg_len as usize & 31] as usize;
     // Two samples of one segment (the usual key): its metadata once, and one window over
     // both frames (they follow one another).
-    let n = if sp.seg[0] == sp.seg[1] { 1 } else { 2 };
+    let n = if key_split.seg[0] == key_split.seg[1] {
+        1
+    } else {
+        2
+    };
     let span = if n == 1 {
-        sp.local[1].abs_diff(sp.local[0]) as usize
+        key_split.local[1].abs_diff(key_split.local[0]) as usize
     } else {
         0
     };
-    for (s, local) in sp.seg.into_iter().zip(sp.local).take(n) {
+    for (s, local) in key_split.seg.into_iter().zip(key_split.local).take(n) {
         let local = if n == 1 {
-            local.min(sp.local[1])
+            local.min(key_split.local[1])
         } else {
             local
         };
         let seg = s.min(last) as usize;
-        if (seg as u32) < p.hinted {
+        if (seg as u32) < view.hinted {
             continue;
         }
-        let off = p.segment_offset(seg);
+        let off = view.segment_offset(seg);
         let end = if seg as u32 == last {
-            p.data.len() - p.tail
+            view.data.len() - view.tail
         } else {
-            p.segment_offset(seg + 1)
+            view.segment_offset(seg + 1)
         };
-        let frames = off + p.segment_header(seg) + p.meta_bytes;
+        let frames = off + view.segment_header(seg) + view.meta_bytes;
         fetch(d.add(off), frames - off);
         let len = end.saturating_sub(frames);
         let per = (len * inv) >> 16;
@@ -458,8 +475,8 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
         return;
     }
     // The constants' values and the kinds: the body's last bytes, hinted as one run.
-    let from = p.static_values.as_ptr() as *const u8;
-    let to = p.kinds.as_ptr_range().end as *const u8;
+    let from = view.static_values.as_ptr() as *const u8;
+    let to = view.kinds.as_ptr_range().end as *const u8;
     fetch(from, (to as usize).saturating_sub(from as usize));
 }
 
@@ -471,20 +488,20 @@ pub(super) unsafe fn prefetch(p: &View, sp: &Split) {
 /// Every joint of the view is below the joint count of the pose at `out` (validated).
 #[inline(always)]
 pub(super) unsafe fn write_statics(
-    p: &View,
+    view: &View,
     rows: PoseRows,
     channels: u32,
     put4: impl Fn(*mut f32, *const f32),
     put3: impl Fn(*mut f32, *const f32),
 ) {
-    let columns = p.columns();
-    let words = p.words;
+    let columns = view.columns();
+    let words = view.words;
     // SAFETY (the masks' reads): `kinds` holds `words` words per mask of the view's channels.
-    let kinds = p.kinds.as_ptr();
+    let kinds = view.kinds.as_ptr();
     // The constants, per channel in joint order, as their values are stored.
-    let mut at = p.static_values.as_ptr();
+    let mut at = view.static_values.as_ptr();
     for (ch, _) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
-        let (count, n) = (p.statics[ch], if ch == 0 { 4 } else { 3 });
+        let (count, n) = (view.statics[ch], if ch == 0 { 4 } else { 3 });
         if count == 0 {
             continue;
         }
@@ -502,13 +519,13 @@ pub(super) unsafe fn write_statics(
     }
     // The defaults: the joints in none of a channel's masks (as many as the header counts:
     // the bits past the last joint are never reached).
-    let bind = p.bind.map(|b| b.as_ptr());
+    let bind = view.bind.map(|b| b.as_ptr());
     // The bind pose's transforms (10 floats each, at least one per joint): a scale is copied
     // three floats wide, as the last joint's ends the bind pose.
     let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
-    let scale = DEFAULT_VALUES[p.default_scale].as_ptr();
+    let scale = DEFAULT_VALUES[view.default_scale].as_ptr();
     for (ch, &off) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
-        let left = p.defaults[ch];
+        let left = view.defaults[ch];
         if left == 0 || channels & (1 << ch) == 0 {
             continue;
         }
@@ -538,8 +555,8 @@ pub(super) unsafe fn write_statics(
             _ => write_defaults(d, free, left, &put3),
         }
     }
-    if p.all_scales && channels & 4 != 0 {
-        for j in 0..p.num_joints {
+    if view.all_scales && channels & 4 != 0 {
+        for j in 0..view.num_joints {
             match bind {
                 Some(b) => copy3(rows.at(j, 2), b.add(j * 10 + 7)),
                 None => put3(rows.at(j, 2), scale),
@@ -605,9 +622,9 @@ unsafe fn write_defaults(
 /// The value of static channel `k` (an index in the view's static channels) of channel `ch`,
 /// a vector's fourth float 0.
 #[inline(always)]
-pub(super) fn static_value(p: &View, k: usize, ch: usize) -> [f32; 4] {
-    let r = p.statics[0];
-    let v = p.static_values;
+pub(super) fn static_value(view: &View, k: usize, ch: usize) -> [f32; 4] {
+    let r = view.statics[0];
+    let v = view.static_values;
     if ch == 0 {
         [v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]]
     } else {
@@ -618,8 +635,8 @@ pub(super) fn static_value(p: &View, k: usize, ch: usize) -> [f32; 4] {
 
 /// The value of joint `j`'s default channel `ch` (a vector's fourth float 0).
 #[inline(always)]
-pub(super) fn default_value(p: &View, j: usize, ch: usize) -> [f32; 4] {
-    match p.bind {
+pub(super) fn default_value(view: &View, j: usize, ch: usize) -> [f32; 4] {
+    match view.bind {
         Some(b) => {
             let o = 10 * j + CHANNEL_OFFSETS[ch];
             [
@@ -629,6 +646,6 @@ pub(super) fn default_value(p: &View, j: usize, ch: usize) -> [f32; 4] {
                 if ch == 0 { b[o + 3] } else { 0.0 },
             ]
         }
-        None => DEFAULT_VALUES[if ch == 2 { p.default_scale } else { ch }],
+        None => DEFAULT_VALUES[if ch == 2 { view.default_scale } else { ch }],
     }
 }

@@ -17,7 +17,7 @@
 
 use super::common::read_joint;
 use super::common::{positions, split, write_statics, Far, Here, Pos, Record, Split, Src};
-use super::common::{ONE, PAIR, TWO};
+use super::common::{ONE_SAMPLE, SAME_SEGMENT, TWO_SEGMENTS};
 use super::View;
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::quantize::bits::read_bits;
@@ -135,9 +135,9 @@ pub(super) trait Lanes4: Sized {
     unsafe fn two_bits4(x: u32) -> Self::I;
 
     /// Writes where the ISA finds component `k`'s fields into `c` (and into its halves, half 1
-    /// only when `two`): `excl` each lane's bit from the component's first (16-bit lanes),
+    /// only when `two_halves`): `excl` each lane's bit from the component's first (16-bit lanes),
     /// `start` the component's first bit from the group's.
-    unsafe fn locate(c: *mut Coef<Self>, k: usize, excl: Self::I, start: usize, two: bool);
+    unsafe fn locate(c: *mut Coef<Self>, k: usize, excl: Self::I, start: usize, two_halves: bool);
     /// The components of half `hi` of the stored frame whose group fields start at `bit`
     /// (`q * mul + add`; no raw lane).
     unsafe fn frame(data: &[u8], bit: usize, c: &Coef<Self>, hi: usize) -> [Self::F; 3];
@@ -226,15 +226,15 @@ unsafe fn blend<L: Lanes4>(a: [L::F; 3], n: [L::F; 3], t: f32) -> [L::F; 3] {
 unsafe fn sample<'a, L: Lanes4, S: Src<'a>>(
     data: &'a [u8],
     pos: &Pos<S>,
-    gbit: usize,
+    first_bit: usize,
     c: &Coef<L>,
     h: usize,
     limit: f32,
 ) -> [L::F; 3] {
-    let a = frame::<L>(pos.data(data), pos.bit + gbit, c, h, limit);
+    let a = frame::<L>(pos.data(data), pos.bit + first_bit, c, h, limit);
     if pos.t > 0.0 {
         let (next, bit) = pos.next(data);
-        let n = frame::<L>(next, bit + gbit, c, h, limit);
+        let n = frame::<L>(next, bit + first_bit, c, h, limit);
         blend::<L>(a, n, pos.t)
     } else {
         a
@@ -248,15 +248,15 @@ unsafe fn sample_pair<'a, L: Lanes4, S: Src<'a>>(
     data: &'a [u8],
     a: &Pos<S>,
     b: &Pos<S>,
-    gbit: usize,
+    first_bit: usize,
     c: &Coef<L>,
     h: usize,
     limit: f32,
 ) -> ([L::F; 3], [L::F; 3]) {
-    let a0 = frame::<L>(a.data(data), a.bit + gbit, c, h, limit);
+    let a0 = frame::<L>(a.data(data), a.bit + first_bit, c, h, limit);
     let a1 = if a.t > 0.0 {
         let (next, bit) = a.next(data);
-        frame::<L>(next, bit + gbit, c, h, limit)
+        frame::<L>(next, bit + first_bit, c, h, limit)
     } else {
         a0
     };
@@ -270,14 +270,14 @@ unsafe fn sample_pair<'a, L: Lanes4, S: Src<'a>>(
     } else if a.next_is(b) && a.t > 0.0 {
         a1
     } else {
-        frame::<L>(b.data(data), b.bit + gbit, c, h, limit)
+        frame::<L>(b.data(data), b.bit + first_bit, c, h, limit)
     };
     let vb = if b.t > 0.0 {
         let b1 = if b.same_frame(a) && a.t > 0.0 {
             a1
         } else {
             let (next, bit) = b.next(data);
-            frame::<L>(next, bit + gbit, c, h, limit)
+            frame::<L>(next, bit + first_bit, c, h, limit)
         };
         blend::<L>(b0, b1, b.t)
     } else {
@@ -297,7 +297,7 @@ unsafe fn rebuild<L: Lanes4>(s: [L::F; 3], h: &Half<L>) -> [L::F; 4] {
         L::mul(s[2], s[2]),
     );
     let inside = L::le(len2, one);
-    let dd = L::and(inside, L::sqrt(L::sub(one, len2)));
+    let dropped_value = L::and(inside, L::sqrt(L::sub(one, len2)));
     // Every lane in use inside the unit ball (the usual case): no renormalisation.
     let [a, b, c] = if L::all(inside, h.in_use) {
         s
@@ -306,10 +306,10 @@ unsafe fn rebuild<L: Lanes4>(s: [L::F; 3], h: &Half<L>) -> [L::F; 4] {
         map3(|k| L::sel(inside, L::mul(s[k], r), s[k]))
     };
     match h.udrop {
-        0 => [dd, a, b, c],
-        1 => [a, dd, b, c],
-        2 => [a, b, dd, c],
-        3 => [a, b, c, dd],
+        0 => [dropped_value, a, b, c],
+        1 => [a, dropped_value, b, c],
+        2 => [a, b, dropped_value, c],
+        3 => [a, b, c, dropped_value],
         _ => {
             let (e0, e1, e2, e3) = (
                 L::drops(h, 0),
@@ -318,10 +318,10 @@ unsafe fn rebuild<L: Lanes4>(s: [L::F; 3], h: &Half<L>) -> [L::F; 4] {
                 L::drops(h, 3),
             );
             [
-                L::sel(e0, a, dd),
-                L::sel(e0, L::sel(e1, b, dd), a),
-                L::sel(L::or(e0, e1), L::sel(e2, c, dd), b),
-                L::sel(e3, c, dd),
+                L::sel(e0, a, dropped_value),
+                L::sel(e0, L::sel(e1, b, dropped_value), a),
+                L::sel(L::or(e0, e1), L::sel(e2, c, dropped_value), b),
+                L::sel(e3, c, dropped_value),
             ]
         }
     }
@@ -390,105 +390,128 @@ unsafe fn store<L: Lanes4>(
 /// `rows` hold every joint.
 #[inline(always)]
 pub(super) unsafe fn sample_rows<L: Lanes4>(
-    p: &View,
+    view: &View,
     key: &SampleKey,
     rows: PoseRows,
     channels: u32,
 ) {
     debug_assert!(matches!(channels, 1 | 3 | 7));
     // One split of the key serves the hints and the walk.
-    let sp = split(p, key);
+    let key_split = split(view, key);
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    super::common::prefetch(p, &sp);
+    super::common::prefetch(view, &key_split);
     write_statics(
-        p,
+        view,
         rows,
         channels,
         |dst, src| L::store4(dst, L::load(src)),
         |dst, src| L::store3(dst, L::load(src)),
     );
-    if p.tiers.is_some() {
-        return match sp.case {
-            PAIR => walk::<L, Far, PAIR>(p, key, &sp, rows, channels),
-            TWO => walk::<L, Far, TWO>(p, key, &sp, rows, channels),
-            _ => walk::<L, Far, ONE>(p, key, &sp, rows, channels),
+    if view.tiers.is_some() {
+        return match key_split.case {
+            SAME_SEGMENT => walk::<L, Far, SAME_SEGMENT>(view, key, &key_split, rows, channels),
+            TWO_SEGMENTS => walk::<L, Far, TWO_SEGMENTS>(view, key, &key_split, rows, channels),
+            _ => walk::<L, Far, ONE_SAMPLE>(view, key, &key_split, rows, channels),
         };
     }
-    match sp.case {
-        PAIR => walk::<L, Here, PAIR>(p, key, &sp, rows, channels),
-        TWO => walk::<L, Here, TWO>(p, key, &sp, rows, channels),
-        _ => walk::<L, Here, ONE>(p, key, &sp, rows, channels),
+    match key_split.case {
+        SAME_SEGMENT => walk::<L, Here, SAME_SEGMENT>(view, key, &key_split, rows, channels),
+        TWO_SEGMENTS => walk::<L, Here, TWO_SEGMENTS>(view, key, &key_split, rows, channels),
+        _ => walk::<L, Here, ONE_SAMPLE>(view, key, &key_split, rows, channels),
     }
 }
 
 #[inline(always)]
-unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
-    p: &View<'a>,
+unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const CASE: u8>(
+    view: &View<'a>,
     key: &SampleKey,
-    sp: &Split,
+    key_split: &Split,
     rows: PoseRows,
     channels: u32,
 ) {
-    let data = p.data;
-    let d = data.as_ptr();
-    let (a, b) = positions::<S>(p, sp);
-    let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
+    let data = view.data;
+    let data_ptr = data.as_ptr();
+    let (a, b) = positions::<S>(view, key_split);
+    let (mut meta_a, mut meta_b, mut first_bit_a, mut first_bit_b) =
+        (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
-    let mut rec = 0;
-    for gi in 0..p.num_groups {
-        let g = Record::at(d, rec);
-        if channels & (1 << g.class) == 0 {
+    let mut record_offset = 0;
+    for group_index in 0..view.num_groups {
+        let group = Record::at(data_ptr, record_offset);
+        if channels & (1 << group.class) == 0 {
             break;
         }
-        rec += g.size;
-        if g.n == 1 {
+        record_offset += group.size;
+        if group.n == 1 {
             // A group of one lane, decoded alone (as the AVX2 walk does).
-            let at = [(rec - g.size) as u32, (ma - a.meta) as u32];
-            let v = super::subset::lone_group(p, key, (a, b), M, at, (ga, gb), g.class == 0);
-            let ch = g.class as usize % 3;
-            let dst = rows.at(read_joint(d, g.joints, g.joint_shift, 0), ch);
-            core::ptr::copy_nonoverlapping(v.as_ptr(), dst, if ch == 0 { 4 } else { 3 });
-            if gi + 1 < p.num_groups {
-                ga += super::subset::lone_bits(p, ma);
-                gb += super::subset::lone_bits(p, if M == TWO { mb } else { ma });
-                ma += g.meta;
-                mb += g.meta;
+            let at = [
+                (record_offset - group.size) as u32,
+                (meta_a - a.meta) as u32,
+            ];
+            let v = super::subset::lone_group(
+                view,
+                key,
+                (a, b),
+                CASE,
+                at,
+                (first_bit_a, first_bit_b),
+                group.class == 0,
+            );
+            let channel = group.class as usize % 3;
+            let dst = rows.at(
+                read_joint(data_ptr, group.joints, group.joint_shift, 0),
+                channel,
+            );
+            core::ptr::copy_nonoverlapping(v.as_ptr(), dst, if channel == 0 { 4 } else { 3 });
+            if group_index + 1 < view.num_groups {
+                first_bit_a += super::subset::lone_bits(view, meta_a);
+                first_bit_b += super::subset::lone_bits(
+                    view,
+                    if CASE == TWO_SEGMENTS { meta_b } else { meta_a },
+                );
+                meta_a += group.meta;
+                meta_b += group.meta;
             }
             continue;
         }
-        let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
-        let ch = g.class as usize % 3;
-        let to = (rows.base[ch], rows.stride[ch]);
-        let mut ca = MaybeUninit::<Coef<L>>::uninit();
-        coef::<L>(ca.as_mut_ptr(), d, &g, d.add(ma));
-        let ca = ca.assume_init_ref();
-        let mut two = MaybeUninit::<Coef<L>>::uninit();
-        let cb = if M == TWO {
-            coef::<L>(two.as_mut_ptr(), d, &g, d.add(mb));
-            two.assume_init_ref()
+        let limit = if group.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+        let channel = group.class as usize % 3;
+        let to = (rows.base[channel], rows.stride[channel]);
+        let mut coef_a = MaybeUninit::<Coef<L>>::uninit();
+        coef::<L>(coef_a.as_mut_ptr(), data_ptr, &group, data_ptr.add(meta_a));
+        let coef_a = coef_a.assume_init_ref();
+        let mut coef_b_storage = MaybeUninit::<Coef<L>>::uninit();
+        let coef_b = if CASE == TWO_SEGMENTS {
+            coef::<L>(
+                coef_b_storage.as_mut_ptr(),
+                data_ptr,
+                &group,
+                data_ptr.add(meta_b),
+            );
+            coef_b_storage.assume_init_ref()
         } else {
-            ca
+            coef_a
         };
-        for h in 0..1 + (g.n > 4) as usize {
-            let (va, vb) = match M {
-                ONE => {
-                    let v = sample::<L, S>(data, &a, ga, ca, h, limit);
+        for h in 0..1 + (group.n > 4) as usize {
+            let (va, vb) = match CASE {
+                ONE_SAMPLE => {
+                    let v = sample::<L, S>(data, &a, first_bit_a, coef_a, h, limit);
                     (v, v)
                 }
-                PAIR => sample_pair::<L, S>(data, &a, &b, ga, ca, h, limit),
+                SAME_SEGMENT => sample_pair::<L, S>(data, &a, &b, first_bit_a, coef_a, h, limit),
                 _ => (
-                    sample::<L, S>(data, &a, ga, ca, h, limit),
-                    sample::<L, S>(data, &b, gb, cb, h, limit),
+                    sample::<L, S>(data, &a, first_bit_a, coef_a, h, limit),
+                    sample::<L, S>(data, &b, first_bit_b, coef_b, h, limit),
                 ),
             };
-            if g.class == 0 {
-                let ha = ca.half(h);
+            if group.class == 0 {
+                let ha = coef_a.half(h);
                 let qa = rebuild::<L>(va, ha);
-                let q = match M {
-                    ONE => qa,
+                let q = match CASE {
+                    ONE_SAMPLE => qa,
                     _ => {
-                        let q = nlerp::<L>(qa, rebuild::<L>(vb, cb.half(h)), alpha, ha);
-                        if M == PAIR && ha.any_constant {
+                        let q = nlerp::<L>(qa, rebuild::<L>(vb, coef_b.half(h)), alpha, ha);
+                        if CASE == SAME_SEGMENT && ha.any_constant {
                             // Constant over the segment: both samples are the same, not blended.
                             let k = ha.constant;
                             map4(|i| L::sel(k, q[i], qa[i]))
@@ -497,29 +520,36 @@ unsafe fn walk<'a, L: Lanes4, S: Src<'a>, const M: u8>(
                         }
                     }
                 };
-                store::<L>(q, &g, h, d, to, false);
+                store::<L>(q, &group, h, data_ptr, to, false);
             } else {
-                let v = match M {
-                    ONE => va,
+                let v = match CASE {
+                    ONE_SAMPLE => va,
                     _ => {
                         let s0 = L::splat(1.0 - alpha);
                         let s1 = L::splat(alpha);
                         map3(|k| L::add(L::mul(va[k], s0), L::mul(vb[k], s1)))
                     }
                 };
-                let m = L::splat(MAX_ABS_VALUE);
-                let nm = L::splat(-MAX_ABS_VALUE);
-                let v = map3(|k| L::clamp(v[k], nm, m));
-                store::<L>([v[0], v[1], v[2], L::splat(0.0)], &g, h, d, to, true);
+                let max_abs = L::splat(MAX_ABS_VALUE);
+                let neg_max_abs = L::splat(-MAX_ABS_VALUE);
+                let v = map3(|k| L::clamp(v[k], neg_max_abs, max_abs));
+                store::<L>(
+                    [v[0], v[1], v[2], L::splat(0.0)],
+                    &group,
+                    h,
+                    data_ptr,
+                    to,
+                    true,
+                );
             }
         }
-        ga += ca.total;
-        ma += g.meta;
-        if M != ONE {
-            gb += cb.total;
+        first_bit_a += coef_a.total;
+        meta_a += group.meta;
+        if CASE != ONE_SAMPLE {
+            first_bit_b += coef_b.total;
         }
-        if M == TWO {
-            mb += g.meta;
+        if CASE == TWO_SEGMENTS {
+            meta_b += group.meta;
         }
     }
 }

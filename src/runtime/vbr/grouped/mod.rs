@@ -1,5 +1,5 @@
-//! The grouped layout of a `vbr` body (blob format version 5, body layout 4): the runtime's one
-//! `vbr` decoder.
+//! The grouped layout of a `vbr` body (blob format version 5, body layout 4; `docs/format.md`
+//! relates the format versions and body layouts): the runtime's one `vbr` decoder.
 //!
 //! The encoder's segments body rewritten (`offline::vbr::regroup`) into a layout that a decoder
 //! can feed to eight SIMD lanes at once. A grouped clip decodes to the poses of the scalar

@@ -323,10 +323,10 @@ impl Lanes4 for Neon {
 
     /// Each lane's bit from its component's first (the 32-byte window's).
     #[inline(always)]
-    unsafe fn locate(c: *mut Coef, k: usize, excl: uint32x4_t, start: usize, two: bool) {
+    unsafe fn locate(c: *mut Coef, k: usize, excl: uint32x4_t, start: usize, two_halves: bool) {
         (*c).fields.start[k] = start;
         (*(*c).h[0].as_mut_ptr()).fields.off[k] = Self::widen16(excl, 0);
-        if two {
+        if two_halves {
             (*(*c).h[1].as_mut_ptr()).fields.off[k] = Self::widen16(excl, 1);
         }
     }
@@ -372,25 +372,25 @@ impl Lanes4 for Neon {
 
 /// Samples every joint at `key` into `out` (10 floats per joint at `stride`). The caller checks
 /// the key and that `out` holds every joint.
-pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
-    sample_pose_rows(p, key, PoseRows::ten(out, stride), 7)
+pub(super) unsafe fn sample_pose(view: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+    sample_pose_rows(view, key, PoseRows::ten(out, stride), 7)
 }
 
 /// The whole pose ([`sample_pose`]) writing only the channels of `channels`, which must be the
 /// rotations, or the rotations and translations, or all three (the groups are in channel
 /// order: the walk stops at the first group of a channel not asked for).
 pub(super) unsafe fn sample_channels(
-    p: &View,
+    view: &View,
     key: &SampleKey,
     out: *mut f32,
     stride: usize,
     channels: u32,
 ) {
-    sample_pose_rows(p, key, PoseRows::ten(out, stride), channels)
+    sample_pose_rows(view, key, PoseRows::ten(out, stride), channels)
 }
 
 /// [`sample_channels`] with each channel's rows at `rows`. The caller checks the key and that
 /// `rows` hold every joint.
-pub(super) unsafe fn sample_pose_rows(p: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
-    sample_rows::<Neon>(p, key, rows, channels)
+pub(super) unsafe fn sample_pose_rows(view: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
+    sample_rows::<Neon>(view, key, rows, channels)
 }

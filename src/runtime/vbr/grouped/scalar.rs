@@ -3,7 +3,7 @@
 //! theirs and the `vbr` decoder's). Clarity over speed; no allocation.
 
 use super::common::{positions, split, write_statics, Far, Here, Pos, Record, Split, Src};
-use super::common::{ONE, PAIR, TWO};
+use super::common::{ONE_SAMPLE, SAME_SEGMENT, TWO_SEGMENTS};
 use super::{View, LANES};
 use crate::format::bytes::{read_u16, read_u32};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -44,8 +44,8 @@ fn rotation_range(w: u32) -> (f32, f32) {
     ((w & 0xFFFF) as f32 * k - 1.0, (w >> 16) as f32 * k)
 }
 
-/// The coefficients of the group `g` in the segment whose group metadata is at `m`.
-fn coef(data: &[u8], g: &Record, m: usize) -> Coef {
+/// The coefficients of the group `g` in the segment whose group metadata is at `meta`.
+fn coef(data: &[u8], g: &Record, meta: usize) -> Coef {
     let n = g.n;
     let rb = (5 * n).div_ceil(8);
     let mut c = Coef {
@@ -58,7 +58,7 @@ fn coef(data: &[u8], g: &Record, m: usize) -> Coef {
         drop: [0; LANES],
     };
     let drops = if g.per_segment {
-        read_u16(data, m + 3 * rb + 6 * n) as u32
+        read_u16(data, meta + 3 * rb + 6 * n) as u32
     } else {
         g.drops
     };
@@ -67,7 +67,7 @@ fn coef(data: &[u8], g: &Record, m: usize) -> Coef {
     }
     for k in 0..3 {
         let mut w = 0u64;
-        for (i, &b) in data[m + rb * k..m + rb * (k + 1)].iter().enumerate() {
+        for (i, &b) in data[meta + rb * k..meta + rb * (k + 1)].iter().enumerate() {
             w |= (b as u64) << (8 * i);
         }
         for l in 0..n {
@@ -97,7 +97,7 @@ fn coef(data: &[u8], g: &Record, m: usize) -> Coef {
             } else {
                 1.0 / (f32::from_bits((bits + 127) << 23) - 1.0)
             };
-            let f = read_u16(data, m + 3 * rb + 2 * (n * k + l)) as u32;
+            let f = read_u16(data, meta + 3 * rb + 2 * (n * k + l)) as u32;
             let smin = (f & 0xFF) as f32 * (1.0 / 255.0);
             let sext = (f >> 8) as f32 * (1.0 / 255.0);
             let cfrac = f as f32 * (1.0 / 65535.0);
@@ -128,15 +128,15 @@ fn value(data: &[u8], bit: usize, c: &Coef, k: usize, l: usize, limit: f32) -> f
 fn sample<'a, S: Src<'a>>(
     data: &'a [u8],
     pos: &Pos<S>,
-    gbit: usize,
+    first_bit: usize,
     c: &Coef,
     l: usize,
     limit: f32,
 ) -> [f32; 3] {
-    let a = [0, 1, 2].map(|k| value(pos.data(data), pos.bit + gbit, c, k, l, limit));
+    let a = [0, 1, 2].map(|k| value(pos.data(data), pos.bit + first_bit, c, k, l, limit));
     if pos.t > 0.0 {
         let (next, bit) = pos.next(data);
-        let n = [0, 1, 2].map(|k| value(next, bit + gbit, c, k, l, limit));
+        let n = [0, 1, 2].map(|k| value(next, bit + first_bit, c, k, l, limit));
         [0, 1, 2].map(|k| a[k] + (n[k] - a[k]) * pos.t)
     } else {
         a
@@ -144,17 +144,21 @@ fn sample<'a, S: Src<'a>>(
 }
 
 /// A rotation from its stored slots and dropped component.
-fn rebuild(s: [f32; 3], d: u32) -> [f32; 4] {
-    let len2 = (s[0] * s[0] + s[1] * s[1]) + s[2] * s[2];
+fn rebuild(stored: [f32; 3], dropped: u32) -> [f32; 4] {
+    let len2 = (stored[0] * stored[0] + stored[1] * stored[1]) + stored[2] * stored[2];
     let inside = len2 <= 1.0;
-    let dd = if inside { (1.0 - len2).sqrt() } else { 0.0 };
+    let dropped_value = if inside { (1.0 - len2).sqrt() } else { 0.0 };
     let r = 1.0 / len2.sqrt();
-    let s = if inside { s } else { s.map(|x| x * r) };
-    match d {
-        0 => [dd, s[0], s[1], s[2]],
-        1 => [s[0], dd, s[1], s[2]],
-        2 => [s[0], s[1], dd, s[2]],
-        _ => [s[0], s[1], s[2], dd],
+    let stored = if inside {
+        stored
+    } else {
+        stored.map(|x| x * r)
+    };
+    match dropped {
+        0 => [dropped_value, stored[0], stored[1], stored[2]],
+        1 => [stored[0], dropped_value, stored[1], stored[2]],
+        2 => [stored[0], stored[1], dropped_value, stored[2]],
+        _ => [stored[0], stored[1], stored[2], dropped_value],
     }
 }
 
@@ -177,11 +181,11 @@ fn nlerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
 
 /// Samples every joint at `key` into `out` (10 floats per joint at `stride`). The caller checks
 /// the key; `out` must hold every joint.
-pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: usize) {
-    let joints = p.num_joints;
+pub(super) fn sample_pose(view: &View, key: &SampleKey, out: &mut [f32], stride: usize) {
+    let joints = view.num_joints;
     assert!(stride >= 10 && out.len() >= crate::runtime::PoseOut::required_len(joints, stride));
     // SAFETY: `out` holds every joint's ten floats at `stride` (checked above).
-    unsafe { sample_rows(p, key, PoseRows::ten(out.as_mut_ptr(), stride), 7) }
+    unsafe { sample_rows(view, key, PoseRows::ten(out.as_mut_ptr(), stride), 7) }
 }
 
 /// Samples every joint's channels of `channels` (1, 3 or 7; the walk stops at the first group
@@ -190,74 +194,75 @@ pub(super) fn sample_pose(p: &View, key: &SampleKey, out: &mut [f32], stride: us
 ///
 /// # Safety
 /// The key is the clip's; `rows` hold every joint's rows.
-pub(super) unsafe fn sample_rows(p: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
+pub(super) unsafe fn sample_rows(view: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
     debug_assert!(matches!(channels, 1 | 3 | 7));
     // The joints are validated below the joint count; the copies read three or four floats of
     // the body or `DEFAULT_VALUES`.
     write_statics(
-        p,
+        view,
         rows,
         channels,
         |dst, src| std::ptr::copy_nonoverlapping(src, dst, 4),
         |dst, src| std::ptr::copy_nonoverlapping(src, dst, 3),
     );
-    let sp = split(p, key);
-    if p.tiers.is_some() {
-        walk::<Far>(p, key, &sp, rows, channels)
+    let key_split = split(view, key);
+    if view.tiers.is_some() {
+        walk::<Far>(view, key, &key_split, rows, channels)
     } else {
-        walk::<Here>(p, key, &sp, rows, channels)
+        walk::<Here>(view, key, &key_split, rows, channels)
     }
 }
 
 /// The groups' lanes of [`sample_rows`], with the frames where `S` places them.
 unsafe fn walk<'a, S: Src<'a>>(
-    p: &View<'a>,
+    view: &View<'a>,
     key: &SampleKey,
-    sp: &Split,
+    key_split: &Split,
     rows: PoseRows,
     channels: u32,
 ) {
-    let m = sp.case;
-    let data = p.data;
-    let (a, b) = positions::<S>(p, sp);
-    let (mut ma, mut mb, mut ga, mut gb) = (a.meta, b.meta, 0usize, 0usize);
+    let case = key_split.case;
+    let data = view.data;
+    let (a, b) = positions::<S>(view, key_split);
+    let (mut meta_a, mut meta_b, mut first_bit_a, mut first_bit_b) =
+        (a.meta, b.meta, 0usize, 0usize);
     let alpha = key.alpha;
-    let mut rec = 0;
-    for _ in 0..p.num_groups {
-        let g = Record::read(data, rec);
-        if channels & (1 << g.class) == 0 {
+    let mut record_offset = 0;
+    for _ in 0..view.num_groups {
+        let group = Record::read(data, record_offset);
+        if channels & (1 << group.class) == 0 {
             break;
         }
-        rec += g.size;
-        let limit = if g.class == 0 { 1.0 } else { MAX_ABS_VALUE };
-        let ca = coef(data, &g, ma);
-        let two;
-        let cb = if m == TWO {
-            two = coef(data, &g, mb);
-            &two
+        record_offset += group.size;
+        let limit = if group.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+        let coef_a = coef(data, &group, meta_a);
+        let coef_b_storage;
+        let coef_b = if case == TWO_SEGMENTS {
+            coef_b_storage = coef(data, &group, meta_b);
+            &coef_b_storage
         } else {
-            &ca
+            &coef_a
         };
-        let ch = g.class as usize % 3;
-        for l in 0..g.n {
-            let va = sample(data, &a, ga, &ca, l, limit);
-            let vb = if m == ONE {
+        let channel = group.class as usize % 3;
+        for l in 0..group.n {
+            let va = sample(data, &a, first_bit_a, &coef_a, l, limit);
+            let vb = if case == ONE_SAMPLE {
                 va
             } else {
-                sample(data, &b, gb, cb, l, limit)
+                sample(data, &b, first_bit_b, coef_b, l, limit)
             };
-            let dst = rows.at(g.joint(data, l), ch);
-            if g.class == 0 {
-                let qa = rebuild(va, ca.drop[l]);
-                let q = if m == ONE || (m == PAIR && ca.constant(l)) {
+            let dst = rows.at(group.joint(data, l), channel);
+            if group.class == 0 {
+                let qa = rebuild(va, coef_a.drop[l]);
+                let q = if case == ONE_SAMPLE || (case == SAME_SEGMENT && coef_a.constant(l)) {
                     // Constant over the segment: both samples are the same, not blended.
                     qa
                 } else {
-                    nlerp(qa, rebuild(vb, cb.drop[l]), alpha)
+                    nlerp(qa, rebuild(vb, coef_b.drop[l]), alpha)
                 };
                 std::ptr::copy_nonoverlapping(q.as_ptr(), dst, 4);
             } else {
-                let v = if m == ONE {
+                let v = if case == ONE_SAMPLE {
                     va
                 } else {
                     [0, 1, 2].map(|k| va[k] * (1.0 - alpha) + vb[k] * alpha)
@@ -269,13 +274,13 @@ unsafe fn walk<'a, S: Src<'a>>(
                 }
             }
         }
-        ga += ca.total;
-        ma += g.meta;
-        if m != ONE {
-            gb += cb.total;
+        first_bit_a += coef_a.total;
+        meta_a += group.meta;
+        if case != ONE_SAMPLE {
+            first_bit_b += coef_b.total;
         }
-        if m == TWO {
-            mb += g.meta;
+        if case == TWO_SEGMENTS {
+            meta_b += group.meta;
         }
     }
 }

@@ -295,7 +295,7 @@ impl Lanes4 for Simd128 {
 
     /// Windows at the bytes of lanes 0, 2, 4 and 6; each lane's bit in its pair's window.
     #[inline(always)]
-    unsafe fn locate(c: *mut Coef, k: usize, excl: v128, start: usize, _two: bool) {
+    unsafe fn locate(c: *mut Coef, k: usize, excl: v128, start: usize, _two_halves: bool) {
         let off = i16x8_add(excl, u16x8_splat(start as u16));
         let byte = u16x8_shr(off, 3);
         let first = i16x8_shuffle::<0, 0, 2, 2, 4, 4, 6, 6>(byte, byte);
@@ -338,25 +338,25 @@ impl Lanes4 for Simd128 {
 
 /// Samples every joint at `key` into `out` (10 floats per joint at `stride`). The caller checks
 /// the key and that `out` holds every joint.
-pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
-    sample_pose_rows(p, key, PoseRows::ten(out, stride), 7)
+pub(super) unsafe fn sample_pose(view: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+    sample_pose_rows(view, key, PoseRows::ten(out, stride), 7)
 }
 
 /// The whole pose ([`sample_pose`]) writing only the channels of `channels`, which must be the
 /// rotations, or the rotations and translations, or all three (the groups are in channel
 /// order: the walk stops at the first group of a channel not asked for).
 pub(super) unsafe fn sample_channels(
-    p: &View,
+    view: &View,
     key: &SampleKey,
     out: *mut f32,
     stride: usize,
     channels: u32,
 ) {
-    sample_pose_rows(p, key, PoseRows::ten(out, stride), channels)
+    sample_pose_rows(view, key, PoseRows::ten(out, stride), channels)
 }
 
 /// [`sample_channels`] with each channel's rows at `rows`. The caller checks the key and that
 /// `rows` hold every joint.
-pub(super) unsafe fn sample_pose_rows(p: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
-    sample_rows::<Simd128>(p, key, rows, channels)
+pub(super) unsafe fn sample_pose_rows(view: &View, key: &SampleKey, rows: PoseRows, channels: u32) {
+    sample_rows::<Simd128>(view, key, rows, channels)
 }

@@ -303,7 +303,7 @@ impl Lanes4 for Sse2 {
     /// `psrlq` counts: lanes 0 and 2 of a half the low halves of (c0, 0, c1, 0) and (c2, 0, c3,
     /// 0), lanes 1 and 3 their high halves moved down.
     #[inline(always)]
-    unsafe fn locate(c: *mut Coef, k: usize, excl: __m128i, start: usize, two: bool) {
+    unsafe fn locate(c: *mut Coef, k: usize, excl: __m128i, start: usize, two_halves: bool) {
         let off = _mm_add_epi16(excl, _mm_set1_epi16(start as i16));
         let byte = _mm_srli_epi16::<3>(off);
         let first =
@@ -320,7 +320,7 @@ impl Lanes4 for Sse2 {
                 [c01, _mm_srli_si128::<8>(c01), c23, _mm_srli_si128::<8>(c23)];
         };
         counts(0);
-        if two {
+        if two_halves {
             counts(1);
         }
     }
@@ -358,12 +358,12 @@ impl Lanes4 for Sse2 {
 
 /// Samples every joint at `key` into `out` (10 floats per joint at `stride`). The caller checks
 /// the key and that `out` holds every joint.
-pub(super) unsafe fn sample_pose(p: &View, key: &SampleKey, out: *mut f32, stride: usize) {
-    sample_pose_rows(p, key, PoseRows::ten(out, stride))
+pub(super) unsafe fn sample_pose(view: &View, key: &SampleKey, out: *mut f32, stride: usize) {
+    sample_pose_rows(view, key, PoseRows::ten(out, stride))
 }
 
 /// Samples every joint at `key` with each channel's rows at `rows`. The caller checks the key
 /// and that `rows` hold every joint.
-pub(super) unsafe fn sample_pose_rows(p: &View, key: &SampleKey, rows: PoseRows) {
-    sample_rows::<Sse2>(p, key, rows, 7)
+pub(super) unsafe fn sample_pose_rows(view: &View, key: &SampleKey, rows: PoseRows) {
+    sample_rows::<Sse2>(view, key, rows, 7)
 }

@@ -429,7 +429,7 @@ fn a_group_of_one_lane_is_the_vbr_poses() {
 /// No lane of a group's coefficients is subnormal, those beyond a partly filled group's lanes
 /// included: they read the bytes after the group's clip ranges, and bytes as floats are often
 /// subnormal, which costs a microcode assist in every operation on them (a pose with the root's
-/// translation in a group of its own took a fifth longer through the playback cache).
+/// translation in a group of its own takes a fifth longer through the playback cache).
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn no_coefficient_lane_is_subnormal() {
@@ -828,7 +828,7 @@ fn pose_out(data: &mut [f32]) -> crate::runtime::PoseOut<'_> {
     crate::runtime::PoseOut { data, stride: 10 }
 }
 
-/// The runtime's entry points on a grouped body (what a format version 4 blob is sampled
+/// The runtime's entry points on a grouped body (what a format version 5 blob is sampled
 /// with): whole poses, the cache, single joints and selections (dense ones through the
 /// channel walk or whole groups, sparse ones lane by lane), bit for bit the reference's.
 #[test]

@@ -51,20 +51,20 @@ fn level(t: Option<&[u8]>, n: usize, s: usize) -> (u32, &[u8], usize) {
 impl<'a> FarSegment<'a> {
     /// Segment `seg` ([`super::common::segment_at`]) with the view's tiers.
     #[inline(always)]
-    pub(super) fn new(p: &View<'a>, (meta, mask, fb, s): Seg) -> FarSegment<'a> {
-        let levels = match p.tiers {
+    pub(super) fn new(view: &View<'a>, (meta, mask, fb, s): Seg) -> FarSegment<'a> {
+        let levels = match view.tiers {
             Some(a) => &a.levels,
             None => &[None, None],
         };
-        let n = p.num_segments as usize;
+        let n = view.num_segments as usize;
         let (l1, l2) = (level(levels[0], n, s), level(levels[1], n, s));
         FarSegment {
             meta,
             fb,
             all: mask | l1.0 | l2.0,
             mask: [mask, l1.0, l2.0],
-            data: [p.data, l1.1, l2.1],
-            first: [(meta + p.meta_bytes) * 8, l1.2, l2.2],
+            data: [view.data, l1.1, l2.1],
+            first: [(meta + view.meta_bytes) * 8, l1.2, l2.2],
         }
     }
 

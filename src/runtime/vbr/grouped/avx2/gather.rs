@@ -1,7 +1,7 @@
 //! Lone lanes eight at a time: the animated channels of a sparse joint selection, each from
 //! its own group, decoded side by side, one per 32-bit lane, every word of a lane's metadata
 //! and fields gathered into the lanes (eight loads: on the AMD processor measured, a hardware
-//! gather was no faster). The arithmetic is the group decode's (`widths!`, `mul_add!`,
+//! gather is no faster). The arithmetic is the group decode's (`widths!`, `mul_add!`,
 //! `frame!`, [`rebuild`], [`nlerp`]), lane by lane the `vbr` decoder's, so the values are bit
 //! for bit the lone-lane decode's (`subset/lane.rs`); a lane that stores raw `f32`s is left to that
 //! decode.
@@ -50,11 +50,11 @@ struct Coef8 {
 /// at byte `seg_meta` of the data, rotations when `rot` (else vectors).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn coef8<S>(p: &Lone<S>, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) -> Coef8 {
-    let d = p.data.as_ptr();
+unsafe fn coef8<S>(lone: &Lone<S>, seg_meta: usize, g: __m256i, l: __m256i, rot: bool) -> Coef8 {
+    let d = lone.data.as_ptr();
     let one = _mm256_set1_epi32(1);
-    let (rec, meta) = offsets8(p, g);
-    let head = gather(d, rec);
+    let (record_offsets, meta) = offsets8(lone, g);
+    let head = gather(d, record_offsets);
     let n = _mm256_and_si256(_mm256_srli_epi32::<8>(head), _mm256_set1_epi32(0xFF));
     let per_segment = _mm256_cmpeq_epi32(
         _mm256_and_si256(head, _mm256_set1_epi32((RECORD_PER_SEGMENT as i32) << 16)),
@@ -73,7 +73,7 @@ unsafe fn coef8<S>(p: &Lone<S>, seg_meta: usize, g: __m256i, l: __m256i, rot: bo
     let fields_at = _mm256_add_epi32(m, rb3);
     // Dropped components: per segment (after the range fields) or the record's.
     let drop_at = _mm256_blendv_epi8(
-        _mm256_add_epi32(rec, _mm256_set1_epi32(4)),
+        _mm256_add_epi32(record_offsets, _mm256_set1_epi32(4)),
         _mm256_add_epi32(fields_at, _mm256_add_epi32(n4, n2)),
         per_segment,
     );
@@ -83,8 +83,11 @@ unsafe fn coef8<S>(p: &Lone<S>, seg_meta: usize, g: __m256i, l: __m256i, rot: bo
         _mm256_set1_epi32(3),
     );
     let l4 = _mm256_add_epi32(l2, l2);
-    let head_bytes = record_head(p.dir.parts().4 as usize) as i32;
-    let ranges = _mm256_add_epi32(_mm256_add_epi32(rec, _mm256_set1_epi32(head_bytes)), l4);
+    let head_bytes = record_head(lone.dir.parts().4 as usize) as i32;
+    let ranges = _mm256_add_epi32(
+        _mm256_add_epi32(record_offsets, _mm256_set1_epi32(head_bytes)),
+        l4,
+    );
     // Clip ranges of the three stored slots (slot c of a per-segment rotation group holds
     // component c + (c >= drop) of its four).
     let (mins, exts) = if rot {
@@ -181,8 +184,8 @@ unsafe fn coef8<S>(p: &Lone<S>, seg_meta: usize, g: __m256i, l: __m256i, rot: bo
 /// The record and metadata offsets of the groups `g` (per lane): [`Dir::at`] in lanes.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn offsets8<S>(p: &Lone<S>, g: __m256i) -> (__m256i, __m256i) {
-    let (first, rec, meta, first_ps, jb) = p.dir.parts();
+unsafe fn offsets8<S>(lone: &Lone<S>, g: __m256i) -> (__m256i, __m256i) {
+    let (first, record_offsets, meta, first_ps, jb) = lone.dir.parts();
     let jb = jb as usize;
     let at = |x: u32| _mm256_set1_epi32(x as i32);
     // Each lane's channel: translations from `first[1]`, scales from `first[2]`.
@@ -200,8 +203,8 @@ unsafe fn offsets8<S>(p: &Lone<S>, g: __m256i) -> (__m256i, __m256i) {
         at(record_bytes(1, LANES, false, jb) as u32),
         t,
     );
-    let rec = _mm256_add_epi32(
-        pick(rec),
+    let record_offsets = _mm256_add_epi32(
+        pick(record_offsets),
         _mm256_add_epi32(
             _mm256_mullo_epi32(plain, plain_rec),
             _mm256_mullo_epi32(ps, at(record_bytes(0, LANES, true, jb) as u32)),
@@ -214,7 +217,7 @@ unsafe fn offsets8<S>(p: &Lone<S>, g: __m256i) -> (__m256i, __m256i) {
             _mm256_mullo_epi32(ps, at(meta_bytes(LANES, true) as u32)),
         ),
     );
-    (rec, meta)
+    (record_offsets, meta)
 }
 
 /// The first bits of groups `gs` in a frame of the segment of `pos`, whose lanes' coefficients
@@ -222,12 +225,12 @@ unsafe fn offsets8<S>(p: &Lone<S>, g: __m256i) -> (__m256i, __m256i) {
 /// group; once for a run of one group).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn starts8<S>(p: &Lone<S>, pos: &Pos<S>, gs: &[u32; 8], c: &Coef8) -> __m256i {
-    if !p.table.is_empty() {
+unsafe fn starts8<S>(lone: &Lone<S>, pos: &Pos<S>, gs: &[u32; 8], c: &Coef8) -> __m256i {
+    if !lone.table.is_empty() {
         // The selection's table: `a`'s segment, then `b`'s.
-        let half = p.table.len() / 2;
-        let base = if std::ptr::eq(pos, &p.a) { 0 } else { half };
-        let s: [u32; 8] = std::array::from_fn(|i| p.table[base + gs[i] as usize]);
+        let half = lone.table.len() / 2;
+        let base = if std::ptr::eq(pos, &lone.a) { 0 } else { half };
+        let s: [u32; 8] = std::array::from_fn(|i| lone.table[base + gs[i] as usize]);
         return _mm256_loadu_si256(s.as_ptr() as *const __m256i);
     }
     let (mut s, mut odd) = ([0u32; 8], [0u32; 8]);
@@ -235,7 +238,7 @@ unsafe fn starts8<S>(p: &Lone<S>, pos: &Pos<S>, gs: &[u32; 8], c: &Coef8) -> __m
         (s[i], odd[i]) = if i > 0 && gs[i] == gs[i - 1] {
             (s[i - 1], odd[i - 1])
         } else {
-            let (bit, odd) = super::super::subset::start_less_width(p, pos, gs[i] as usize);
+            let (bit, odd) = super::super::subset::start_less_width(lone, pos, gs[i] as usize);
             (bit as u32, (odd as u32).wrapping_neg())
         };
     }
@@ -287,19 +290,19 @@ unsafe fn sample8<'a, S: Src<'a>>(
 }
 
 /// Lane `lanes[i]` of group `groups[i]` for `i < count` (at most 8; all rotations when `rot`,
-/// else all vectors) at the key of `p`, into `out[i]` (rotations 4 floats, vectors 3 and a
+/// else all vectors) at the key of `lone`, into `out[i]` (rotations 4 floats, vectors 3 and a
 /// zero). Returns a mask of the lanes left undecoded (raw `f32` components), which the caller
 /// decodes alone. The data must be shorter than 256 MB (bit offsets are 32-bit lanes).
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(in crate::runtime::vbr::grouped) unsafe fn lanes8<'a, S: Src<'a>>(
-    p: &Lone<'a, '_, S>,
+    lone: &Lone<'a, '_, S>,
     groups: &[u32; 8],
     lanes: &[u32; 8],
     count: usize,
     rot: bool,
     out: &mut [[f32; 4]; 8],
 ) -> u32 {
-    debug_assert!((1..=8).contains(&count) && p.data.len() < 1 << 28);
+    debug_assert!((1..=8).contains(&count) && lone.data.len() < 1 << 28);
     // Unused SIMD lanes repeat the first request (valid reads, results dropped).
     let used = _mm256_cmpgt_epi32(splat(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     let first_g = splat(groups[0] as usize);
@@ -315,38 +318,46 @@ pub(in crate::runtime::vbr::grouped) unsafe fn lanes8<'a, S: Src<'a>>(
         used,
     );
     let gs: [u32; 8] = std::array::from_fn(|i| groups[if i < count { i } else { 0 }]);
-    let (a, b) = (&p.a, &p.b);
-    let ca = coef8(p, a.meta, g, l, rot);
-    let sa = starts8(p, a, &gs, &ca);
-    let va = sample8(p.data, a, sa, &ca);
-    let (vb, db, raw) = if p.one {
-        (va, ca.drop, ca.raw)
-    } else if p.pair {
-        (sample8(p.data, b, sa, &ca), ca.drop, ca.raw)
+    let (a, b) = (&lone.a, &lone.b);
+    let coef_a = coef8(lone, a.meta, g, l, rot);
+    let starts_a = starts8(lone, a, &gs, &coef_a);
+    let va = sample8(lone.data, a, starts_a, &coef_a);
+    let (vb, db, raw) = if lone.one_sample {
+        (va, coef_a.drop, coef_a.raw)
+    } else if lone.same_segment {
+        (
+            sample8(lone.data, b, starts_a, &coef_a),
+            coef_a.drop,
+            coef_a.raw,
+        )
     } else {
-        let cb = coef8(p, b.meta, g, l, rot);
-        let sb = starts8(p, b, &gs, &cb);
-        (sample8(p.data, b, sb, &cb), cb.drop, ca.raw | cb.raw)
+        let coef_b = coef8(lone, b.meta, g, l, rot);
+        let starts_b = starts8(lone, b, &gs, &coef_b);
+        (
+            sample8(lone.data, b, starts_b, &coef_b),
+            coef_b.drop,
+            coef_a.raw | coef_b.raw,
+        )
     };
     let q = if rot {
-        let qa = rebuild(va, ca.drop);
-        if p.one {
+        let qa = rebuild(va, coef_a.drop);
+        if lone.one_sample {
             qa
         } else {
-            let q = nlerp(qa, rebuild(vb, db), p.alpha);
-            if p.pair {
+            let q = nlerp(qa, rebuild(vb, db), lone.alpha);
+            if lone.same_segment {
                 // Constant over the segment: not blended (the walk's rule).
-                [0, 1, 2, 3].map(|k| sel(ca.constant, q[k], qa[k]))
+                [0, 1, 2, 3].map(|k| sel(coef_a.constant, q[k], qa[k]))
             } else {
                 q
             }
         }
     } else {
-        let v = if p.one {
+        let v = if lone.one_sample {
             va
         } else {
-            let s0 = _mm256_set1_ps(1.0 - p.alpha);
-            let s1 = _mm256_set1_ps(p.alpha);
+            let s0 = _mm256_set1_ps(1.0 - lone.alpha);
+            let s1 = _mm256_set1_ps(lone.alpha);
             [0, 1, 2].map(|k| _mm256_add_ps(_mm256_mul_ps(va[k], s0), _mm256_mul_ps(vb[k], s1)))
         };
         let m = _mm256_set1_ps(MAX_ABS_VALUE);

@@ -26,50 +26,56 @@ macro_rules! cached_pose {
         /// coefficients for both.
         #[inline]
         #[target_feature(enable = $f)]
-        unsafe fn $fill<const AHEAD: bool>(p: &View, c: &mut Cache, s: u32, k: usize, k2: usize) {
+        unsafe fn $fill<const AHEAD: bool>(
+            view: &View,
+            c: &mut Cache,
+            s: u32,
+            k: usize,
+            k2: usize,
+        ) {
             /// The fill with the frames where `S` places them.
             #[inline]
             #[target_feature(enable = $f)]
             unsafe fn fill_from<'a, S: Src<'a>, const AHEAD: bool>(
-                p: &View<'a>,
+                view: &View<'a>,
                 c: &mut Cache,
                 s: u32,
                 k: usize,
                 k2: usize,
             ) {
-                let data = p.data;
+                let data = view.data;
                 const _: () = assert!(std::mem::size_of::<Coef>() <= COEF_BYTES);
-                let (seg, local) = seg_of(s, p.seg_len);
-                let at = segment_at(p, seg);
+                let (seg, local) = seg_of(s, view.seg_len);
+                let at = segment_at(view, seg);
                 let (pos, pos2) = if AHEAD {
-                    S::place2(p, at, [local, local + 1])
+                    S::place2(view, at, [local, local + 1])
                 } else {
-                    let pos = S::place(p, at, local);
+                    let pos = S::place(view, at, local);
                     (pos, pos)
                 };
-                let (mut m, mut gbit) = (pos.meta, 0usize);
-                let mut rec = 0;
-                let (base, base2) = (k * p.num_groups, k2 * p.num_groups);
+                let (mut meta, mut first_bit) = (pos.meta, 0usize);
+                let mut record_offset = 0;
+                let (base, base2) = (k * view.num_groups, k2 * view.num_groups);
                 // The segment's group coefficients: computed once per segment, kept for the next samples.
                 let known = c.head.coef_segment == seg;
                 c.head.coef_segment = seg;
-                for g in 0..p.num_groups {
-                    let gv = &GroupView::at(data.as_ptr(), rec);
-                    rec += gv.size;
-                    let limit = if gv.class == 0 { 1.0 } else { MAX_ABS_VALUE };
-                    let slot = c.coefs.as_mut_ptr().add(g) as *mut Coef;
-                    let cf = if known {
+                for group_index in 0..view.num_groups {
+                    let group = &GroupView::at(data.as_ptr(), record_offset);
+                    record_offset += group.size;
+                    let limit = if group.class == 0 { 1.0 } else { MAX_ABS_VALUE };
+                    let slot = c.coefs.as_mut_ptr().add(group_index) as *mut Coef;
+                    let coef = if known {
                         &*slot
                     } else {
-                        slot.write(coef!(gv, data.as_ptr().add(m)));
+                        slot.write(coef!(group, data.as_ptr().add(meta)));
                         &*slot
                     };
-                    m += gv.meta;
-                    let constant = _mm256_movemask_ps(cf.constant) as u8;
+                    meta += group.meta;
+                    let constant = _mm256_movemask_ps(coef.constant) as u8;
                     let mut put = |v: [__m256; 3], at: usize| {
-                        let slot = c.values.as_mut_ptr().add(at + g) as *mut f32;
-                        if gv.class == 0 {
-                            let q = rebuild(v, cf.drop);
+                        let slot = c.values.as_mut_ptr().add(at + group_index) as *mut f32;
+                        if group.class == 0 {
+                            let q = rebuild(v, coef.drop);
                             for (i, x) in q.iter().enumerate() {
                                 _mm256_storeu_ps(slot.add(8 * i), *x);
                             }
@@ -78,23 +84,23 @@ macro_rules! cached_pose {
                                 _mm256_storeu_ps(slot.add(8 * i), *x);
                             }
                         }
-                        *c.constant.get_unchecked_mut(at + g) = constant;
+                        *c.constant.get_unchecked_mut(at + group_index) = constant;
                     };
-                    put(sample!(data, &pos, gbit, cf, limit), base);
+                    put(sample!(data, &pos, first_bit, coef, limit), base);
                     if AHEAD {
-                        put(sample!(data, &pos2, gbit, cf, limit), base2);
+                        put(sample!(data, &pos2, first_bit, coef, limit), base2);
                     }
-                    gbit = gbit.wrapping_add(cf.total);
+                    first_bit = first_bit.wrapping_add(coef.total);
                 }
                 c.head.held[k] = s;
                 if AHEAD {
                     c.head.held[k2] = s + 1;
                 }
             }
-            if p.tiers.is_some() {
-                fill_from::<Far, AHEAD>(p, c, s, k, k2)
+            if view.tiers.is_some() {
+                fill_from::<Far, AHEAD>(view, c, s, k, k2)
             } else {
-                fill_from::<Here, AHEAD>(p, c, s, k, k2)
+                fill_from::<Here, AHEAD>(view, c, s, k, k2)
             }
         }
 
@@ -102,50 +108,57 @@ macro_rules! cached_pose {
         /// one is in the same segment (where playback forward asks for it next).
         #[inline]
         #[target_feature(enable = $f)]
-        unsafe fn $fill_ahead(p: &View, c: &mut Cache, s: u32, k: usize, k2: usize) {
-            if s + 1 < p.num_samples && seg_of(s + 1, p.seg_len).0 == seg_of(s, p.seg_len).0 {
-                $fill::<true>(p, c, s, k, k2)
+        unsafe fn $fill_ahead(view: &View, c: &mut Cache, s: u32, k: usize, k2: usize) {
+            if s + 1 < view.num_samples
+                && seg_of(s + 1, view.seg_len).0 == seg_of(s, view.seg_len).0
+            {
+                $fill::<true>(view, c, s, k, k2)
             } else {
-                $fill::<false>(p, c, s, k, k2)
+                $fill::<false>(view, c, s, k, k2)
             }
         }
 
         /// A pose through the cache (see [`super::super::GroupedClip::sample_pose_cached_in`]).
         #[target_feature(enable = $f)]
         pub(in crate::runtime::vbr::grouped) unsafe fn $sample_pose_cached(
-            p: &View,
+            view: &View,
             c: &mut Cache,
             key: &SampleKey,
             rows: PoseRows,
         ) {
-            debug_assert!(c.values.len() == SLOTS * p.num_groups && c.coefs.len() == p.num_groups);
+            debug_assert!(
+                c.values.len() == SLOTS * view.num_groups && c.coefs.len() == view.num_groups
+            );
             // Near the previous key (playback, either direction, or wrapping to the first samples):
             // the slots may help. A random jump takes the plain walk and leaves the slots alone.
             let near = cache::near(c.head.last, key.i0);
             c.head.last = key.i0;
             if !near {
-                return $sample_rows(p, key, rows, 7);
+                return $sample_rows(view, key, rows, 7);
             }
-            statics!(rows p, rows, 7, $put3);
-            let one = key.i1 == key.i0 || key.alpha <= 0.0;
+            statics!(rows view, rows, 7, $put3);
+            let one_sample = key.i1 == key.i0 || key.alpha <= 0.0;
             let held = c.head.held;
             let find = |s: u32| held.iter().position(|&h| h == s);
             // The slots other than `k` (the choice below is written for three slots).
             const _: () = assert!(SLOTS == 3);
             let others = |k: usize| [(k + 1) % SLOTS, (k + 2) % SLOTS];
-            let (sa, sb) = match (find(key.i0), if one { None } else { find(key.i1) }) {
-                (Some(a), None) if one => (a, a),
+            let (slot_a, slot_b) = match (
+                find(key.i0),
+                if one_sample { None } else { find(key.i1) },
+            ) {
+                (Some(a), None) if one_sample => (a, a),
                 (Some(a), Some(b)) => (a, b),
                 // Forward: the second sample is new; the one after it is decoded with it.
                 (Some(a), None) => {
                     let [b, ahead] = others(a);
-                    $fill_ahead(p, c, key.i1, b, ahead);
+                    $fill_ahead(view, c, key.i1, b, ahead);
                     (a, b)
                 }
                 // Backward: the first sample is new.
                 (None, Some(b)) => {
                     let [a, _] = others(b);
-                    $fill::<false>(p, c, key.i0, a, a);
+                    $fill::<false>(view, c, key.i0, a, a);
                     (a, b)
                 }
                 (None, None) => {
@@ -153,72 +166,82 @@ macro_rules! cached_pose {
                     let after = find(key.i0.wrapping_add(1));
                     let a = after.map_or(0, |k| (k + 1) % SLOTS);
                     let [b, ahead] = others(a);
-                    if one {
+                    if one_sample {
                         if after.is_some() {
-                            $fill::<false>(p, c, key.i0, a, a);
+                            $fill::<false>(view, c, key.i0, a, a);
                         } else {
-                            $fill_ahead(p, c, key.i0, a, b);
+                            $fill_ahead(view, c, key.i0, a, b);
                         }
                         (a, a)
                     } else if key.i1 == key.i0 + 1 {
-                        $fill_ahead(p, c, key.i0, a, b);
+                        $fill_ahead(view, c, key.i0, a, b);
                         if c.head.held[b] != key.i1 {
-                            $fill::<false>(p, c, key.i1, b, b);
+                            $fill::<false>(view, c, key.i1, b, b);
                         }
                         (a, b)
                     } else {
-                        $fill::<false>(p, c, key.i0, a, a);
-                        $fill_ahead(p, c, key.i1, b, ahead);
+                        $fill::<false>(view, c, key.i0, a, a);
+                        $fill_ahead(view, c, key.i1, b, ahead);
                         (a, b)
                     }
                 }
             };
-            let seg = |s| super::super::common::seg_of(s, p.seg_len).0;
-            let same_segment = !one && seg(key.i0) == seg(key.i1);
+            let seg = |s| super::super::common::seg_of(s, view.seg_len).0;
+            let same_segment = !one_sample && seg(key.i0) == seg(key.i1);
             let alpha = key.alpha;
-            let n = p.num_groups;
+            let n = view.num_groups;
             let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-            let mut rec = 0;
-            for g in 0..n {
-                let gv = &GroupView::at(p.data.as_ptr(), rec);
-                rec += gv.size;
-                let a = load(c, sa, g, n);
-                let (q, at) = if gv.class == 0 {
-                    let q = if one {
+            let mut record_offset = 0;
+            for group_index in 0..n {
+                let group = &GroupView::at(view.data.as_ptr(), record_offset);
+                record_offset += group.size;
+                let a = load(c, slot_a, group_index, n);
+                let (q, channel) = if group.class == 0 {
+                    let q = if one_sample {
                         a
                     } else {
-                        let q = nlerp(a, load(c, sb, g, n), alpha);
+                        let q = nlerp(a, load(c, slot_b, group_index, n), alpha);
                         if same_segment {
                             // Constant over the segment: not blended (the walk's rule).
-                            let m = _mm256_set1_epi32(*c.constant.get_unchecked(sa * n + g) as i32);
-                            let m = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                                _mm256_and_si256(m, bits),
+                            let constant = _mm256_set1_epi32(
+                                *c.constant.get_unchecked(slot_a * n + group_index) as i32,
+                            );
+                            let constant = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                                _mm256_and_si256(constant, bits),
                                 bits,
                             ));
-                            [0, 1, 2, 3].map(|k| sel(m, q[k], a[k]))
+                            [0, 1, 2, 3].map(|k| sel(constant, q[k], a[k]))
                         } else {
                             q
                         }
                     };
                     (q, 0usize)
                 } else {
-                    let v = if one {
+                    let v = if one_sample {
                         [a[0], a[1], a[2]]
                     } else {
-                        let b = load(c, sb, g, n);
+                        let b = load(c, slot_b, group_index, n);
                         let s0 = _mm256_set1_ps(1.0 - alpha);
                         let s1 = _mm256_set1_ps(alpha);
                         [0, 1, 2].map(|k| {
                             _mm256_add_ps(_mm256_mul_ps(a[k], s0), _mm256_mul_ps(b[k], s1))
                         })
                     };
-                    let m = _mm256_set1_ps(MAX_ABS_VALUE);
-                    let nm = _mm256_set1_ps(-MAX_ABS_VALUE);
-                    let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, nm), m));
-                    let c = if gv.class == 1 { 1 } else { 2 };
-                    ([v[0], v[1], v[2], _mm256_setzero_ps()], c)
+                    let max_abs = _mm256_set1_ps(MAX_ABS_VALUE);
+                    let neg_max_abs = _mm256_set1_ps(-MAX_ABS_VALUE);
+                    let v = v.map(|x| _mm256_min_ps(_mm256_max_ps(x, neg_max_abs), max_abs));
+                    let channel = if group.class == 1 { 1 } else { 2 };
+                    ([v[0], v[1], v[2], _mm256_setzero_ps()], channel)
                 };
-                store!(q, gv, rows.base[at], rows.stride[at], 0, gv.class != 0, $put3);
+                store!(
+                    q,
+                    group,
+                    rows.base[channel],
+                    rows.stride[channel],
+                    0,
+                    group.class != 0,
+                    $put3
+                );
             }
         }
     };

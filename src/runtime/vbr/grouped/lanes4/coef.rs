@@ -59,7 +59,7 @@ impl<L: Lanes4> Coef<L> {
 #[inline(always)]
 pub(super) unsafe fn coef<L: Lanes4>(c: *mut Coef<L>, d: *const u8, g: &Record, m: *const u8) {
     let n = g.n;
-    let two = n > 4;
+    let two_halves = n > 4;
     let rb = (5 * n).div_ceil(8);
     let drops = if g.per_segment {
         (m.add(3 * rb + 6 * n) as *const u16).read_unaligned() as u32
@@ -89,18 +89,18 @@ pub(super) unsafe fn coef<L: Lanes4>(c: *mut Coef<L>, d: *const u8, g: &Record, 
         any = L::or_i(any, bits);
         let none = L::or_i(none, is_raw);
         let incl = L::prefix16(bits);
-        L::locate(c, k, L::sub16(incl, bits), total, two);
+        L::locate(c, k, L::sub16(incl, bits), total, two_halves);
         total += L::last16(incl) as usize;
         L::store16(&mut (*c).rates[k], r);
         let at = Component { d, g, m, rb, k };
         at.write(h0, 0, L::widen16(bits, 0), L::widen_mask16(none, 0), drop0);
-        if two {
+        if two_halves {
             at.write(h1, 1, L::widen16(bits, 1), L::widen_mask16(none, 1), drop1);
         }
     }
     let constant = L::eq16(any, zero);
     finish::<L>(h0, n, drops, 0, drop0, L::widen_mask16(constant, 0));
-    if two {
+    if two_halves {
         finish::<L>(h1, n, drops, 1, drop1, L::widen_mask16(constant, 1));
     }
     (*c).total = total;

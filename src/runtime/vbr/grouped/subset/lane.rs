@@ -8,7 +8,7 @@ use super::*;
 /// selection of several channels instead of per lane. Returns the filled part.
 #[inline(always)]
 pub(super) fn start_table<'t, S>(
-    p: &Lone<S>,
+    lone: &Lone<S>,
     groups: usize,
     table: &'t mut [u32; 2 * TABLE_GROUPS],
 ) -> &'t [u32] {
@@ -20,20 +20,20 @@ pub(super) fn start_table<'t, S>(
         let last = out.len() - 1;
         for (h, x) in out.iter_mut().enumerate() {
             if h > 0 && h % STARTS_EVERY == 0 {
-                bit = stored_start(p, pos, h / STARTS_EVERY);
+                bit = stored_start(lone, pos, h / STARTS_EVERY);
             }
             *x = bit as u32;
             if (h + 1) % STARTS_EVERY != 0 && h < last {
-                bit += group_bits(p, pos, h);
+                bit += group_bits(lone, pos, h);
             }
         }
     };
     let (ta, tb) = table.split_at_mut(groups);
-    fill(&p.a, ta);
-    if p.one || p.pair {
+    fill(&lone.a, ta);
+    if lone.one_sample || lone.same_segment {
         tb[..groups].copy_from_slice(&ta[..groups]);
     } else {
-        fill(&p.b, &mut tb[..groups]);
+        fill(&lone.b, &mut tb[..groups]);
     }
     &table[..2 * groups]
 }
@@ -42,39 +42,43 @@ pub(super) fn start_table<'t, S>(
 /// every [`STARTS_EVERY`]th group, and the widths of the groups between are added.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn start<S>(p: &Lone<S>, pos: &Pos<S>, g: usize) -> usize {
+fn start<S>(lone: &Lone<S>, pos: &Pos<S>, g: usize) -> usize {
     let k = g / STARTS_EVERY;
-    let mut bit = if k == 0 { 0 } else { stored_start(p, pos, k) };
+    let mut bit = if k == 0 {
+        0
+    } else {
+        stored_start(lone, pos, k)
+    };
     for h in k * STARTS_EVERY..g {
-        bit += group_bits(p, pos, h);
+        bit += group_bits(lone, pos, h);
     }
     bit
 }
 
 /// The `k`th first bit the segment of `pos` stores (`k` at least 1): group `k STARTS_EVERY`'s.
 #[inline(always)]
-fn stored_start<S>(p: &Lone<S>, pos: &Pos<S>, k: usize) -> usize {
-    let at = pos.meta + p.starts_at + p.start_bytes * (k - 1);
-    (read_u64(p.data, at) & p.start_mask) as usize
+fn stored_start<S>(lone: &Lone<S>, pos: &Pos<S>, k: usize) -> usize {
+    let at = pos.meta + lone.starts_at + lone.start_bytes * (k - 1);
+    (read_u64(lone.data, at) & lone.start_mask) as usize
 }
 
 /// Group `h`'s bits in a frame of the segment of `pos`: the widths of its rates.
 #[inline(always)]
-fn group_bits<S>(p: &Lone<S>, pos: &Pos<S>, h: usize) -> usize {
-    let [rec, meta] = p.dir.at(h);
-    let n = p.data[rec as usize + 1] as usize;
+fn group_bits<S>(lone: &Lone<S>, pos: &Pos<S>, h: usize) -> usize {
+    let [record_offset, meta] = lone.dir.at(h);
+    let n = lone.data[record_offset as usize + 1] as usize;
     let m = pos.meta + meta as usize;
     let rb = (5 * n).div_ceil(8);
-    widths(read_u64(p.data, m), n)
-        + widths(read_u64(p.data, m + rb), n)
-        + widths(read_u64(p.data, m + 2 * rb), n)
+    widths(read_u64(lone.data, m), n)
+        + widths(read_u64(lone.data, m + rb), n)
+        + widths(read_u64(lone.data, m + 2 * rb), n)
 }
 
 /// Bit where group `g`, whose lane `x` is decoded in the segment of `pos`, starts in a frame
 /// ([`start_less_width`]).
 #[inline(always)]
-fn start_of<S>(p: &Lone<S>, pos: &Pos<S>, g: usize, x: &Lane) -> usize {
-    let (bit, odd) = start_less_width(p, pos, g);
+fn start_of<S>(lone: &Lone<S>, pos: &Pos<S>, g: usize, x: &Lane) -> usize {
+    let (bit, odd) = start_less_width(lone, pos, g);
     if odd {
         bit - x.width()
     } else {
@@ -89,16 +93,23 @@ fn start_of<S>(p: &Lone<S>, pos: &Pos<S>, g: usize, x: &Lane) -> usize {
 /// of its group's width anyway, where [`start`] sums the widths of the group before.
 #[inline(always)]
 pub(in crate::runtime::vbr::grouped) fn start_less_width<S>(
-    p: &Lone<S>,
+    lone: &Lone<S>,
     pos: &Pos<S>,
     g: usize,
 ) -> (usize, bool) {
     const _: () = assert!(STARTS_EVERY == 2);
     let k = g / STARTS_EVERY;
     if g.is_multiple_of(STARTS_EVERY) {
-        (if k == 0 { 0 } else { stored_start(p, pos, k) }, false)
-    } else if g + 1 < p.dir.groups() {
-        (stored_start(p, pos, k + 1), true)
+        (
+            if k == 0 {
+                0
+            } else {
+                stored_start(lone, pos, k)
+            },
+            false,
+        )
+    } else if g + 1 < lone.dir.groups() {
+        (stored_start(lone, pos, k + 1), true)
     } else {
         (pos.fb, true)
     }
@@ -108,18 +119,18 @@ pub(in crate::runtime::vbr::grouped) fn start_less_width<S>(
 /// both lie in one segment).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) fn starts<S>(p: &Lone<S>, g: usize) -> (usize, usize) {
-    if !p.table.is_empty() {
-        let half = p.table.len() / 2;
-        return (p.table[g] as usize, p.table[half + g] as usize);
+pub(super) fn starts<S>(lone: &Lone<S>, g: usize) -> (usize, usize) {
+    if !lone.table.is_empty() {
+        let half = lone.table.len() / 2;
+        return (lone.table[g] as usize, lone.table[half + g] as usize);
     }
-    let a = start(p, &p.a, g);
+    let a = start(lone, &lone.a, g);
     (
         a,
-        if p.one || p.pair {
+        if lone.one_sample || lone.same_segment {
             a
         } else {
-            start(p, &p.b, g)
+            start(lone, &lone.b, g)
         },
     )
 }
@@ -152,7 +163,7 @@ fn widths(w: u64, k: usize) -> usize {
 /// Each component's first bit relative to its group's in a frame, for lane `l` of a group of
 /// `n` lanes whose components' 5-bit rates are the low bits of `w` (components are stored one
 /// after the other, each lane by lane). (An SSE2 form, the rates spread to bytes and summed by
-/// `psadbw`, took a fifth fewer instructions per lane and no less time: a lone lane is bound by
+/// `psadbw`, takes a fifth fewer instructions per lane and no less time: a lone lane is bound by
 /// its chain of dependent loads, `docs/runtime.md`.) Also returns the widths of the first two
 /// components over every lane.
 #[inline(always)]
@@ -211,12 +222,12 @@ impl Lane {
     }
 }
 
-/// Lane `l` of the group whose record is at `rec` and whose metadata is at `meta` of a
-/// segment's group metadata, in the segment of `seg`.
+/// Lane `l` of the group whose record is at `record_offset` and whose metadata is at `meta` of
+/// a segment's group metadata, in the segment of `seg`.
 #[inline(always)]
-fn lane<S>(p: &Lone<S>, seg: &Pos<S>, [rec, meta]: [u32; 2], l: usize) -> Lane {
-    let r = rec as usize;
-    let d = &p.data;
+fn lane<S>(lone: &Lone<S>, seg: &Pos<S>, [record_offset, meta]: [u32; 2], l: usize) -> Lane {
+    let r = record_offset as usize;
+    let d = &lone.data;
     let head = read_u64(d, r);
     let (class, n, flags) = (head as u8, (head >> 8) as u8 as usize, (head >> 16) as u8);
     let per_segment = flags & RECORD_PER_SEGMENT != 0;
@@ -335,7 +346,7 @@ fn sample<'a, S: Src<'a>>(
 )]
 #[inline(always)]
 pub(in crate::runtime::vbr::grouped) fn lone_group<'a, S: Src<'a>>(
-    p: &View<'a>,
+    view: &View<'a>,
     key: &SampleKey,
     (a, b): (Pos<S>, Pos<S>),
     case: u8,
@@ -344,16 +355,16 @@ pub(in crate::runtime::vbr::grouped) fn lone_group<'a, S: Src<'a>>(
     rotation: bool,
 ) -> [f32; 4] {
     let lone = Lone {
-        data: p.data,
+        data: view.data,
         dir: Dir::EMPTY,
-        starts_at: p.starts_at,
-        start_bytes: p.start_bytes,
-        start_mask: p.start_mask(),
+        starts_at: view.starts_at,
+        start_bytes: view.start_bytes,
+        start_mask: view.start_mask(),
         a,
         b,
         alpha: key.alpha,
-        one: case == ONE,
-        pair: case == PAIR,
+        one_sample: case == ONE_SAMPLE,
+        same_segment: case == SAME_SEGMENT,
         table: &[],
     };
     lane_value(&lone, at, starts, 0, rotation)
@@ -370,44 +381,44 @@ pub(in crate::runtime::vbr::grouped) fn lone_group<'a, S: Src<'a>>(
     allow(dead_code)
 )]
 #[inline(always)]
-pub(in crate::runtime::vbr::grouped) fn lone_bits(p: &View, meta: usize) -> usize {
-    let r = read_u64(p.data, meta);
+pub(in crate::runtime::vbr::grouped) fn lone_bits(view: &View, meta: usize) -> usize {
+    let r = read_u64(view.data, meta);
     let rate = |k: u32| ((r >> (8 * k)) & 31) as usize;
     PAIR_BITS[rate(0) | rate(1) << 5] as usize + PAIR_BITS[rate(2)] as usize
 }
 
 /// Lane `l` of the group at `at` (record and metadata offsets), whose first bits in a frame of
-/// the key's segments are `(sa, sb)`, at the key of `p`, one lane alone: a rotation (`limit`
-/// 1) or a vector.
+/// the key's segments are `(first_bit_a, first_bit_b)`, at the key of `lone`, one lane alone: a
+/// rotation (`limit` 1) or a vector.
 #[inline(never)]
 fn lane_value<'a, S: Src<'a>>(
-    p: &Lone<'a, '_, S>,
+    lone: &Lone<'a, '_, S>,
     at: [u32; 2],
-    (sa, sb): (usize, usize),
+    (first_bit_a, first_bit_b): (usize, usize),
     l: usize,
     rotation: bool,
 ) -> [f32; 4] {
-    lane_value_in(
-        p,
-        at,
-        l,
-        rotation,
-        |_, _, second| if second { sb } else { sa },
-    )
+    lane_value_in(lone, at, l, rotation, |_, _, second| {
+        if second {
+            first_bit_b
+        } else {
+            first_bit_a
+        }
+    })
 }
 
 /// Lane `l` of group `g` ([`lane_value`]), the group's first bits found by the lane's decode
 /// ([`start_of`]; a selection without the table of first bits).
 #[inline(never)]
 pub(super) fn lane_value_of<'a, S: Src<'a>>(
-    p: &Lone<'a, '_, S>,
+    lone: &Lone<'a, '_, S>,
     g: usize,
     l: usize,
     rotation: bool,
 ) -> [f32; 4] {
-    debug_assert!(p.table.is_empty());
-    lane_value_in(p, p.dir.at(g), l, rotation, |pos, x, _| {
-        start_of(p, pos, g, x)
+    debug_assert!(lone.table.is_empty());
+    lane_value_in(lone, lone.dir.at(g), l, rotation, |pos, x, _| {
+        start_of(lone, pos, g, x)
     })
 }
 
@@ -415,37 +426,41 @@ pub(super) fn lane_value_of<'a, S: Src<'a>>(
 /// segment of `pos` (`second`: the key's second sample, in another segment).
 #[inline(always)]
 fn lane_value_in<'a, S: Src<'a>>(
-    p: &Lone<'a, '_, S>,
+    lone: &Lone<'a, '_, S>,
     at: [u32; 2],
     l: usize,
     rotation: bool,
     start: impl Fn(&Pos<S>, &Lane, bool) -> usize,
 ) -> [f32; 4] {
-    let (a, b) = (&p.a, &p.b);
+    let (a, b) = (&lone.a, &lone.b);
     let limit = if rotation { 1.0 } else { MAX_ABS_VALUE };
-    let xa = lane(p, a, at, l);
-    let sa = start(a, &xa, false);
-    let va = sample(p.data, a, sa, &xa, limit);
-    let (vb, xb_drop) = if p.one {
+    let xa = lane(lone, a, at, l);
+    let first_bit_a = start(a, &xa, false);
+    let va = sample(lone.data, a, first_bit_a, &xa, limit);
+    let (vb, xb_drop) = if lone.one_sample {
         (va, xa.drop)
-    } else if p.pair {
+    } else if lone.same_segment {
         // The same segment: its group starts and decode, another frame.
-        (sample(p.data, b, sa, &xa, limit), xa.drop)
+        (sample(lone.data, b, first_bit_a, &xa, limit), xa.drop)
     } else {
-        let xb = lane(p, b, at, l);
-        let sb = start(b, &xb, true);
-        (sample(p.data, b, sb, &xb, limit), xb.drop)
+        let xb = lane(lone, b, at, l);
+        let first_bit_b = start(b, &xb, true);
+        (sample(lone.data, b, first_bit_b, &xb, limit), xb.drop)
     };
     if rotation {
         let qa = lanes::from_stored(va, xa.drop);
-        let q = if p.one || (p.pair && xa.constant) {
+        let q = if lone.one_sample || (lone.same_segment && xa.constant) {
             qa
         } else {
-            nlerp_shortest(qa, lanes::from_stored(vb, xb_drop), p.alpha)
+            nlerp_shortest(qa, lanes::from_stored(vb, xb_drop), lone.alpha)
         };
         q.to_array()
     } else {
-        let v = clamp_value(if p.one { va } else { va.lerp(vb, p.alpha) });
+        let v = clamp_value(if lone.one_sample {
+            va
+        } else {
+            va.lerp(vb, lone.alpha)
+        });
         [v.x, v.y, v.z, 0.0]
     }
 }

@@ -3,7 +3,9 @@
 //! decoder's joints.
 
 use super::body::{record_head, Dir, RECORD_PER_SEGMENT, RECORD_WIDE_JOINTS, STARTS_EVERY};
-use super::common::{default_value, positions, split, static_value, Far, Here, Src, ONE, PAIR};
+use super::common::{
+    default_value, positions, split, static_value, Far, Here, Src, ONE_SAMPLE, SAME_SEGMENT,
+};
 use super::lanes::{self, clamp_value, PAIR_BITS};
 use super::{GroupedClip, Pos, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -38,9 +40,9 @@ pub(super) struct Lone<'a, 't, S> {
     pub b: Pos<S>,
     pub alpha: f32,
     /// Interpolation weight 0 or equal samples.
-    pub one: bool,
+    pub one_sample: bool,
     /// Both samples in one segment.
-    pub pair: bool,
+    pub same_segment: bool,
     /// Each group's first bit in a frame of `a`'s segment, then of `b`'s, when the selection
     /// summed them once ([`start_table`]); empty otherwise.
     pub table: &'t [u32],
@@ -183,10 +185,11 @@ impl<'a> View<'a> {
     ) {
         assert!(!wide || super::Isa::Avx2.available());
         assert!(stride >= 10);
-        let sp = split(self, key);
-        let (one, pair) = (sp.case == ONE, sp.case == PAIR);
+        let key_split = split(self, key);
+        let (one_sample, same_segment) =
+            (key_split.case == ONE_SAMPLE, key_split.case == SAME_SEGMENT);
         let sources = self.sources();
-        let (a, b) = positions::<S>(self, &sp);
+        let (a, b) = positions::<S>(self, &key_split);
         let mut lone = Lone {
             data: self.data,
             dir: self.dir(),
@@ -196,8 +199,8 @@ impl<'a> View<'a> {
             a,
             b,
             alpha: key.alpha,
-            one,
-            pair,
+            one_sample,
+            same_segment,
             table: &[],
         };
         // The whole-group decode (`wide`): every group's first bit summed once. (The lane
@@ -209,7 +212,7 @@ impl<'a> View<'a> {
             table = [0; 2 * TABLE_GROUPS];
             lone.table = start_table(&lone, self.num_groups, &mut table);
         }
-        // Borrowed from here on (a rebinding `let lone = lone` moved its 176 bytes with `memcpy`).
+        // Borrowed from here on (a rebinding `let lone = lone` moves its 176 bytes with `memcpy`).
         let lone = &lone;
         // Animated channels eight at a time across groups (AVX2, `avx2/gather.rs`), when every
         // entry has a slot of its own (slots in increasing order), so that deferring the
@@ -306,17 +309,17 @@ impl<'a> View<'a> {
                         #[cfg(target_arch = "x86_64")]
                         {
                             if last != g {
-                                let (ga, gb) = starts(lone, g);
+                                let (first_bit_a, first_bit_b) = starts(lone, g);
                                 // SAFETY: AVX2 is present (`wide`).
                                 unsafe {
                                     super::avx2::group_lanes(
                                         self,
                                         key,
-                                        sp.case,
+                                        key_split.case,
                                         lone.dir.at(g),
                                         a,
                                         b,
-                                        (ga, gb),
+                                        (first_bit_a, first_bit_b),
                                         &mut lanes,
                                     )
                                 };
@@ -380,7 +383,7 @@ impl Batch {
 
     /// Decodes the waiting channels and writes them (rotations 4 floats, vectors 3).
     #[inline(never)]
-    fn flush<'a, S: Src<'a>>(&mut self, p: &Lone<'a, '_, S>, out: &mut [f32]) {
+    fn flush<'a, S: Src<'a>>(&mut self, lone: &Lone<'a, '_, S>, out: &mut [f32]) {
         if self.n == 0 {
             return;
         }
@@ -389,14 +392,14 @@ impl Batch {
         let alone = if self.n >= GATHERED {
             // SAFETY: AVX2 is present and the data shorter than 256 MB (the caller checked);
             // the groups and lanes are the joint map's, which the validator checked.
-            unsafe { super::avx2::lanes8(p, &self.g, &self.l, self.n, self.rot, &mut v) }
+            unsafe { super::avx2::lanes8(lone, &self.g, &self.l, self.n, self.rot, &mut v) }
         } else {
             u32::MAX
         };
         for (i, x) in v.iter().enumerate().take(self.n) {
             let x = if alone & (1 << i) != 0 {
                 let g = self.g[i] as usize;
-                lane_value_of(p, g, self.l[i] as usize, self.rot)
+                lane_value_of(lone, g, self.l[i] as usize, self.rot)
             } else {
                 *x
             };
