@@ -7,11 +7,10 @@ use super::common::{
     default_value, positions, split, static_value, Far, Here, Src, ONE_SAMPLE, SAME_SEGMENT,
 };
 use super::lanes::{self, clamp_value, PAIR_BITS};
-use super::{GroupedClip, Pos, View, SRC_ANIMATED, SRC_DEFAULT, SRC_STATIC};
+use super::{GroupedClip, Pos, View, SRC_ANIMATED, SRC_STATIC};
 use crate::format::limits::MAX_ABS_VALUE;
 use crate::format::vbr::bitrate::{inv_max_q, rate_bits, RATE_RAW};
 use crate::math::nlerp_shortest;
-use crate::math::CHANNEL_OFFSETS;
 use crate::runtime::SampleKey;
 use glam::Vec4;
 
@@ -188,7 +187,6 @@ impl<'a> View<'a> {
         let key_split = split(self, key);
         let (one_sample, same_segment) =
             (key_split.case == ONE_SAMPLE, key_split.case == SAME_SEGMENT);
-        let sources = self.sources();
         let (a, b) = positions::<S>(self, &key_split);
         let mut lone = Lone {
             data: self.data,
@@ -228,115 +226,98 @@ impl<'a> View<'a> {
                 .all(|(i, w)| slot(i, w[0]) < slot(i + 1, w[1]))
         {
             let mut batches = [Batch::new(true), Batch::new(false)];
-            for (i, &j) in joints.iter().enumerate() {
-                let o = slot(i, j) * stride;
-                assert!(o + 10 <= out.len());
-                let j = j as usize;
-                for ch in 0..3 {
-                    if channels & (1 << ch) == 0 {
-                        continue;
-                    }
-                    let src = sources.get(j, ch);
-                    let value = match src & (3 << 30) {
-                        SRC_ANIMATED => {
-                            let b = &mut batches[(ch != 0) as usize];
-                            b.push(src, o + CHANNEL_OFFSETS[ch]);
-                            if b.n == 8 {
-                                b.flush(lone, out);
-                            }
-                            continue;
-                        }
-                        SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
-                        _ => default_value(self, j, ch),
-                    };
-                    let dst = &mut out[o..o + 10];
-                    match ch {
-                        0 => dst[..4].copy_from_slice(&value),
-                        1 => dst[4..7].copy_from_slice(&value[..3]),
-                        _ => dst[7..10].copy_from_slice(&value[..3]),
-                    }
+            self.each_channel(joints, slot, channels, out, stride, |o, ch, src, out| {
+                let b = &mut batches[(ch != 0) as usize];
+                b.push(src, o + crate::math::CHANNEL_OFFSETS[ch]);
+                if b.n == 8 {
+                    b.flush(lone, out);
                 }
-            }
+                None
+            });
             for b in &mut batches {
                 b.flush(lone, out);
             }
             return;
         }
         if !wide {
-            for (i, &j) in joints.iter().enumerate() {
-                let o = slot(i, j) * stride;
-                let dst = &mut out[o..o + 10];
-                let j = j as usize;
-                for ch in 0..3 {
-                    if channels & (1 << ch) == 0 {
-                        continue;
-                    }
-                    let src = sources.get(j, ch);
-                    let value = match src & (3 << 30) {
-                        SRC_ANIMATED => {
-                            lane_value_of(lone, (src >> 3) as usize, (src & 7) as usize, ch == 0)
-                        }
-                        SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
-                        _ => default_value(self, j, ch),
-                    };
-                    // Fixed sizes: a copy of a run-time length would call `memcpy`.
-                    match ch {
-                        0 => dst[..4].copy_from_slice(&value),
-                        1 => dst[4..7].copy_from_slice(&value[..3]),
-                        _ => dst[7..10].copy_from_slice(&value[..3]),
-                    }
-                }
-            }
+            self.each_channel(joints, slot, channels, out, stride, |_, ch, src, _| {
+                let (g, l) = ((src >> 3) as usize, (src & 7) as usize);
+                Some(lane_value_of(lone, g, l, ch == 0))
+            });
             return;
         }
         let (a, b) = (&lone.a, &lone.b);
         // With AVX2 a channel's whole group is decoded (and kept for the next channel in it).
         let mut lanes = [[0.0f32; 4]; super::LANES];
         let mut last = usize::MAX;
+        self.each_channel(joints, slot, channels, out, stride, |_, _, src, _| {
+            let (g, l) = ((src >> 3) as usize, (src & 7) as usize);
+            #[cfg(target_arch = "x86_64")]
+            {
+                if last != g {
+                    let (first_bit_a, first_bit_b) = starts(lone, g);
+                    // SAFETY: AVX2 is present (`wide`).
+                    unsafe {
+                        super::avx2::group_lanes(
+                            self,
+                            key,
+                            key_split.case,
+                            lone.dir.at(g),
+                            a,
+                            b,
+                            (first_bit_a, first_bit_b),
+                            &mut lanes,
+                        )
+                    };
+                    last = g;
+                }
+                Some(lanes[l])
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            unreachable!("wide needs AVX2 ({g}, {l})")
+        });
+    }
+
+    /// The channels of `channels` of each entry of `joints` into its slot of `out` (10 floats
+    /// at `stride`): a static or default channel's value written here, an animated one's
+    /// (`src`: its group `<< 3 |` lane) from `animated(o, ch, src, out)`, `o` the slot's first
+    /// float, which writes it itself when it returns `None`. The three forms of a selection
+    /// differ only in `animated`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn each_channel(
+        &self,
+        joints: &[u32],
+        slot: &impl Fn(usize, u32) -> usize,
+        channels: u32,
+        out: &mut [f32],
+        stride: usize,
+        mut animated: impl FnMut(usize, usize, u32, &mut [f32]) -> Option<[f32; 4]>,
+    ) {
+        let sources = self.sources();
         for (i, &j) in joints.iter().enumerate() {
             let o = slot(i, j) * stride;
-            let dst = &mut out[o..o + 10];
-            for (ch, &at) in CHANNEL_OFFSETS.iter().enumerate() {
+            assert!(o + 10 <= out.len());
+            let j = j as usize;
+            for ch in 0..3 {
                 if channels & (1 << ch) == 0 {
                     continue;
                 }
-                let src = sources.get(j as usize, ch);
+                let src = sources.get(j, ch);
                 let value = match src & (3 << 30) {
+                    SRC_ANIMATED => match animated(o, ch, src, out) {
+                        Some(v) => v,
+                        None => continue,
+                    },
                     SRC_STATIC => static_value(self, (src & 0xFFFF) as usize, ch),
-                    SRC_DEFAULT => default_value(self, j as usize, ch),
-                    SRC_ANIMATED => {
-                        let (g, l) = ((src >> 3) as usize, (src & 7) as usize);
-                        #[cfg(target_arch = "x86_64")]
-                        {
-                            if last != g {
-                                let (first_bit_a, first_bit_b) = starts(lone, g);
-                                // SAFETY: AVX2 is present (`wide`).
-                                unsafe {
-                                    super::avx2::group_lanes(
-                                        self,
-                                        key,
-                                        key_split.case,
-                                        lone.dir.at(g),
-                                        a,
-                                        b,
-                                        (first_bit_a, first_bit_b),
-                                        &mut lanes,
-                                    )
-                                };
-                                last = g;
-                            }
-                            lanes[l]
-                        }
-                        #[cfg(not(target_arch = "x86_64"))]
-                        unreachable!("wide needs AVX2 ({g}, {l})")
-                    }
-                    _ => continue,
+                    _ => default_value(self, j, ch),
                 };
                 // Fixed sizes: a copy of a run-time length would call `memcpy`.
-                if ch == 0 {
-                    dst[..4].copy_from_slice(&value);
-                } else {
-                    dst[at..at + 3].copy_from_slice(&value[..3]);
+                let dst = &mut out[o..o + 10];
+                match ch {
+                    0 => dst[..4].copy_from_slice(&value),
+                    1 => dst[4..7].copy_from_slice(&value[..3]),
+                    _ => dst[7..10].copy_from_slice(&value[..3]),
                 }
             }
         }
