@@ -127,6 +127,40 @@ impl<'a> FarSegment<'a> {
 /// Checks `tier` in full against the resident blob it must name (header `h`, tier fields
 /// `info`, body view `v`), in time linear in the tier's bytes: returns its level.
 pub(crate) fn validate(h: &Header, info: &TierInfo, v: &View, tier: &[u8]) -> Result<u8> {
+    let (tier, level) = tier_header(h, info, v, tier)?;
+    let total = tier.len();
+    let n = v.num_segments as usize;
+    // The frames, then the index (a count per run of 32 segments, an entry per segment) and
+    // the records.
+    let frame_bytes = read_u32(tier, 36) as usize;
+    let index = TIER_HEADER + frame_bytes.min(total);
+    let records = index + index_bytes(n);
+    if records > total {
+        return Err(Error::CorruptBlob("tier frames or index out of bounds"));
+    }
+    let entries = &tier[records - n..records];
+    let stored = tier_index(tier, index, entries)?;
+    let records_end = records + TIER_RECORD * stored;
+    if records_end > total {
+        return Err(Error::CorruptBlob("tier records out of bounds"));
+    }
+    tier_records(v, tier, records, entries, frame_bytes)?;
+    if tier_size(n, stored, frame_bytes) != total || tier[records_end..].iter().any(|&b| b != 0) {
+        return Err(Error::CorruptBlob(
+            "tier padding is not zero or not of its one size",
+        ));
+    }
+    Ok(level)
+}
+
+/// The tier header: magic, version, size, alignment, checksum, the resident it names, its
+/// level and segment count. Returns the tier cut to its total size, and its level.
+fn tier_header<'t>(
+    h: &Header,
+    info: &TierInfo,
+    v: &View,
+    tier: &'t [u8],
+) -> Result<(&'t [u8], u8)> {
     if tier.len() < TIER_HEADER {
         return Err(if tier.len() >= 4 && tier[..4] != TIER_MAGIC {
             Error::BadMagic
@@ -164,27 +198,22 @@ pub(crate) fn validate(h: &Header, info: &TierInfo, v: &View, tier: &[u8]) -> Re
     if levels != info.levels || !(1..=levels).contains(&level) {
         return Err(Error::CorruptBlob("tier level out of range"));
     }
-    let n = u32_at(32) as usize;
-    if n != v.num_segments as usize {
+    if u32_at(32) != v.num_segments {
         return Err(Error::CorruptBlob(
             "tier segment count is not the resident's",
         ));
     }
-    // The frames, then the index (a count per run of 32 segments, an entry per segment) and
-    // the records.
-    let frame_bytes = u32_at(36) as usize;
-    let index = TIER_HEADER + frame_bytes.min(total);
-    let records = index + index_bytes(n);
-    if records > total {
-        return Err(Error::CorruptBlob("tier frames or index out of bounds"));
-    }
-    let entries = &tier[records - n..records];
-    // Each run's count is the stored segments before it, and its entries count 1, 2, ... in
-    // segment order.
+    Ok((tier, level))
+}
+
+/// The index at byte `index` of the tier, with its segment entries `entries`: each run's count
+/// is the stored segments before it, and its entries count 1, 2, ... in segment order. Returns
+/// the segments the tier stores.
+fn tier_index(tier: &[u8], index: usize, entries: &[u8]) -> Result<usize> {
     let (mut stored, mut in_run) = (0u32, 0u8);
     for (s, &k) in entries.iter().enumerate() {
         if s % 32 == 0 {
-            if u32_at(index + 4 * (s / 32)) != stored {
+            if read_u32(tier, index + 4 * (s / 32)) != stored {
                 return Err(Error::CorruptBlob(
                     "tier index count is not the stored segments before it",
                 ));
@@ -200,17 +229,26 @@ pub(crate) fn validate(h: &Header, info: &TierInfo, v: &View, tier: &[u8]) -> Re
         in_run = k;
         stored += 1;
     }
-    let records_end = records + TIER_RECORD * stored as usize;
-    if records_end > total {
-        return Err(Error::CorruptBlob("tier records out of bounds"));
-    }
+    Ok(stored as usize)
+}
+
+/// The records from byte `records`, in the order of the segments that store samples: each
+/// mask inside its segment and on samples the resident does not store, the segments' frames
+/// back to back and filling the tier's `frame_bytes`, the bits after each segment's frames
+/// zero.
+fn tier_records(
+    v: &View,
+    tier: &[u8],
+    records: usize,
+    entries: &[u8],
+    frame_bytes: usize,
+) -> Result<()> {
     let frames = &tier[TIER_HEADER..];
     let mut end = 0u64;
     let mut r = records;
-    // The records, in the order of the segments that store samples.
     for (s, _) in entries.iter().enumerate().filter(|(_, &k)| k != 0) {
         let (_, mask, fb, _) = segment_at(v, s as u32);
-        let (m, first) = (u32_at(r), u32_at(r + 4) as u64);
+        let (m, first) = (read_u32(tier, r), read_u32(tier, r + 4) as u64);
         r += TIER_RECORD;
         let samples = (v.num_samples - s as u32 * v.seg_len).min(v.seg_len);
         let inside = if samples >= 32 {
@@ -247,12 +285,5 @@ pub(crate) fn validate(h: &Header, info: &TierInfo, v: &View, tier: &[u8]) -> Re
             "tier frame bytes are not its segments' frames",
         ));
     }
-    if tier_size(n, stored as usize, frame_bytes) != total
-        || tier[records_end..].iter().any(|&b| b != 0)
-    {
-        return Err(Error::CorruptBlob(
-            "tier padding is not zero or not of its one size",
-        ));
-    }
-    Ok(level)
+    Ok(())
 }
