@@ -37,6 +37,10 @@ export CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $PWD/.ci/wasi-run.m
 # cc-rs (a dev-dependency's build) picks the cross C compiler for the target by itself; CC set
 # for the host build (.ci/test.sh) must not be used for aarch64 objects.
 export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
+# No debug info at all here: the test profile's line tables for the workspace's crates serve the
+# sanitizer and valgrind reports of the host build (a panic's message names its file:line without
+# them); in both parts they were compile and link time that nothing read (docs/ci.md).
+export CARGO_PROFILE_TEST_DEBUG=false
 
 # Under qemu, floating-point code runs 20-40 times slower than natively (qemu emulates it in
 # software). Five tests are left out here: sweeps over forged, mutated and oversized inputs whose

@@ -46,6 +46,10 @@ if [ "$PROFILE" = test ]; then
     --config 'profile.dev.debug="line-tables-only"'
     --config 'profile.dev.lto="off"'
     --config 'profile.dev.package."*".debug=false'
+    --config 'profile.dev.package.gltf.opt-level=0'
+    --config 'profile.dev.package.gltf-json.opt-level=0'
+    --config 'profile.dev.package.glam.opt-level=0'
+    --config 'profile.dev.package.base64.opt-level=0'
     --config 'profile.dev.package.animcomp.codegen-units=1'
     --config 'profile.dev.package.animcomp-import.codegen-units=1'
     # Only the extension uses these, so their settings change no shared unit: the binding glue

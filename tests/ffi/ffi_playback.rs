@@ -292,7 +292,7 @@ fn curves_only_blobs_have_no_cache() {
 /// each bad buffer gets its status and nothing is written.
 #[test]
 fn pose_buffers_are_refused_with_and_without_a_cache() {
-    let clip = clip();
+    let clip = small_clip();
     let nj = clip.num_joints();
     let need = (nj - 1) * 12 + 10;
     for codec in [CodecChoice::Vbr, CodecChoice::Fixed, CodecChoice::Keys] {
