@@ -632,55 +632,29 @@ pub(super) unsafe fn group_lanes<'a, S: Src<'a>>(
     group.joints = LANE_IDS;
     let (meta_a, meta_b) = (a.meta + meta as usize, b.meta + meta as usize);
     let (first_bit_a, first_bit_b) = starts;
+    // The group's values for a key of case `$case` (a constant for the macro).
+    macro_rules! values {
+        ($case:expr) => {
+            group!(
+                $case,
+                data,
+                &group,
+                a,
+                b,
+                meta_a,
+                meta_b,
+                first_bit_a,
+                first_bit_b,
+                key.alpha,
+                view.masks
+            )
+            .0
+        };
+    }
     let q = match case {
-        ONE_SAMPLE => {
-            group!(
-                ONE_SAMPLE,
-                data,
-                &group,
-                a,
-                b,
-                meta_a,
-                meta_b,
-                first_bit_a,
-                first_bit_b,
-                key.alpha,
-                view.masks
-            )
-            .0
-        }
-        SAME_SEGMENT => {
-            group!(
-                SAME_SEGMENT,
-                data,
-                &group,
-                a,
-                b,
-                meta_a,
-                meta_b,
-                first_bit_a,
-                first_bit_b,
-                key.alpha,
-                view.masks
-            )
-            .0
-        }
-        _ => {
-            group!(
-                TWO_SEGMENTS,
-                data,
-                &group,
-                a,
-                b,
-                meta_a,
-                meta_b,
-                first_bit_a,
-                first_bit_b,
-                key.alpha,
-                view.masks
-            )
-            .0
-        }
+        ONE_SAMPLE => values!(ONE_SAMPLE),
+        SAME_SEGMENT => values!(SAME_SEGMENT),
+        _ => values!(TWO_SEGMENTS),
     };
     store(q, &group, out.as_mut_ptr() as *mut f32, 4, 0, false);
 }
