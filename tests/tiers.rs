@@ -14,7 +14,7 @@ use animcomp::ffi::*;
 use animcomp::offline::tiers::{compress_tiered_fidelities, TieredBuild};
 use animcomp::runtime::vbr::grouped::Isa;
 use animcomp::runtime::{
-    DecompressOptions, Decompressor, Looping, OpenBlob, Rounding, TierSet, CHANNELS_ALL,
+    DecompressOptions, Decompressor, Looping, OpenBlob, PoseLayout, Rounding, TierSet, CHANNELS_ALL,
 };
 use animcomp::{AlignedBlob, CompressSettings, Error, RawClip, Status, TierSettings};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,6 +66,40 @@ fn pose(dec: &mut Decompressor, t: f32) -> Vec<f32> {
     dec.seek(t, Looping::Clamp, Rounding::None).unwrap();
     let mut out = vec![0.0f32; dec.num_joints() * 10];
     dec.sample_pose(&mut out, 10).unwrap();
+    out
+}
+
+/// The pose at `t` in ozz blocks (`PoseLayout::OZZ_SOA_TRANSFORM`), as floats.
+fn ozz_pose(dec: &mut Decompressor, t: f32) -> Vec<f32> {
+    dec.seek(t, Looping::Clamp, Rounding::None).unwrap();
+    let mut out = vec![0.0f32; dec.num_joints().div_ceil(4) * 40];
+    // SAFETY: the floats viewed as bytes.
+    let bytes =
+        unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u8>(), out.len() * 4) };
+    dec.sample_pose_layout(&PoseLayout::OZZ_SOA_TRANSFORM, &mut [bytes])
+        .unwrap();
+    out
+}
+
+/// Ten-float rows as ozz blocks: translation, rotation, scale, each component four lanes, the
+/// lanes past the last joint the identity.
+fn blocks(ten: &[f32]) -> Vec<f32> {
+    let n = ten.len() / 10;
+    let mut out = vec![0.0f32; n.div_ceil(4) * 40];
+    for b in 0..n.div_ceil(4) {
+        for lane in 0..4 {
+            let j = 4 * b + lane;
+            let row: [f32; 10] = if j < n {
+                ten[10 * j..10 * j + 10].try_into().unwrap()
+            } else {
+                [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]
+            };
+            // Block element order: translation 4..7, rotation 0..4, scale 7..10 of the row.
+            for (e, f) in (4..7).chain(0..4).chain(7..10).enumerate() {
+                out[40 * b + 4 * e + lane] = row[f];
+            }
+        }
+    }
     out
 }
 
@@ -206,12 +240,21 @@ fn whole_poses_at_random_times_decode_like_the_plain_blobs() {
             for &isa in &isas {
                 assert!(Isa::set_best(isa));
                 let mut d = Decompressor::bind_tiers(&set);
-                for &t in &times {
+                for (k, &t) in times.iter().enumerate() {
+                    let want = pose(&mut w, t);
                     assert_eq!(
                         bits(&[pose(&mut d, t)]),
-                        bits(&[pose(&mut w, t)]),
+                        bits(std::slice::from_ref(&want)),
                         "{isa:?} level {level} at {t}"
                     );
+                    // ozz blocks (written straight by the AVX2 decoder), at a tenth of the times.
+                    if k % 10 == 0 {
+                        assert_eq!(
+                            bits(&[ozz_pose(&mut d, t)]),
+                            bits(&[blocks(&want)]),
+                            "{isa:?} level {level} at {t}: ozz blocks"
+                        );
+                    }
                 }
             }
             Isa::set_best(isas[0]);

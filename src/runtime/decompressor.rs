@@ -368,6 +368,16 @@ impl<'a> Decompressor<'a> {
         })
     }
 
+    /// The whole pose into `f32` ozz blocks of four joints at `out`, where the codec's decoder
+    /// writes them (the lanes past the last joint not written); `false` (nothing written)
+    /// otherwise. The caller checked that `out` holds every joint's block.
+    #[inline]
+    pub(crate) fn sample_pose_soa4(&self, out: *mut f32) -> bool {
+        with_defaults!(self, |d| {
+            dispatch::sample_pose_soa4(&self.header, self.body(), &self.hint, &self.key, d, out)
+        })
+    }
+
     /// [`Decompressor::sample_pose_rows`] through a checked playback cache.
     #[inline]
     pub(crate) fn sample_pose_cached_rows(

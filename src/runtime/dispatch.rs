@@ -45,6 +45,26 @@ pub(crate) fn sample_pose_rows(
     }
 }
 
+/// Samples a whole pose into ozz blocks of four joints at `out` where the codec's decoder
+/// writes them (`vbr`, the AVX2 decoder; the lanes past the last joint not written); `false`
+/// (nothing written) otherwise.
+#[inline]
+pub(crate) fn sample_pose_soa4(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    out: *mut f32,
+) -> bool {
+    match h.codec {
+        CodecId::Vbr if h.num_joints > 0 => {
+            super::vbr::grouped::entry::sample_pose_soa4(h, body, hint, key, d, out)
+        }
+        _ => false,
+    }
+}
+
 /// [`sample_pose_rows`] through a playback cache.
 #[inline]
 pub(crate) fn sample_pose_cached_rows(

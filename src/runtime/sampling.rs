@@ -168,6 +168,18 @@ impl PoseRows {
         }
     }
 
+    /// ozz blocks of four joints from `out` (`SoaTransform`: translation, rotation, scale, each
+    /// component four lanes): each channel's first float in block 0, for the decoders that
+    /// write blocks (no stride: see `grouped::common::row_at`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn soa4(out: *mut f32) -> Self {
+        PoseRows {
+            base: [out.wrapping_add(12), out, out.wrapping_add(28)],
+            stride: [0; 3],
+        }
+    }
+
     /// Channel `ch`'s row of joint `j`.
     ///
     /// # Safety

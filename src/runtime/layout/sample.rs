@@ -130,7 +130,20 @@ impl Decompressor<'_> {
         out: &mut [&mut [u8]],
         mut cache: Option<&mut [u8]>,
     ) {
-        if checked.way == Way::Rows && self.num_joints() > 0 {
+        let n = self.num_joints();
+        if checked.way == Way::Blocks
+            && checked.layout.element == Element::F32
+            && cache.is_none()
+            && n > 0
+        {
+            let p = out[0].as_mut_ptr().cast::<f32>();
+            if self.sample_pose_soa4(p) {
+                // SAFETY: the buffer holds `ceil(n / 4)` blocks.
+                unsafe { identity_lanes(p, n) };
+                return;
+            }
+        }
+        if checked.way == Way::Rows && n > 0 {
             let rows = Fields::new(&checked.layout, out).rows();
             let straight = match cache.as_deref_mut() {
                 None => self.sample_pose_rows(rows),

@@ -186,6 +186,23 @@ pub(super) unsafe fn soa4_blocks<V: Copy>(
     }
 }
 
+/// Sets the lanes past joint `n - 1` of the last of `ceil(n / 4)` f32 ozz blocks at `p` to the
+/// identity transform (a decoder that writes blocks straight leaves them).
+///
+/// # Safety
+/// `p` is valid for writes of `ceil(n / 4)` blocks of 40 floats.
+#[inline]
+pub(super) unsafe fn identity_lanes(p: *mut f32, n: usize) {
+    let last = p.add(n / 4 * SOA4_BLOCK);
+    for lane in n % 4..if n.is_multiple_of(4) { 0 } else { 4 } {
+        for (c, &at) in SOA4_AT.iter().enumerate() {
+            for k in 0..COMPONENTS[c] {
+                *last.add(at + 4 * k + lane) = IDENTITY[ROW_AT[c] + k];
+            }
+        }
+    }
+}
+
 /// [`IDENTITY`] with two more floats, so that a 4-float read at any of its first ten floats
 /// stays in it.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]

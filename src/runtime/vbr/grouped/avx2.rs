@@ -4,6 +4,7 @@
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
 use super::common::{positions, prefetch, split, write_statics, Far, Here, Pos, Split, Src};
+use super::common::{row_at, write_statics_in};
 use super::common::{ONE_SAMPLE, SAME_SEGMENT, TWO_SEGMENTS};
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -228,6 +229,24 @@ unsafe fn put3_512(dst: *mut f32, v: __m128) {
     _mm_mask_storeu_ps(dst, 0b0111, v)
 }
 
+/// Four component registers as each lane's four floats: lane `l`'s in the low half of register
+/// `l` (`l < 4`) or the high half of register `l - 4`.
+macro_rules! lane_rows {
+    ($q:expr) => {{
+        let q: [__m256; 4] = $q;
+        let t0 = _mm256_unpacklo_ps(q[0], q[1]);
+        let t1 = _mm256_unpackhi_ps(q[0], q[1]);
+        let t2 = _mm256_unpacklo_ps(q[2], q[3]);
+        let t3 = _mm256_unpackhi_ps(q[2], q[3]);
+        [
+            _mm256_shuffle_ps::<0b01_00_01_00>(t0, t2),
+            _mm256_shuffle_ps::<0b11_10_11_10>(t0, t2),
+            _mm256_shuffle_ps::<0b01_00_01_00>(t1, t3),
+            _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3),
+        ]
+    }};
+}
+
 /// Lanes 0..n of four component registers as four-float rows at `joint * stride + at`; rows of
 /// three floats when `three`. A macro, so that the walks get it inlined (a call passed the
 /// registers through memory).
@@ -244,16 +263,7 @@ macro_rules! store {
             usize,
             bool,
         ) = ($q, $g, $out, $stride, $at, $three);
-        let t0 = _mm256_unpacklo_ps(q[0], q[1]);
-        let t1 = _mm256_unpackhi_ps(q[0], q[1]);
-        let t2 = _mm256_unpacklo_ps(q[2], q[3]);
-        let t3 = _mm256_unpackhi_ps(q[2], q[3]);
-        let r = [
-            _mm256_shuffle_ps::<0b01_00_01_00>(t0, t2),
-            _mm256_shuffle_ps::<0b11_10_11_10>(t0, t2),
-            _mm256_shuffle_ps::<0b01_00_01_00>(t1, t3),
-            _mm256_shuffle_ps::<0b11_10_11_10>(t1, t3),
-        ];
+        let r = lane_rows!(q);
         let put = |l: usize, row: __m128| {
             let dst = out.add(g.joints[l] as usize * stride + at);
             if three {
@@ -295,6 +305,99 @@ unsafe fn store(
     store!(q, g, out, stride, at, three)
 }
 
+/// A row's four floats (three when `three`) four floats apart from `dst`: a component of one
+/// lane of an ozz block.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn put_column(dst: *mut f32, v: __m128, three: bool) {
+    _mm_store_ss(dst, v);
+    (dst.add(4) as *mut i32).write_unaligned(_mm_extract_ps::<1>(v));
+    (dst.add(8) as *mut i32).write_unaligned(_mm_extract_ps::<2>(v));
+    if !three {
+        (dst.add(12) as *mut i32).write_unaligned(_mm_extract_ps::<3>(v));
+    }
+}
+
+/// Lanes 0..n of four component registers (three when `three`) into ozz blocks at `base` (the
+/// channel's first float in block 0): component `k` of a lane of joint `j` at `base + (j / 4)
+/// * 40 + 4 k + j % 4` ([`row_at`]). A group of consecutive joints (most groups) is written a
+/// block row at a time, none of the ten-float rows' transpose: the lanes turned so that a
+/// block's four sit in one half of a register, each half stored under a mask of the group's
+/// joints in that block (up to three blocks); any other group lane by lane. A macro, as
+/// [`store!`].
+macro_rules! store_soa4 {
+    ($q:expr, $g:expr, $base:expr, $three:expr) => {{
+        let (q, g, base, three): ([__m256; 4], &GroupView, *mut f32, bool) =
+            ($q, $g, $base, $three);
+        let n = g.n;
+        let first = g.joints[0] as usize;
+        // Lane `l`'s joint `first + l` for every lane (a group's lanes ascend within each of the
+        // kinds' runs, but a rotation group may hold the end of one run and the start of the
+        // next). In 16 bits: no lane holds joint 65535, so none of the sums that wrap matches.
+        let lanes = _mm_loadu_si128(g.joints.as_ptr() as *const __m128i);
+        let next = _mm_add_epi16(
+            _mm_set1_epi16(first as i16),
+            _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7),
+        );
+        let same = _mm_movemask_epi8(_mm_cmpeq_epi16(lanes, next)) as u32;
+        let all = (1u32 << (2 * n)) - 1;
+        if same & all == all {
+            // Position `p` of three blocks' rows (0..12) holds lane `p - s`; the register's
+            // lane `p` (and `p - 8` for the third block) holds it after the turn.
+            let s = first & 3;
+            let block = base.add((first >> 2) * super::common::SOA4_BLOCK);
+            let turn = _mm256_and_si256(
+                _mm256_sub_epi32(
+                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                    _mm256_set1_epi32(s as i32),
+                ),
+                _mm256_set1_epi32(7),
+            );
+            let p = _mm_setr_epi32(0, 1, 2, 3);
+            let end = s + n;
+            let (lo, hi) = (_mm_set1_epi32(s as i32), _mm_set1_epi32(end as i32));
+            let masks = [
+                _mm_andnot_si128(_mm_cmpgt_epi32(lo, p), _mm_cmpgt_epi32(hi, p)),
+                _mm_cmpgt_epi32(hi, _mm_add_epi32(p, _mm_set1_epi32(4))),
+                _mm_cmpgt_epi32(hi, _mm_add_epi32(p, _mm_set1_epi32(8))),
+            ];
+            let blocks = end.div_ceil(4);
+            for (k, x) in q.iter().enumerate().take(if three { 3 } else { 4 }) {
+                let t = _mm256_permutevar8x32_ps(*x, turn);
+                let halves = [
+                    _mm256_castps256_ps128(t),
+                    _mm256_extractf128_ps::<1>(t),
+                    _mm256_castps256_ps128(t),
+                ];
+                for (b, (m, h)) in masks.iter().zip(halves).enumerate().take(blocks) {
+                    let d = block.add(b * super::common::SOA4_BLOCK + 4 * k);
+                    _mm_maskstore_ps(d, *m, h);
+                }
+            }
+        } else {
+            // Each lane's first float, `(j / 4) * 40 + j % 4`, for all eight at once.
+            let j = _mm256_cvtepu16_epi32(lanes);
+            let b = _mm256_srli_epi32::<2>(j);
+            let at = _mm256_add_epi32(
+                _mm256_add_epi32(_mm256_slli_epi32::<5>(b), _mm256_slli_epi32::<3>(b)),
+                _mm256_and_si256(j, _mm256_set1_epi32(3)),
+            );
+            let mut offsets = [0u32; LANES];
+            _mm256_storeu_si256(offsets.as_mut_ptr() as *mut __m256i, at);
+            let r = lane_rows!(q);
+            let put = |l: usize, row: __m128| {
+                put_column(base.add(offsets[l] as usize), row, three);
+            };
+            for (l, x) in r.iter().enumerate().take(n) {
+                put(l, _mm256_castps256_ps128(*x));
+            }
+            for (l, x) in r.iter().enumerate().take(n.saturating_sub(4)) {
+                put(l + 4, _mm256_extractf128_ps::<1>(*x));
+            }
+        }
+    }};
+}
+
 /// Writes the static channels (constants and defaults). A macro, so that each caller gets it
 /// inlined (out of line it costs a cached bandai pose about 100 more instructions).
 macro_rules! statics {
@@ -308,6 +411,15 @@ macro_rules! statics {
             $channels,
             |dst, src| _mm_storeu_ps(dst, _mm_loadu_ps(src)),
             |dst, src| $put3(dst, _mm_loadu_ps(src)),
+        );
+    }};
+    (soa4 $view:expr, $rows:expr, $channels:expr) => {{
+        write_statics_in::<true>(
+            $view,
+            $rows,
+            $channels,
+            |dst, src| put_column(dst, _mm_loadu_ps(src), false),
+            |dst, src| put_column(dst, _mm_loadu_ps(src), true),
         );
     }};
 }
@@ -419,14 +531,16 @@ macro_rules! whole_pose {
             channels: u32,
         ) {
             debug_assert!(matches!(channels, 1 | 3 | 7));
-            $sample_rows(view, key, PoseRows::ten(out, stride), channels)
+            $sample_rows::<false>(view, key, PoseRows::ten(out, stride), channels)
         }
 
         /// The pose ([`sample_channels`]) with each channel's rows at `rows` (the layouts of
-        /// `runtime::layout` written straight); the caller checks that they hold every joint.
+        /// `runtime::layout` written straight), or, `SOA4`, into ozz blocks
+        /// ([`PoseRows::soa4`]; the lanes past the last joint are the caller's); the caller
+        /// checks that they hold every joint.
         #[inline]
         #[target_feature(enable = $f)]
-        pub(super) unsafe fn $sample_rows(
+        pub(super) unsafe fn $sample_rows<const SOA4: bool>(
             view: &View,
             key: &SampleKey,
             rows: PoseRows,
@@ -435,14 +549,18 @@ macro_rules! whole_pose {
             // One split of the key serves the hints and the walk.
             let key_split = split(view, key);
             prefetch(view, &key_split);
-            statics!(rows view, rows, channels, $put3);
+            if SOA4 {
+                statics!(soa4 view, rows, channels);
+            } else {
+                statics!(rows view, rows, channels, $put3);
+            }
             // Walks compiled for frames in the body or anywhere (tiers attached), and for a
             // body that stores every sample or drops some.
             /// The walks with tiers attached, out of line: the walks without keep the
             /// inlining budget of the pose's function.
             #[inline(never)]
             #[target_feature(enable = $f)]
-            unsafe fn far(
+            unsafe fn far<const SOA4: bool>(
                 view: &View,
                 key: &SampleKey,
                 key_split: &Split,
@@ -454,13 +572,13 @@ macro_rules! whole_pose {
                 let ab = positions::<Here>(view, key_split);
                 if ab.0.t == 0.0 && ab.1.t == 0.0 {
                     return match key_split.case {
-                        SAME_SEGMENT => $walk::<Here, SAME_SEGMENT, false, true>(
+                        SAME_SEGMENT => $walk::<Here, SAME_SEGMENT, false, true, SOA4>(
                             view, key, key_split, Some(ab), rows, channels,
                         ),
-                        TWO_SEGMENTS => $walk::<Here, TWO_SEGMENTS, false, true>(
+                        TWO_SEGMENTS => $walk::<Here, TWO_SEGMENTS, false, true, SOA4>(
                             view, key, key_split, Some(ab), rows, channels,
                         ),
-                        _ => $walk::<Here, ONE_SAMPLE, false, true>(
+                        _ => $walk::<Here, ONE_SAMPLE, false, true, SOA4>(
                             view, key, key_split, Some(ab), rows, channels,
                         ),
                     };
@@ -470,32 +588,32 @@ macro_rules! whole_pose {
                 // walk of a body that stores every sample.
                 let drops = ab.is_some_and(|(a, b)| a.t > 0.0 || b.t > 0.0);
                 match (key_split.case, drops) {
-                    (SAME_SEGMENT, true) => $walk::<Far, SAME_SEGMENT, true, true>(
+                    (SAME_SEGMENT, true) => $walk::<Far, SAME_SEGMENT, true, true, SOA4>(
                         view, key, key_split, ab, rows, channels,
                     ),
-                    (SAME_SEGMENT, false) => $walk::<Far, SAME_SEGMENT, false, true>(
+                    (SAME_SEGMENT, false) => $walk::<Far, SAME_SEGMENT, false, true, SOA4>(
                         view, key, key_split, ab, rows, channels,
                     ),
-                    (TWO_SEGMENTS, _) => $walk::<Far, TWO_SEGMENTS, false, true>(
+                    (TWO_SEGMENTS, _) => $walk::<Far, TWO_SEGMENTS, false, true, SOA4>(
                         view, key, key_split, ab, rows, channels,
                     ),
-                    _ => $walk::<Far, ONE_SAMPLE, false, true>(
+                    _ => $walk::<Far, ONE_SAMPLE, false, true, SOA4>(
                         view, key, key_split, ab, rows, channels,
                     ),
                 }
             }
             match (view.tiers.is_some(), view.masks, key_split.case) {
-                (true, _, _) => far(view, key, &key_split, rows, channels),
-                (false, true, SAME_SEGMENT) => $walk::<Here, SAME_SEGMENT, true, false>(
+                (true, _, _) => far::<SOA4>(view, key, &key_split, rows, channels),
+                (false, true, SAME_SEGMENT) => $walk::<Here, SAME_SEGMENT, true, false, SOA4>(
                     view, key, &key_split, None, rows, channels,
                 ),
-                (false, _, SAME_SEGMENT) => $walk::<Here, SAME_SEGMENT, false, false>(
+                (false, _, SAME_SEGMENT) => $walk::<Here, SAME_SEGMENT, false, false, SOA4>(
                     view, key, &key_split, None, rows, channels,
                 ),
-                (false, _, TWO_SEGMENTS) => $walk::<Here, TWO_SEGMENTS, false, false>(
+                (false, _, TWO_SEGMENTS) => $walk::<Here, TWO_SEGMENTS, false, false, SOA4>(
                     view, key, &key_split, None, rows, channels,
                 ),
-                (false, _, _) => $walk::<Here, ONE_SAMPLE, false, false>(
+                (false, _, _) => $walk::<Here, ONE_SAMPLE, false, false, SOA4>(
                     view, key, &key_split, None, rows, channels,
                 ),
             }
@@ -505,7 +623,14 @@ macro_rules! whole_pose {
         /// caller, which inlines it).
         #[inline]
         #[target_feature(enable = $f)]
-        unsafe fn $walk<'a, S: Src<'a>, const CASE: u8, const DROPS: bool, const FAR: bool>(
+        unsafe fn $walk<
+            'a,
+            S: Src<'a>,
+            const CASE: u8,
+            const DROPS: bool,
+            const FAR: bool,
+            const SOA4: bool,
+        >(
             view: &View<'a>,
             key: &SampleKey,
             key_split: &Split,
@@ -538,11 +663,14 @@ macro_rules! whole_pose {
                         (first_bit_a, first_bit_b),
                         group.class == 0,
                     );
-                    let dst = rows.at(group.joints[0] as usize, group.class as usize % 3);
-                    if group.class == 0 {
-                        _mm_storeu_ps(dst, _mm_loadu_ps(v.as_ptr()));
+                    let (joint, channel) = (group.joints[0] as usize, group.class as usize % 3);
+                    let v = _mm_loadu_ps(v.as_ptr());
+                    if SOA4 {
+                        put_column(row_at::<true>(rows.base[channel], 0, joint), v, group.class != 0);
+                    } else if group.class == 0 {
+                        _mm_storeu_ps(rows.at(joint, channel), v);
                     } else {
-                        $put3(dst, _mm_loadu_ps(v.as_ptr()));
+                        $put3(rows.at(joint, channel), v);
                     }
                     if group_index + 1 == view.num_groups {
                         break;
@@ -571,15 +699,19 @@ macro_rules! whole_pose {
                         DROPS
                     );
                     let channel = group.class as usize % 3;
-                    store!(
-                        q,
-                        group,
-                        rows.base[channel],
-                        rows.stride[channel],
-                        0,
-                        group.class != 0,
-                        $put3
-                    );
+                    if SOA4 {
+                        store_soa4!(q, group, rows.base[channel], group.class != 0);
+                    } else {
+                        store!(
+                            q,
+                            group,
+                            rows.base[channel],
+                            rows.stride[channel],
+                            0,
+                            group.class != 0,
+                            $put3
+                        );
+                    }
                     (bits_a, bits_b)
                 };
                 first_bit_a += bits_a;

@@ -480,6 +480,43 @@ pub(super) unsafe fn prefetch(view: &View, key_split: &Split) {
     fetch(from, (to as usize).saturating_sub(from as usize));
 }
 
+/// Floats in an ozz block of four joints (`SoaTransform`: translation, rotation and scale, each
+/// component four lanes wide).
+pub(super) const SOA4_BLOCK: usize = 40;
+
+/// Joint `j`'s row of a channel whose joint 0's row is at `base`: `j * stride` floats on, or,
+/// `SOA4`, in ozz blocks of four joints (block `j / 4`, lane `j % 4`, the row's components four
+/// floats apart).
+#[inline(always)]
+pub(super) unsafe fn row_at<const SOA4: bool>(base: *mut f32, stride: usize, j: usize) -> *mut f32 {
+    if SOA4 {
+        base.add((j >> 2) * SOA4_BLOCK + (j & 3))
+    } else {
+        base.add(j * stride)
+    }
+}
+
+/// [`row_at`] of joint `i` of a mask word (`i < 32`) from the row of the word's first joint (a
+/// block's first lane): into blocks, a table's offset instead of the block and lane arithmetic.
+#[inline(always)]
+unsafe fn row_in_word<const SOA4: bool>(row: *mut f32, stride: usize, i: usize) -> *mut f32 {
+    /// Each joint's offset in floats from a word's first joint's, in blocks.
+    static WORD_LANES: [u16; 32] = {
+        let mut t = [0u16; 32];
+        let mut i = 0;
+        while i < 32 {
+            t[i] = ((i >> 2) * SOA4_BLOCK + (i & 3)) as u16;
+            i += 1;
+        }
+        t
+    };
+    if SOA4 {
+        row.add(WORD_LANES[i & 31] as usize)
+    } else {
+        row.add(i * stride)
+    }
+}
+
 /// Writes the static channels (constants, then defaults) into the rows of `rows`: `put4(dst,
 /// src)` stores a rotation's four floats from `src`, `put3(dst, src)` a vector's three (`src`
 /// may be read four floats wide: the body or [`DEFAULT_VALUES`] holds a fourth).
@@ -488,6 +525,25 @@ pub(super) unsafe fn prefetch(view: &View, key_split: &Split) {
 /// Every joint of the view is below the joint count of the pose at `out` (validated).
 #[inline(always)]
 pub(super) unsafe fn write_statics(
+    view: &View,
+    rows: PoseRows,
+    channels: u32,
+    put4: impl Fn(*mut f32, *const f32),
+    put3: impl Fn(*mut f32, *const f32),
+) {
+    write_statics_in::<false>(view, rows, channels, put4, put3)
+}
+
+/// [`write_statics`] into rows (`SOA4` false) or into ozz blocks (`SOA4`: `rows.base` each
+/// channel's first element in block 0, see [`row_at`]; `put4` and `put3` store a row's
+/// components four floats apart). Into blocks, a blob without scales writes each block's
+/// scales whole, lanes past the last joint included (the caller sets those to the identity
+/// after).
+///
+/// # Safety
+/// As [`write_statics`]; `SOA4`: the pose holds `ceil(n / 4)` blocks.
+#[inline(always)]
+pub(super) unsafe fn write_statics_in<const SOA4: bool>(
     view: &View,
     rows: PoseRows,
     channels: u32,
@@ -512,9 +568,9 @@ pub(super) unsafe fn write_statics(
         let mask = kinds.add(MASK_STATIC[ch] * words);
         let (base, stride) = (rows.base[ch], rows.stride[ch]);
         at = if ch == 0 {
-            write_constants::<4>(mask, words, base, stride, at, &put4)
+            write_constants::<4, SOA4>(mask, words, base, stride, at, &put4)
         } else {
-            write_constants::<3>(mask, words, base, stride, at, &put3)
+            write_constants::<3, SOA4>(mask, words, base, stride, at, &put3)
         };
     }
     // The defaults: the joints in none of a channel's masks (as many as the header counts:
@@ -522,7 +578,13 @@ pub(super) unsafe fn write_statics(
     let bind = view.bind.map(|b| b.as_ptr());
     // The bind pose's transforms (10 floats each, at least one per joint): a scale is copied
     // three floats wide, as the last joint's ends the bind pose.
-    let copy3 = |dst: *mut f32, src: *const f32| std::ptr::copy_nonoverlapping(src, dst, 3);
+    let copy3 = |dst: *mut f32, src: *const f32| {
+        if SOA4 {
+            (0..3).for_each(|k| *dst.add(4 * k) = *src.add(k));
+        } else {
+            std::ptr::copy_nonoverlapping(src, dst, 3)
+        }
+    };
     let scale = DEFAULT_VALUES[view.default_scale].as_ptr();
     for (ch, &off) in CHANNEL_OFFSETS.iter().enumerate().take(columns) {
         let left = view.defaults[ch];
@@ -549,17 +611,28 @@ pub(super) unsafe fn write_statics(
         let free = |w: usize| !(*anim.add(w) | *stat.add(w) | if ch == 0 { *ps.add(w) } else { 0 });
         let d = (words, base, stride, src, step);
         match ch {
-            0 => write_defaults(d, free, left, &put4),
-            1 => write_defaults(d, free, left, &put3),
-            _ if bind.is_some() => write_defaults(d, free, left, &copy3),
-            _ => write_defaults(d, free, left, &put3),
+            0 => write_defaults::<SOA4>(d, free, left, &put4),
+            1 => write_defaults::<SOA4>(d, free, left, &put3),
+            _ if bind.is_some() => write_defaults::<SOA4>(d, free, left, &copy3),
+            _ => write_defaults::<SOA4>(d, free, left, &put3),
         }
     }
     if view.all_scales && channels & 4 != 0 {
+        let (base, stride) = (rows.base[2], rows.stride[2]);
+        if SOA4 && bind.is_none() {
+            // Whole blocks: each component's four lanes one store.
+            for b in 0..view.num_joints.div_ceil(4) {
+                for k in 0..3 {
+                    let d = base.add(b * SOA4_BLOCK + 4 * k);
+                    (d as *mut [f32; 4]).write_unaligned([*scale.add(k); 4]);
+                }
+            }
+            return;
+        }
         for j in 0..view.num_joints {
             match bind {
-                Some(b) => copy3(rows.at(j, 2), b.add(j * 10 + 7)),
-                None => put3(rows.at(j, 2), scale),
+                Some(b) => copy3(row_at::<SOA4>(base, stride, j), b.add(j * 10 + 7)),
+                None => put3(row_at::<SOA4>(base, stride, j), scale),
             }
         }
     }
@@ -567,13 +640,13 @@ pub(super) unsafe fn write_statics(
 
 /// One channel's constants: the joints of the `words` mask words at `mask`, in order, each
 /// written by `put` from the next `N` floats at `at` into its row at `base` (`stride` floats a
-/// joint). Returns the floats after the last one read.
+/// joint, or in blocks: [`row_at`]). Returns the floats after the last one read.
 ///
 /// # Safety
 /// As [`write_statics`]: `mask` holds `words` words, `at` a value per bit set, every joint's
 /// row lies in the pose.
 #[inline(always)]
-unsafe fn write_constants<const N: usize>(
+unsafe fn write_constants<const N: usize, const SOA4: bool>(
     mask: *const u32,
     words: usize,
     base: *mut f32,
@@ -583,9 +656,13 @@ unsafe fn write_constants<const N: usize>(
 ) -> *const f32 {
     for w in 0..words {
         let mut x = *mask.add(w);
-        let row = base.add(32 * w * stride);
+        // A word's first joint starts a block (32 is a multiple of 4).
+        let row = row_at::<SOA4>(base, stride, 32 * w);
         while x != 0 {
-            put(row.add(x.trailing_zeros() as usize * stride), at);
+            put(
+                row_in_word::<SOA4>(row, stride, x.trailing_zeros() as usize),
+                at,
+            );
             x &= x - 1;
             at = at.add(N);
         }
@@ -595,12 +672,12 @@ unsafe fn write_constants<const N: usize>(
 
 /// One channel's defaults: the first `left` joints whose bit is set in `free(w)` (the mask
 /// words `0..words` of `d.0`), each written by `put` into its row at `d.1` (`d.2` floats a
-/// joint) from `d.3` (`d.4` floats a joint: 0 for one value for all).
+/// joint, or in blocks: [`row_at`]) from `d.3` (`d.4` floats a joint: 0 for one value for all).
 ///
 /// # Safety
 /// As [`write_statics`]: every joint's row lies in the pose, and its source in the bind pose.
 #[inline(always)]
-unsafe fn write_defaults(
+unsafe fn write_defaults<const SOA4: bool>(
     d: (usize, *mut f32, usize, *const f32, usize),
     free: impl Fn(usize) -> u32,
     mut left: usize,
@@ -609,10 +686,10 @@ unsafe fn write_defaults(
     let (words, base, stride, src, step) = d;
     for w in 0..words {
         let mut x = free(w);
-        let (row, from) = (base.add(32 * w * stride), src.add(32 * w * step));
+        let (row, from) = (row_at::<SOA4>(base, stride, 32 * w), src.add(32 * w * step));
         while left != 0 && x != 0 {
             let i = x.trailing_zeros() as usize;
-            put(row.add(i * stride), from.add(i * step));
+            put(row_in_word::<SOA4>(row, stride, i), from.add(i * step));
             x &= x - 1;
             left -= 1;
         }

@@ -184,9 +184,9 @@ pub(crate) fn sample_pose_rows(
     // above, the rows by the caller.
     match Isa::best() {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { super::avx2::sample_rows_512(&v, key, rows, 7) },
+        Isa::Avx512 => unsafe { super::avx2::sample_rows_512::<false>(&v, key, rows, 7) },
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { super::avx2::sample_rows(&v, key, rows, 7) },
+        Isa::Avx2 => unsafe { super::avx2::sample_rows::<false>(&v, key, rows, 7) },
         #[cfg(target_arch = "x86_64")]
         Isa::Sse2 => unsafe { super::sse2::sample_pose_rows(&v, key, rows) },
         #[cfg(target_arch = "aarch64")]
@@ -195,6 +195,43 @@ pub(crate) fn sample_pose_rows(
         Isa::Simd128 => unsafe { super::simd128::sample_pose_rows(&v, key, rows, 7) },
         _ => unsafe { super::scalar::sample_rows(&v, key, rows, 7) },
     }
+}
+
+/// Samples a whole pose into ozz blocks of four joints at `out` with the AVX2 decoder (the
+/// lanes past the last joint not written), or returns `false`, having written nothing, where
+/// this machine runs another decoder. The caller checked that `out` holds `ceil(n / 4)` blocks
+/// of 40 floats.
+#[inline(always)]
+pub(crate) fn sample_pose_soa4(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    out: *mut f32,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let isa = Isa::best();
+        if matches!(isa, Isa::Avx512 | Isa::Avx2) {
+            let hinted = hint_entries(body, hint, key);
+            assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
+            let mut v = view(h, body, d);
+            v.hinted = hinted;
+            let rows = crate::runtime::PoseRows::soa4(out);
+            // SAFETY: the decoder's ISA is present (`Isa::best`); the key was checked above,
+            // the blocks by the caller.
+            unsafe {
+                match isa {
+                    Isa::Avx512 => super::avx2::sample_rows_512::<true>(&v, key, rows, 7),
+                    _ => super::avx2::sample_rows::<true>(&v, key, rows, 7),
+                }
+            }
+            return true;
+        }
+    }
+    let _ = (h, body, hint, key, d, out);
+    false
 }
 
 /// [`sample_pose_rows`] through the playback cache in `mem` (as [`sample_pose_cached`];

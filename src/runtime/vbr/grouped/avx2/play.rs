@@ -134,7 +134,7 @@ macro_rules! cached_pose {
             let near = cache::near(c.head.last, key.i0);
             c.head.last = key.i0;
             if !near {
-                return $sample_rows(view, key, rows, 7);
+                return $sample_rows::<false>(view, key, rows, 7);
             }
             statics!(rows view, rows, 7, $put3);
             let one_sample = key.i1 == key.i0 || key.alpha <= 0.0;
