@@ -78,7 +78,7 @@ fn seeking_and_sampling_allocate_nothing() {
                     .unwrap();
                 cached.seek(t, Looping::Wrap, Rounding::None).unwrap();
                 cached.sample_pose_cached(cache, &mut pose, 10).unwrap();
-                // Poses in the engine's layouts (in place, staged, transposed).
+                // Poses in the engine's layouts (in place, staged, ozz blocks straight or transposed).
                 let ue5 = bytes_of(&mut ue5);
                 d.sample_pose_layout(&PoseLayout::UNREAL5_TRANSFORM, &mut [ue5])
                     .unwrap();
@@ -89,6 +89,8 @@ fn seeking_and_sampling_allocate_nothing() {
                     .sample_pose_layout_cached(cache, &l, &mut [r, t, s])
                     .unwrap();
                 let ozz = bytes_of(&mut ozz);
+                d.sample_pose_layout(&PoseLayout::OZZ_SOA_TRANSFORM, &mut [&mut *ozz])
+                    .unwrap();
                 d.sample_joints_layout(
                     &joints,
                     None,
