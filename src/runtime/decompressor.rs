@@ -378,6 +378,15 @@ impl<'a> Decompressor<'a> {
         })
     }
 
+    /// [`Decompressor::sample_pose_soa4`] through a checked playback cache.
+    #[inline]
+    pub(crate) fn sample_pose_cached_soa4(&self, cache: &mut [u8], out: *mut f32) -> bool {
+        with_defaults!(self, |d| {
+            let (h, body) = (&self.header, self.body());
+            dispatch::sample_pose_cached_soa4(h, body, &self.hint, &self.key, d, out, cache)
+        })
+    }
+
     /// [`Decompressor::sample_pose_rows`] through a checked playback cache.
     #[inline]
     pub(crate) fn sample_pose_cached_rows(

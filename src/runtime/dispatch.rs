@@ -65,6 +65,25 @@ pub(crate) fn sample_pose_soa4(
     }
 }
 
+/// [`sample_pose_soa4`] through a playback cache.
+#[inline]
+pub(crate) fn sample_pose_cached_soa4(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    out: *mut f32,
+    cache: &mut [u8],
+) -> bool {
+    match h.codec {
+        CodecId::Vbr if h.num_joints > 0 => {
+            super::vbr::grouped::entry::sample_pose_cached_soa4(h, body, hint, key, d, out, cache)
+        }
+        _ => false,
+    }
+}
+
 /// [`sample_pose_rows`] through a playback cache.
 #[inline]
 pub(crate) fn sample_pose_cached_rows(

@@ -12,12 +12,12 @@
 //!   decoder, which writes each channel's rows anywhere on every CPU (AVX-512, AVX2, SSE2, NEON,
 //!   `simd128`, scalar), with or without the playback cache;
 //! - `f32` ozz blocks of a `vbr` blob are written straight by the grouped decoder's AVX2 and
-//!   AVX-512 builds, without the playback cache: a group of consecutive joints a block row at a
-//!   time under masks, other groups and the static channels lane by lane; the lanes past the
-//!   last joint are then set to the identity;
+//!   AVX-512 builds, with or without the playback cache: a group of consecutive joints a block
+//!   row at a time under masks, other groups and the static channels a float a store; the lanes
+//!   past the last joint are then set to the identity;
 //! - a layout whose records cover their first 40 bytes with fields (the `f64` `FTransform` of
 //!   Unreal 5 does: rotation 0..32, translation 32..56), and other ozz blocks (160 or 320 bytes
-//!   of fields for four joints: `f64`, another decoder, the playback cache), are decoded as
+//!   of fields for four joints: `f64`, or another decoder), are decoded as
 //!   ten-float rows into the caller's buffer and then widened or transposed in place, record by
 //!   record (each record read whole before it is written): no byte outside the fields is
 //!   written, no buffer of the library's is used;

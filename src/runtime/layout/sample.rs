@@ -131,13 +131,13 @@ impl Decompressor<'_> {
         mut cache: Option<&mut [u8]>,
     ) {
         let n = self.num_joints();
-        if checked.way == Way::Blocks
-            && checked.layout.element == Element::F32
-            && cache.is_none()
-            && n > 0
-        {
+        if checked.way == Way::Blocks && checked.layout.element == Element::F32 && n > 0 {
             let p = out[0].as_mut_ptr().cast::<f32>();
-            if self.sample_pose_soa4(p) {
+            let straight = match cache.as_deref_mut() {
+                None => self.sample_pose_soa4(p),
+                Some(c) => self.sample_pose_cached_soa4(c, p),
+            };
+            if straight {
                 // SAFETY: the buffer holds `ceil(n / 4)` blocks.
                 unsafe { identity_lanes(p, n) };
                 return;

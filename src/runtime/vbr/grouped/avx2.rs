@@ -4,7 +4,7 @@
 //! vector `lerp` and clamp), so poses are bit for bit the `vbr` decoder's.
 
 use super::common::{positions, prefetch, split, write_statics, Far, Here, Pos, Split, Src};
-use super::common::{row_at, write_statics_in};
+use super::common::{row_at, write_statics_in, SOA4_BLOCK};
 use super::common::{ONE_SAMPLE, SAME_SEGMENT, TWO_SEGMENTS};
 use super::{View, LANES};
 use crate::format::limits::MAX_ABS_VALUE;
@@ -345,7 +345,7 @@ macro_rules! store_soa4 {
             // Position `p` of three blocks' rows (0..12) holds lane `p - s`; the register's
             // lane `p` (and `p - 8` for the third block) holds it after the turn.
             let s = first & 3;
-            let block = base.add((first >> 2) * super::common::SOA4_BLOCK);
+            let block = base.add((first >> 2) * SOA4_BLOCK);
             let turn = _mm256_and_si256(
                 _mm256_sub_epi32(
                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
@@ -370,7 +370,7 @@ macro_rules! store_soa4 {
                     _mm256_castps256_ps128(t),
                 ];
                 for (b, (m, h)) in masks.iter().zip(halves).enumerate().take(blocks) {
-                    let d = block.add(b * super::common::SOA4_BLOCK + 4 * k);
+                    let d = block.add(b * SOA4_BLOCK + 4 * k);
                     _mm_maskstore_ps(d, *m, h);
                 }
             }
@@ -384,15 +384,29 @@ macro_rules! store_soa4 {
             );
             let mut offsets = [0u32; LANES];
             _mm256_storeu_si256(offsets.as_mut_ptr() as *mut __m256i, at);
-            let r = lane_rows!(q);
-            let put = |l: usize, row: __m128| {
-                put_column(base.add(offsets[l] as usize), row, three);
+            // A component at a time, a float a store, straight from the register's halves (no
+            // transpose): lane `l` is lane `l % 4` of half `l / 4`.
+            let put = |k: usize, l: usize, half: __m128| {
+                let d = base.add(offsets[l] as usize + 4 * k) as *mut i32;
+                match l % 4 {
+                    0 => _mm_store_ss(d as *mut f32, half),
+                    1 => d.write_unaligned(_mm_extract_ps::<1>(half)),
+                    2 => d.write_unaligned(_mm_extract_ps::<2>(half)),
+                    _ => d.write_unaligned(_mm_extract_ps::<3>(half)),
+                }
             };
-            for (l, x) in r.iter().enumerate().take(n) {
-                put(l, _mm256_castps256_ps128(*x));
-            }
-            for (l, x) in r.iter().enumerate().take(n.saturating_sub(4)) {
-                put(l + 4, _mm256_extractf128_ps::<1>(*x));
+            for (k, x) in q.iter().enumerate().take(if three { 3 } else { 4 }) {
+                let halves = [_mm256_castps256_ps128(*x), _mm256_extractf128_ps::<1>(*x)];
+                if n == LANES {
+                    // Most groups are full: straight-line stores.
+                    for l in 0..LANES {
+                        put(k, l, halves[l / 4]);
+                    }
+                } else {
+                    for l in 0..n {
+                        put(k, l, halves[l / 4]);
+                    }
+                }
             }
         }
     }};
@@ -813,9 +827,10 @@ mod play;
 pub(super) use gather::lanes8;
 
 /// A pose through the playback cache (see `play.rs`), with the AVX-512 build of the decoder
-/// when `isa` is [`super::Isa::Avx512`] (which must then be available), else the AVX2 one.
+/// when `isa` is [`super::Isa::Avx512`] (which must then be available), else the AVX2 one;
+/// `SOA4`: into ozz blocks ([`PoseRows::soa4`]).
 #[inline]
-pub(super) unsafe fn sample_pose_cached(
+pub(super) unsafe fn sample_pose_cached<const SOA4: bool>(
     isa: super::Isa,
     view: &View,
     cache: &mut super::cache::Cache,
@@ -823,7 +838,7 @@ pub(super) unsafe fn sample_pose_cached(
     rows: PoseRows,
 ) {
     match isa {
-        super::Isa::Avx512 => play::sample_pose_cached_512(view, cache, key, rows),
-        _ => play::sample_pose_cached(view, cache, key, rows),
+        super::Isa::Avx512 => play::sample_pose_cached_512::<SOA4>(view, cache, key, rows),
+        _ => play::sample_pose_cached::<SOA4>(view, cache, key, rows),
     }
 }

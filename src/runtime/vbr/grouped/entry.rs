@@ -176,25 +176,7 @@ pub(crate) fn sample_pose_rows(
     d: &Defaults,
     rows: crate::runtime::PoseRows,
 ) {
-    let hinted = hint_entries(body, hint, key);
-    assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
-    let mut v = view(h, body, d);
-    v.hinted = hinted;
-    // SAFETY (every arm): the decoder's ISA is present (`Isa::best`); the key was checked
-    // above, the rows by the caller.
-    match Isa::best() {
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { super::avx2::sample_rows_512::<false>(&v, key, rows, 7) },
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { super::avx2::sample_rows::<false>(&v, key, rows, 7) },
-        #[cfg(target_arch = "x86_64")]
-        Isa::Sse2 => unsafe { super::sse2::sample_pose_rows(&v, key, rows) },
-        #[cfg(target_arch = "aarch64")]
-        Isa::Neon => unsafe { super::neon::sample_pose_rows(&v, key, rows, 7) },
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Isa::Simd128 => unsafe { super::simd128::sample_pose_rows(&v, key, rows, 7) },
-        _ => unsafe { super::scalar::sample_rows(&v, key, rows, 7) },
-    }
+    pose_rows::<false>(h, body, hint, key, d, rows);
 }
 
 /// Samples a whole pose into ozz blocks of four joints at `out` with the AVX2 decoder (the
@@ -211,27 +193,51 @@ pub(crate) fn sample_pose_soa4(
     out: *mut f32,
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
+    return pose_rows::<true>(h, body, hint, key, d, crate::runtime::PoseRows::soa4(out));
+    #[cfg(not(target_arch = "x86_64"))]
     {
-        let isa = Isa::best();
-        if matches!(isa, Isa::Avx512 | Isa::Avx2) {
-            let hinted = hint_entries(body, hint, key);
-            assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
-            let mut v = view(h, body, d);
-            v.hinted = hinted;
-            let rows = crate::runtime::PoseRows::soa4(out);
-            // SAFETY: the decoder's ISA is present (`Isa::best`); the key was checked above,
-            // the blocks by the caller.
-            unsafe {
-                match isa {
-                    Isa::Avx512 => super::avx2::sample_rows_512::<true>(&v, key, rows, 7),
-                    _ => super::avx2::sample_rows::<true>(&v, key, rows, 7),
-                }
-            }
-            return true;
-        }
+        let _ = (h, body, hint, key, d, out);
+        false
     }
-    let _ = (h, body, hint, key, d, out);
-    false
+}
+
+/// [`sample_pose_rows`], or, `SOA4`, [`sample_pose_soa4`] into [`PoseRows::soa4`] rows: false,
+/// having written nothing, where this machine runs no decoder of ozz blocks (any but AVX2).
+///
+/// [`PoseRows::soa4`]: crate::runtime::PoseRows
+#[inline(always)]
+fn pose_rows<const SOA4: bool>(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    rows: crate::runtime::PoseRows,
+) -> bool {
+    let isa = Isa::best();
+    if SOA4 && !matches!(isa, Isa::Avx2 | Isa::Avx512) {
+        return false;
+    }
+    let hinted = hint_entries(body, hint, key);
+    assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
+    let mut v = view(h, body, d);
+    v.hinted = hinted;
+    // SAFETY (every arm): the decoder's ISA is present (`Isa::best`); the key was checked
+    // above, the rows by the caller.
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { super::avx2::sample_rows_512::<SOA4>(&v, key, rows, 7) },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { super::avx2::sample_rows::<SOA4>(&v, key, rows, 7) },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Sse2 => unsafe { super::sse2::sample_pose_rows(&v, key, rows) },
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => unsafe { super::neon::sample_pose_rows(&v, key, rows, 7) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => unsafe { super::simd128::sample_pose_rows(&v, key, rows, 7) },
+        _ => unsafe { super::scalar::sample_rows(&v, key, rows, 7) },
+    }
+    true
 }
 
 /// [`sample_pose_rows`] through the playback cache in `mem` (as [`sample_pose_cached`];
@@ -246,10 +252,54 @@ pub(crate) fn sample_pose_cached_rows(
     rows: crate::runtime::PoseRows,
     mem: &mut [u8],
 ) {
+    cached_rows::<false>(h, body, hint, key, d, rows, mem);
+}
+
+/// [`sample_pose_soa4`] through the playback cache in `mem` (as [`sample_pose_cached`]):
+/// false, having written nothing, where this machine runs another decoder than AVX2.
+#[inline]
+pub(crate) fn sample_pose_cached_soa4(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    out: *mut f32,
+    mem: &mut [u8],
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return cached_rows::<true>(
+        h,
+        body,
+        hint,
+        key,
+        d,
+        crate::runtime::PoseRows::soa4(out),
+        mem,
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (h, body, hint, key, d, out, mem);
+        false
+    }
+}
+
+/// [`sample_pose_cached_rows`], or, `SOA4`, [`sample_pose_cached_soa4`] (false where there is
+/// no AVX2).
+#[inline(always)]
+fn cached_rows<const SOA4: bool>(
+    h: &Header,
+    body: &[u8],
+    hint: &BodyHint,
+    key: &SampleKey,
+    d: &Defaults,
+    rows: crate::runtime::PoseRows,
+    mem: &mut [u8],
+) -> bool {
     #[cfg(target_arch = "x86_64")]
     if Isa::Avx2.available() {
         if cache::jump(mem, key.i0) {
-            return sample_pose_rows(h, body, hint, key, d, rows);
+            return pose_rows::<SOA4>(h, body, hint, key, d, rows);
         }
         assert!(key.i0 < h.num_samples && key.i1 < h.num_samples);
         let v = view(h, body, d);
@@ -257,12 +307,12 @@ pub(crate) fn sample_pose_cached_rows(
         if let Some(mut c) = cache::Cache::new(mem, v.num_groups, owner) {
             // SAFETY: AVX2 is present; the key was checked above, the rows by the caller; the
             // cache names this body and bind pose (reset otherwise).
-            unsafe { super::avx2::sample_pose_cached(Isa::best(), &v, &mut c, key, rows) };
-            return;
+            unsafe { super::avx2::sample_pose_cached::<SOA4>(Isa::best(), &v, &mut c, key, rows) };
+            return true;
         }
     }
     let _ = mem;
-    sample_pose_rows(h, body, hint, key, d, rows)
+    pose_rows::<SOA4>(h, body, hint, key, d, rows)
 }
 
 /// Samples a whole pose through the playback cache in `cache` (AVX2; otherwise, or with a
@@ -292,7 +342,7 @@ pub(crate) fn sample_pose_cached(
             // SAFETY: AVX2 is present; the key and the buffer were checked above; the cache
             // names this body and bind pose (reset otherwise).
             unsafe {
-                super::avx2::sample_pose_cached(
+                super::avx2::sample_pose_cached::<false>(
                     Isa::best(),
                     &v,
                     &mut c,

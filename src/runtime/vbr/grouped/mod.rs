@@ -286,7 +286,7 @@ impl GroupedClip {
                 // SAFETY: AVX2 is present; the key and the buffer were checked above; the
                 // cache is this clip's (reset otherwise).
                 unsafe {
-                    avx2::sample_pose_cached(
+                    avx2::sample_pose_cached::<false>(
                         self.best,
                         &v,
                         &mut c,

@@ -118,9 +118,10 @@ macro_rules! cached_pose {
             }
         }
 
-        /// A pose through the cache (see [`super::super::GroupedClip::sample_pose_cached_in`]).
+        /// A pose through the cache (see [`super::super::GroupedClip::sample_pose_cached_in`]);
+        /// `SOA4`: into ozz blocks, as `whole_pose!`'s walk writes them.
         #[target_feature(enable = $f)]
-        pub(in crate::runtime::vbr::grouped) unsafe fn $sample_pose_cached(
+        pub(in crate::runtime::vbr::grouped) unsafe fn $sample_pose_cached<const SOA4: bool>(
             view: &View,
             c: &mut Cache,
             key: &SampleKey,
@@ -134,9 +135,13 @@ macro_rules! cached_pose {
             let near = cache::near(c.head.last, key.i0);
             c.head.last = key.i0;
             if !near {
-                return $sample_rows::<false>(view, key, rows, 7);
+                return $sample_rows::<SOA4>(view, key, rows, 7);
             }
-            statics!(rows view, rows, 7, $put3);
+            if SOA4 {
+                statics!(soa4 view, rows, 7);
+            } else {
+                statics!(rows view, rows, 7, $put3);
+            }
             let one_sample = key.i1 == key.i0 || key.alpha <= 0.0;
             let held = c.head.held;
             let find = |s: u32| held.iter().position(|&h| h == s);
@@ -233,15 +238,19 @@ macro_rules! cached_pose {
                     let channel = if group.class == 1 { 1 } else { 2 };
                     ([v[0], v[1], v[2], _mm256_setzero_ps()], channel)
                 };
-                store!(
-                    q,
-                    group,
-                    rows.base[channel],
-                    rows.stride[channel],
-                    0,
-                    group.class != 0,
-                    $put3
-                );
+                if SOA4 {
+                    store_soa4!(q, group, rows.base[channel], group.class != 0);
+                } else {
+                    store!(
+                        q,
+                        group,
+                        rows.base[channel],
+                        rows.stride[channel],
+                        0,
+                        group.class != 0,
+                        $put3
+                    );
+                }
             }
         }
     };

@@ -127,12 +127,13 @@ fn sparse(c: &mut RawClip) {
 }
 
 /// The AVX2 decoder, and its AVX-512 build, writing ozz blocks of four joints straight
-/// ([`PoseRows::soa4`]): every joint's floats bit for bit the scalar decoder's at its block and
-/// lane, nothing written past the last block, and nothing past the last joint but the scales
-/// of a blob without scales (the layout sets those lanes to the identity after). Groups of
-/// consecutive joints from a block's first lane and from the others, groups that skip joints,
-/// groups of one lane; constants, identity and bind-pose defaults, blobs with and without
-/// scales; keys of one sample and of two.
+/// ([`PoseRows::soa4`]), plain and through the playback cache: every joint's floats bit for bit
+/// the scalar decoder's at its block and lane, nothing written past the last block, and nothing
+/// past the last joint but the scales of a blob without scales (the layout sets those lanes to
+/// the identity after). Groups of consecutive joints from a block's first lane and from the
+/// others, groups that skip joints, groups of one lane; constants, identity and bind-pose
+/// defaults, blobs with and without scales; keys of one sample and of two, near the last one
+/// (the cache's slots) and far from it.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn avx2_writes_ozz_blocks() {
@@ -215,6 +216,7 @@ fn avx2_writes_ozz_blocks() {
         let n = samples as u32;
         let mut want = vec![0.0f32; joints * 10];
         let mut got = vec![0.0f32; blocks * 40 + 8];
+        let mut mem = vec![0u128; p.cache_size().div_ceil(16)];
         for i in (0..n).step_by(3) {
             for (i0, i1, alpha) in [
                 (i, i, 0.0),
@@ -223,14 +225,29 @@ fn avx2_writes_ozz_blocks() {
             ] {
                 let key = SampleKey { i0, i1, alpha };
                 assert!(p.sample_pose_isa(Isa::Scalar, &key, &mut want, 10));
-                for &isa in &isas {
+                for (&isa, cached) in isas.iter().flat_map(|i| [(i, false), (i, true)]) {
                     got.fill(f32::NAN);
                     let rows = PoseRows::soa4(got.as_mut_ptr());
+                    // SAFETY (both): the words of `mem` as bytes.
+                    let bytes = unsafe {
+                        std::slice::from_raw_parts_mut(
+                            mem.as_mut_ptr().cast::<u8>(),
+                            mem.len() * 16,
+                        )
+                    };
+                    let cache = cached.then(|| cache::Cache::new(bytes, v.num_groups, p.owner()));
                     // SAFETY: the ISA is available, the key in the clip, the buffer holds
-                    // every joint's block.
+                    // every joint's block; the cache is this clip's.
                     unsafe {
-                        match isa {
-                            Isa::Avx512 => avx2::sample_rows_512::<true>(&v, &key, rows, 7),
+                        match (isa, cache) {
+                            (_, Some(c)) => avx2::sample_pose_cached::<true>(
+                                isa,
+                                &v,
+                                &mut c.unwrap(),
+                                &key,
+                                rows,
+                            ),
+                            (Isa::Avx512, _) => avx2::sample_rows_512::<true>(&v, &key, rows, 7),
                             _ => avx2::sample_rows::<true>(&v, &key, rows, 7),
                         }
                     }
@@ -248,7 +265,8 @@ fn avx2_writes_ozz_blocks() {
                             assert_eq!(
                                 x.to_bits(),
                                 y.to_bits(),
-                                "{isa:?}, {joints} joints, channel {c}, joint {j}, key {key:?}"
+                                "{isa:?} (cached: {cached}), {joints} joints, channel {c}, joint \
+                                 {j}, key {key:?}"
                             );
                         } else if b < blocks && c == 2 && !scale && !bind_defaults {
                             let s = DEFAULT_VALUES[v.default_scale][k];
