@@ -412,6 +412,26 @@ macro_rules! store_soa4 {
     }};
 }
 
+/// A group's component registers into channel `$channel`'s rows of `$rows` ([`store!`]), or,
+/// `$soa4`, into its ozz blocks ([`store_soa4!`]).
+macro_rules! store_group {
+    ($soa4:expr, $q:expr, $g:expr, $rows:expr, $channel:expr, $put3:ident) => {{
+        if $soa4 {
+            store_soa4!($q, $g, $rows.base[$channel], $g.class != 0);
+        } else {
+            store!(
+                $q,
+                $g,
+                $rows.base[$channel],
+                $rows.stride[$channel],
+                0,
+                $g.class != 0,
+                $put3
+            );
+        }
+    }};
+}
+
 /// Writes the static channels (constants and defaults). A macro, so that each caller gets it
 /// inlined (out of line it costs a cached bandai pose about 100 more instructions).
 macro_rules! statics {
@@ -713,19 +733,7 @@ macro_rules! whole_pose {
                         DROPS
                     );
                     let channel = group.class as usize % 3;
-                    if SOA4 {
-                        store_soa4!(q, group, rows.base[channel], group.class != 0);
-                    } else {
-                        store!(
-                            q,
-                            group,
-                            rows.base[channel],
-                            rows.stride[channel],
-                            0,
-                            group.class != 0,
-                            $put3
-                        );
-                    }
+                    store_group!(SOA4, q, group, rows, channel, $put3);
                     (bits_a, bits_b)
                 };
                 first_bit_a += bits_a;

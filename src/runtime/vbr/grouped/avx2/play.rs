@@ -238,19 +238,7 @@ macro_rules! cached_pose {
                     let channel = if group.class == 1 { 1 } else { 2 };
                     ([v[0], v[1], v[2], _mm256_setzero_ps()], channel)
                 };
-                if SOA4 {
-                    store_soa4!(q, group, rows.base[channel], group.class != 0);
-                } else {
-                    store!(
-                        q,
-                        group,
-                        rows.base[channel],
-                        rows.stride[channel],
-                        0,
-                        group.class != 0,
-                        $put3
-                    );
-                }
+                store_group!(SOA4, q, group, rows, channel, $put3);
             }
         }
     };

@@ -33,6 +33,19 @@ fn sample_rows_isa(p: &GroupedClip, isa: Isa, key: &SampleKey, rows: PoseRows) -
     true
 }
 
+/// Keys of a clip of `n` samples: every third sample alone, with the next one, and with one
+/// further away.
+fn keys(n: u32) -> impl Iterator<Item = SampleKey> {
+    (0..n).step_by(3).flat_map(move |i| {
+        [
+            (i, i, 0.0),
+            (i, (i + 1).min(n - 1), 0.375),
+            (i, (i * 7 + 3) % n, 0.625),
+        ]
+        .map(|(i0, i1, alpha)| SampleKey { i0, i1, alpha })
+    })
+}
+
 /// Channel `c`'s floats per joint, and where they are in a ten-float row.
 const CHANNELS: [(usize, usize); 3] = [(4, 0), (3, 4), (3, 7)];
 
@@ -63,44 +76,35 @@ fn every_decoder_writes_rows_anywhere() {
         let mut want = vec![0.0f32; joints * 10];
         let mut bufs: [Vec<f32>; 3] =
             core::array::from_fn(|c| vec![0.0f32; LAYOUT[c].0 + joints * LAYOUT[c].1 + 1]);
-        for i in (0..n).step_by(3) {
-            for (i0, i1, alpha) in [
-                (i, i, 0.0),
-                (i, (i + 1).min(n - 1), 0.375),
-                (i, (i * 7 + 3) % n, 0.625),
-            ] {
-                let key = SampleKey { i0, i1, alpha };
-                assert!(p.sample_pose_isa(Isa::Scalar, &key, &mut want, 10));
-                for &isa in &isas {
-                    for b in bufs.iter_mut() {
-                        b.fill(f32::NAN);
-                    }
-                    let rows = PoseRows {
-                        base: core::array::from_fn(|c| {
-                            bufs[c].as_mut_ptr().wrapping_add(LAYOUT[c].0)
-                        }),
-                        stride: LAYOUT.map(|l| l.1),
-                    };
-                    assert!(sample_rows_isa(&p, isa, &key, rows));
-                    checked += 1;
-                    for (c, b) in bufs.iter().enumerate() {
-                        let ((len, at), (first, stride)) = (CHANNELS[c], LAYOUT[c]);
-                        for (f, &y) in b.iter().enumerate() {
-                            let (j, k) = (
-                                (f.wrapping_sub(first)) / stride,
-                                (f.wrapping_sub(first)) % stride,
-                            );
-                            if f < first || j >= joints || k >= len {
-                                assert!(y.is_nan(), "{isa:?}: channel {c} float {f} written");
-                                continue;
-                            }
-                            let x = want[10 * j + at + k];
-                            assert_eq!(
-                                x.to_bits(),
-                                y.to_bits(),
-                                "{isa:?}, {joints} joints, channel {c}, joint {j}, key {key:?}"
-                            );
+        for key in keys(n) {
+            assert!(p.sample_pose_isa(Isa::Scalar, &key, &mut want, 10));
+            for &isa in &isas {
+                for b in bufs.iter_mut() {
+                    b.fill(f32::NAN);
+                }
+                let rows = PoseRows {
+                    base: core::array::from_fn(|c| bufs[c].as_mut_ptr().wrapping_add(LAYOUT[c].0)),
+                    stride: LAYOUT.map(|l| l.1),
+                };
+                assert!(sample_rows_isa(&p, isa, &key, rows));
+                checked += 1;
+                for (c, b) in bufs.iter().enumerate() {
+                    let ((len, at), (first, stride)) = (CHANNELS[c], LAYOUT[c]);
+                    for (f, &y) in b.iter().enumerate() {
+                        let (j, k) = (
+                            (f.wrapping_sub(first)) / stride,
+                            (f.wrapping_sub(first)) % stride,
+                        );
+                        if f < first || j >= joints || k >= len {
+                            assert!(y.is_nan(), "{isa:?}: channel {c} float {f} written");
+                            continue;
                         }
+                        let x = want[10 * j + at + k];
+                        assert_eq!(
+                            x.to_bits(),
+                            y.to_bits(),
+                            "{isa:?}, {joints} joints, channel {c}, joint {j}, key {key:?}"
+                        );
                     }
                 }
             }
@@ -217,63 +221,49 @@ fn avx2_writes_ozz_blocks() {
         let mut want = vec![0.0f32; joints * 10];
         let mut got = vec![0.0f32; blocks * 40 + 8];
         let mut mem = vec![0u128; p.cache_size().div_ceil(16)];
-        for i in (0..n).step_by(3) {
-            for (i0, i1, alpha) in [
-                (i, i, 0.0),
-                (i, (i + 1).min(n - 1), 0.375),
-                (i, (i * 7 + 3) % n, 0.625),
-            ] {
-                let key = SampleKey { i0, i1, alpha };
-                assert!(p.sample_pose_isa(Isa::Scalar, &key, &mut want, 10));
-                for (&isa, cached) in isas.iter().flat_map(|i| [(i, false), (i, true)]) {
-                    got.fill(f32::NAN);
-                    let rows = PoseRows::soa4(got.as_mut_ptr());
-                    // SAFETY (both): the words of `mem` as bytes.
-                    let bytes = unsafe {
-                        std::slice::from_raw_parts_mut(
-                            mem.as_mut_ptr().cast::<u8>(),
-                            mem.len() * 16,
-                        )
-                    };
-                    let cache = cached.then(|| cache::Cache::new(bytes, v.num_groups, p.owner()));
-                    // SAFETY: the ISA is available, the key in the clip, the buffer holds
-                    // every joint's block; the cache is this clip's.
-                    unsafe {
-                        match (isa, cache) {
-                            (_, Some(c)) => avx2::sample_pose_cached::<true>(
-                                isa,
-                                &v,
-                                &mut c.unwrap(),
-                                &key,
-                                rows,
-                            ),
-                            (Isa::Avx512, _) => avx2::sample_rows_512::<true>(&v, &key, rows, 7),
-                            _ => avx2::sample_rows::<true>(&v, &key, rows, 7),
+        for key in keys(n) {
+            assert!(p.sample_pose_isa(Isa::Scalar, &key, &mut want, 10));
+            for (&isa, cached) in isas.iter().flat_map(|i| [(i, false), (i, true)]) {
+                got.fill(f32::NAN);
+                let rows = PoseRows::soa4(got.as_mut_ptr());
+                // SAFETY (both): the words of `mem` as bytes.
+                let bytes = unsafe {
+                    std::slice::from_raw_parts_mut(mem.as_mut_ptr().cast::<u8>(), mem.len() * 16)
+                };
+                let cache = cached.then(|| cache::Cache::new(bytes, v.num_groups, p.owner()));
+                // SAFETY: the ISA is available, the key in the clip, the buffer holds
+                // every joint's block; the cache is this clip's.
+                unsafe {
+                    match (isa, cache) {
+                        (_, Some(c)) => {
+                            avx2::sample_pose_cached::<true>(isa, &v, &mut c.unwrap(), &key, rows)
                         }
+                        (Isa::Avx512, _) => avx2::sample_rows_512::<true>(&v, &key, rows, 7),
+                        _ => avx2::sample_rows::<true>(&v, &key, rows, 7),
                     }
-                    checked += 1;
-                    for (f, &y) in got.iter().enumerate() {
-                        let (b, e) = (f / 40, f % 40);
-                        let (c, k, lane) = match e {
-                            0..12 => (1, e / 4, e % 4),
-                            12..28 => (0, (e - 12) / 4, e % 4),
-                            _ => (2, (e - 28) / 4, e % 4),
-                        };
-                        let j = 4 * b + lane;
-                        if j < joints {
-                            let x = want[10 * j + CHANNELS[c].1 + k];
-                            assert_eq!(
-                                x.to_bits(),
-                                y.to_bits(),
-                                "{isa:?} (cached: {cached}), {joints} joints, channel {c}, joint \
+                }
+                checked += 1;
+                for (f, &y) in got.iter().enumerate() {
+                    let (b, e) = (f / 40, f % 40);
+                    let (c, k, lane) = match e {
+                        0..12 => (1, e / 4, e % 4),
+                        12..28 => (0, (e - 12) / 4, e % 4),
+                        _ => (2, (e - 28) / 4, e % 4),
+                    };
+                    let j = 4 * b + lane;
+                    if j < joints {
+                        let x = want[10 * j + CHANNELS[c].1 + k];
+                        assert_eq!(
+                            x.to_bits(),
+                            y.to_bits(),
+                            "{isa:?} (cached: {cached}), {joints} joints, channel {c}, joint \
                                  {j}, key {key:?}"
-                            );
-                        } else if b < blocks && c == 2 && !scale && !bind_defaults {
-                            let s = DEFAULT_VALUES[v.default_scale][k];
-                            assert!(y.to_bits() == s.to_bits(), "{isa:?}: lane {j} scale");
-                        } else {
-                            assert!(y.is_nan(), "{isa:?}: float {f} written ({joints} joints)");
-                        }
+                        );
+                    } else if b < blocks && c == 2 && !scale && !bind_defaults {
+                        let s = DEFAULT_VALUES[v.default_scale][k];
+                        assert!(y.to_bits() == s.to_bits(), "{isa:?}: lane {j} scale");
+                    } else {
+                        assert!(y.is_nan(), "{isa:?}: float {f} written ({joints} joints)");
                     }
                 }
             }
