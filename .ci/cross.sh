@@ -82,16 +82,20 @@ aarch64_part() {
 # include/animcomp.h with cbindgen, whose syn, serde and toml for the host took about 45 s of CPU,
 # and no wasm32 test uses it. Every wasm32 unit at opt-level 1 (CARGO_PROFILE_TEST_OPT_LEVEL): the
 # tests run in seconds under Node, the compile is what costs (docs/ci.md); the pinned hashes do not
-# depend on it (Rust does not reassociate floating-point operations at any level). Node runs a
-# test binary on one thread.
+# depend on it (Rust does not reassociate floating-point operations at any level). The two
+# determinism builds compile the root crate unoptimised (`unopt`): the test runs in a second or
+# two under Node either way, and the library with the compressor took 12 s of CPU more at
+# opt-level 1 in each (the runtime-only tests stay at 1: unoptimised, the golden blobs' mutation
+# sweep took 20 s under Node). Node runs a test binary on one thread.
 wasm32_part() {
   export CARGO_PROFILE_TEST_OPT_LEVEL=1
+  local unopt=(--config 'profile.test.package.animcomp.opt-level=0')
   step "wasm32 cargo test runtime-only (node WASI)" \
     cargo test -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm \
     --no-fail-fast
   step "wasm32 cargo test determinism (node WASI)" \
     cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
-    --target-dir target/wasm --test determinism
+    --target-dir target/wasm --test determinism "${unopt[@]}"
   # Checked, not built: the step below compiles the same decoder with `simd128` to machine code
   # (with the compressor beside it); this one shows that the runtime-only configuration
   # type-checks with it. (`--profile test`, whose host units the steps above built, checks the
@@ -104,7 +108,7 @@ wasm32_part() {
   step "wasm32 simd128 cargo test determinism (node WASI)" \
     env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
     cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
-    --target-dir target/wasm --test determinism
+    --target-dir target/wasm --test determinism "${unopt[@]}"
 }
 
 # `.ci/cross.sh aarch64` or `.ci/cross.sh wasm32` runs one part (.ci/test.sh starts both in the

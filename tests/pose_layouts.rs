@@ -178,7 +178,14 @@ fn check_codecs(joints: usize) {
         let cache = unsafe {
             std::slice::from_raw_parts_mut(cache.as_mut_ptr().cast::<u8>(), cache.len() * 16)
         };
-        for (i, t) in [0.0f32, 0.37, 0.38, 0.5, 0.2].into_iter().enumerate() {
+        // Under qemu three of the five times: a sample, between two, and a jump back (the
+        // cache refilled); poses larger than a stage were the longest of these tests there.
+        let times: &[f32] = if emulated::emulated() {
+            &[0.0, 0.37, 0.2]
+        } else {
+            &[0.0, 0.37, 0.38, 0.5, 0.2]
+        };
+        for (i, &t) in times.iter().enumerate() {
             d.seek(t, Looping::Clamp, Rounding::None).unwrap();
             let mut pose = vec![0.0f32; nj * 10];
             d.sample_pose(&mut pose, 10).unwrap();
