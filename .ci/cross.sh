@@ -3,8 +3,8 @@
 # - aarch64-unknown-linux-gnu: the root crate's tests, cross-compiled (aarch64-linux-gnu-gcc links)
 #   and run under qemu-aarch64;
 # - wasm32-wasip1: the runtime-only library's tests and the determinism test (which needs the
-#   compressor), run under Node's WASI (.ci/wasi-run.mjs); the runtime-only library checked with
-#   `-C target-feature=+simd128`, and the determinism test built with it (the simd128 decoder).
+#   compressor), run under Node's WASI (.ci/wasi-run.mjs); the determinism test and the
+#   runtime-only library built with `-C target-feature=+simd128` (the simd128 decoder).
 # The determinism test (tests/determinism.rs) checks the same pinned hashes on each, so a pose or
 # blob that differs on a CPU fails here. `.ci/run` installs the cross linker, qemu and the two
 # Rust targets; a missing one fails this script in one line (nothing is skipped).
@@ -96,19 +96,20 @@ wasm32_part() {
   step "wasm32 cargo test determinism (node WASI)" \
     cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
     --target-dir target/wasm --test determinism "${unopt[@]}"
-  # Checked, not built: the step below compiles the same decoder with `simd128` to machine code
-  # (with the compressor beside it); this one shows that the runtime-only configuration
-  # type-checks with it. (`--profile test`, whose host units the steps above built, checks the
-  # unit tests too and with them proptest's crates again with `simd128`: more CPU, not less.)
-  step "wasm32 simd128 check runtime-only" \
-    env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
-    cargo check -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm
   # The simd128 decoder against the pinned hashes (the grouped decoder's own tests need the
   # compressor, so this is where a simd128 pose that differs shows).
   step "wasm32 simd128 cargo test determinism (node WASI)" \
     env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
     cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
     --target-dir target/wasm --test determinism "${unopt[@]}"
+  # The runtime-only library built with `simd128` (the configuration a game ships to the web):
+  # after the step above, whose units it reuses (the test profile, the same flags: glam and
+  # thiserror with `simd128`, the host units), so only the root crate is compiled. `cargo check`
+  # would check every dependency again (its units are not the build's).
+  step "wasm32 simd128 build runtime-only" \
+    env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
+    cargo build --profile test -p animcomp --no-default-features --target "$WASM" \
+    --target-dir target/wasm --lib "${unopt[@]}"
 }
 
 # `.ci/cross.sh aarch64` or `.ci/cross.sh wasm32` runs one part (.ci/test.sh starts both in the
