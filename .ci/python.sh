@@ -46,12 +46,18 @@ if [ "$PROFILE" = test ]; then
     --config 'profile.dev.debug="line-tables-only"'
     --config 'profile.dev.lto="off"'
     --config 'profile.dev.package."*".debug=false'
-    --config 'profile.dev.package."*".opt-level=0'
+    --config 'profile.dev.package.gltf.opt-level=0'
+    --config 'profile.dev.package.gltf-json.opt-level=0'
+    --config 'profile.dev.package.glam.opt-level=0'
+    --config 'profile.dev.package.base64.opt-level=0'
     --config 'profile.dev.package.animcomp.codegen-units=1'
     --config 'profile.dev.package.animcomp-import.codegen-units=1'
     --config 'profile.dev.package.animcomp-import.opt-level=1'
-    # Only the extension uses ndarray, so its setting changes no shared unit: array views in the
-    # binding glue (pyo3 and numpy unoptimised like every dependency).
+    # Only the extension uses these, so their settings change no shared unit: the binding glue
+    # (argument conversion, array views) does no work worth optimising in the tests.
+    --config 'profile.dev.package.pyo3.opt-level=0'
+    --config 'profile.dev.package.pyo3-ffi.opt-level=0'
+    --config 'profile.dev.package.numpy.opt-level=0'
     --config 'profile.dev.package.ndarray.opt-level=1')
 else
   cargo_args=(--profile "$PROFILE")
