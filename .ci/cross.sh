@@ -3,8 +3,8 @@
 # - aarch64-unknown-linux-gnu: the root crate's tests, cross-compiled (aarch64-linux-gnu-gcc links)
 #   and run under qemu-aarch64;
 # - wasm32-wasip1: the runtime-only library's tests and the determinism test (which needs the
-#   compressor), run under Node's WASI (.ci/wasi-run.mjs); the runtime-only library checked with
-#   `-C target-feature=+simd128`, and the determinism test built with it (the simd128 decoder).
+#   compressor), run under Node's WASI (.ci/wasi-run.mjs); the determinism test and the
+#   runtime-only library built with `-C target-feature=+simd128` (the simd128 decoder).
 # The determinism test (tests/determinism.rs) checks the same pinned hashes on each, so a pose or
 # blob that differs on a CPU fails here. `.ci/run` installs the cross linker, qemu and the two
 # Rust targets; a missing one fails this script in one line (nothing is skipped).
@@ -82,29 +82,34 @@ aarch64_part() {
 # include/animcomp.h with cbindgen, whose syn, serde and toml for the host took about 45 s of CPU,
 # and no wasm32 test uses it. Every wasm32 unit at opt-level 1 (CARGO_PROFILE_TEST_OPT_LEVEL): the
 # tests run in seconds under Node, the compile is what costs (docs/ci.md); the pinned hashes do not
-# depend on it (Rust does not reassociate floating-point operations at any level). Node runs a
-# test binary on one thread.
+# depend on it (Rust does not reassociate floating-point operations at any level). The two
+# determinism builds compile the root crate unoptimised (`unopt`): the test runs in a second or
+# two under Node either way, and the library with the compressor took 12 s of CPU more at
+# opt-level 1 in each (the runtime-only tests stay at 1: unoptimised, the golden blobs' mutation
+# sweep took 20 s under Node). Node runs a test binary on one thread.
 wasm32_part() {
   export CARGO_PROFILE_TEST_OPT_LEVEL=1
+  local unopt=(--config 'profile.test.package.animcomp.opt-level=0')
   step "wasm32 cargo test runtime-only (node WASI)" \
     cargo test -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm \
     --no-fail-fast
   step "wasm32 cargo test determinism (node WASI)" \
     cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
-    --target-dir target/wasm --test determinism
-  # Checked, not built: the step below compiles the same decoder with `simd128` to machine code
-  # (with the compressor beside it); this one shows that the runtime-only configuration
-  # type-checks with it. (`--profile test`, whose host units the steps above built, checks the
-  # unit tests too and with them proptest's crates again with `simd128`: more CPU, not less.)
-  step "wasm32 simd128 check runtime-only" \
-    env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
-    cargo check -p animcomp --no-default-features --target "$WASM" --target-dir target/wasm
+    --target-dir target/wasm --test determinism "${unopt[@]}"
   # The simd128 decoder against the pinned hashes (the grouped decoder's own tests need the
   # compressor, so this is where a simd128 pose that differs shows).
   step "wasm32 simd128 cargo test determinism (node WASI)" \
     env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
     cargo test -p animcomp --no-default-features --features compress --target "$WASM" \
-    --target-dir target/wasm --test determinism
+    --target-dir target/wasm --test determinism "${unopt[@]}"
+  # The runtime-only library built with `simd128` (the configuration a game ships to the web):
+  # after the step above, whose units it reuses (the test profile, the same flags: glam and
+  # thiserror with `simd128`, the host units), so only the root crate is compiled. `cargo check`
+  # would check every dependency again (its units are not the build's).
+  step "wasm32 simd128 build runtime-only" \
+    env CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
+    cargo build --profile test -p animcomp --no-default-features --target "$WASM" \
+    --target-dir target/wasm --lib "${unopt[@]}"
 }
 
 # `.ci/cross.sh aarch64` or `.ci/cross.sh wasm32` runs one part (.ci/test.sh starts both in the

@@ -52,6 +52,7 @@ if [ "$PROFILE" = test ]; then
     --config 'profile.dev.package.base64.opt-level=0'
     --config 'profile.dev.package.animcomp.codegen-units=1'
     --config 'profile.dev.package.animcomp-import.codegen-units=1'
+    --config 'profile.dev.package.animcomp-import.opt-level=1'
     # Only the extension uses these, so their settings change no shared unit: the binding glue
     # (argument conversion, array views) does no work worth optimising in the tests.
     --config 'profile.dev.package.pyo3.opt-level=0'

@@ -132,7 +132,11 @@ fi
 # the runtime-only library over the full one in target/debug/deps/ (cargo names a cdylib and
 # staticlib without a hash): run before the CMake builds and the Python tests (which load
 # target/debug/deps/libanimcomp.so), it made them compile or load the wrong library.
-step "cargo test runtime-only" cargo test -p animcomp --no-default-features || failed+=("cargo test runtime-only")
+# The root crate unoptimised here (its dependencies are the workspace build's): at opt-level 2 or 1
+# its library and unit tests were 75 s of CPU, nearly all of it LLVM's passes over one codegen
+# unit, for tests that ran in 2 s; unoptimised, 21 s to compile and 18 s to run (docs/ci.md).
+step "cargo test runtime-only" cargo test -p animcomp --no-default-features \
+  --config 'profile.test.package.animcomp.opt-level=0' || failed+=("cargo test runtime-only")
 
 # The aarch64 and wasm32 tests (the determinism test's pinned hashes on each,
 # docs/determinism.md).

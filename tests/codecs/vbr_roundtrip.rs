@@ -62,13 +62,13 @@ fn check(opts: GenerateOptions) {
 
 #[test]
 fn generated_clips_within_precision() {
-    // Under qemu (.ci/cross.sh) the clips have half the samples (50, and 250 instead of 1000 for
-    // the long one): at full size this test was 67 s of CPU there, the longest of the root
-    // crate's tests. Every option and level is still checked.
+    // Under qemu (.ci/cross.sh) the clips are shorter (34 samples instead of 100: still two
+    // segments; 160 instead of 1000 for the long one): at full size this test was 67 s of CPU
+    // there, the longest of the root crate's tests. Every option and level is still checked.
     let emulated = crate::emulated::emulated();
     let base = GenerateOptions {
         joints: 40,
-        samples: if emulated { 50 } else { 100 },
+        samples: if emulated { 34 } else { 100 },
         sample_rate: 60.0,
         max_depth: 10,
         ..Default::default()
@@ -105,9 +105,9 @@ fn generated_clips_within_precision() {
         joints: 1,
         ..base.clone()
     });
-    // Many segments (under qemu 250 samples: still 8 or more).
+    // Many segments (under qemu 160 samples: still 5 or more).
     check(GenerateOptions {
-        samples: if emulated { 250 } else { 1000 },
+        samples: if emulated { 160 } else { 1000 },
         joints: 20,
         seed: 5,
         ..base.clone()
@@ -116,9 +116,14 @@ fn generated_clips_within_precision() {
 
 #[test]
 fn compresses_below_raw() {
+    // Under qemu (.ci/cross.sh) 150 samples instead of 300.
     let clip = generate_clip(&GenerateOptions {
         joints: 60,
-        samples: 300,
+        samples: if crate::emulated::emulated() {
+            150
+        } else {
+            300
+        },
         sample_rate: 60.0,
         ..Default::default()
     });

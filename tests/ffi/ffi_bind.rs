@@ -11,12 +11,12 @@ use animcomp::{compress, AlignedBlob, CodecChoice, CompressSettings, Status};
 const CODECS: [CodecChoice; 3] = [CodecChoice::Fixed, CodecChoice::Vbr, CodecChoice::Keys];
 
 fn clip() -> RawClip {
-    clip_of(70)
+    clip_of(if crate::emulated::emulated() { 35 } else { 70 })
 }
 
 /// [`clip`] for the tests of arguments and statuses: under qemu (`ANIMCOMP_TEST_EMULATED=1`,
 /// docs/ci.md) 20 samples instead of 70 (the same joints), the compression being most of their
-/// time there. The tests that compare poses keep [`clip`].
+/// time there. The tests that compare poses use [`clip`], 35 samples there (three `vbr` segments).
 fn args_clip() -> RawClip {
     clip_of(if crate::emulated::emulated() { 20 } else { 70 })
 }

@@ -20,13 +20,9 @@ use super::ffi_api::{compress, CClip};
 use super::ffi_bind::bind_floats;
 use super::ffi_playback::{cache_size, open, pose_bits};
 
-fn clip(seed: u64) -> RawClip {
-    clip_of(seed, 133)
-}
-
-/// [`clip`] for the tests of statuses and of the conversion's bytes: under qemu
-/// (`ANIMCOMP_TEST_EMULATED=1`, docs/ci.md) 45 samples instead of 133, the compression being most
-/// of their time there. The bit-for-bit test keeps [`clip`].
+/// The clip of the tests of statuses, of the conversion's bytes and of poses: 133 samples, under
+/// qemu (`ANIMCOMP_TEST_EMULATED=1`, docs/ci.md) 45, the compression being most of their time
+/// there (the bit-for-bit test's times then wrap the clip several times).
 fn small_clip(seed: u64) -> RawClip {
     clip_of(seed, if crate::emulated::emulated() { 45 } else { 133 })
 }
@@ -172,7 +168,7 @@ fn grouped_blobs_sample_bit_for_bit_like_the_reference() {
         (3, DefaultMode::BindPose),
         (4, DefaultMode::BindPose),
     ] {
-        let c = clip(seed);
+        let c = small_clip(seed);
         let nj = c.num_joints();
         let bind = bind_floats(&c);
         let bp = (mode == DefaultMode::BindPose).then_some(&bind[..]);

@@ -153,6 +153,16 @@ fn seg_of_is_division_and_remainder() {
     }
 }
 
+/// `samples`, or under qemu (`ANIMCOMP_TEST_EMULATED=1`, docs/ci.md) half of them but at least
+/// 34 (two segments of 32): compressing the clips is most of these tests' time there.
+fn shorter(samples: usize) -> usize {
+    if crate::emulated::emulated() {
+        (samples / 2).max(samples.min(34))
+    } else {
+        samples
+    }
+}
+
 fn vbr_blob(joints: usize, samples: usize, scale: bool) -> AlignedBlob {
     vbr_blob_with(joints, samples, scale, |_| ())
 }
@@ -305,11 +315,13 @@ fn proto_poses_are_the_vbr_poses() {
         (12, 90, true, true),
         (10, 100, false, false),
     ] {
+        let still = samples == 100;
+        let samples = shorter(samples);
         let blob = vbr_blob_with(joints, samples, scale, |c| {
             if edited {
                 edge_cases(c)
             }
-            if samples == 100 {
+            if still {
                 held_still(c)
             }
         });
@@ -582,6 +594,7 @@ fn forward_playback_decodes_the_next_samples_ahead() {
 #[test]
 fn proto_subsets_are_the_vbr_joints() {
     for (joints, samples, scale) in [(14, 150, true), (30, 61, false)] {
+        let samples = shorter(samples);
         let blob = seeded_blob(joints, samples, scale, 11 + joints as u64);
         let proto = convert(blob.as_bytes()).unwrap();
         let mut d = Ref::new(blob.as_bytes(), &DecompressOptions::default()).unwrap();
@@ -751,7 +764,7 @@ fn bind_pose_defaults_are_the_vbr_poses() {
 #[test]
 fn selections_are_the_vbr_selections() {
     for (joints, scale, edge) in [(17, true, false), (9, false, false), (12, true, true)] {
-        let blob = blob_of(joints, 80, scale, 31 + joints as u64, |c| {
+        let blob = blob_of(joints, shorter(80), scale, 31 + joints as u64, |c| {
             if edge {
                 edge_cases(c)
             }
@@ -1019,6 +1032,7 @@ fn scribbled_cache_reads_stay_in_the_body() {
 #[test]
 fn bodies_are_canonical() {
     for (joints, samples, scale) in [(11, 40, true), (6, 70, false), (300, 35, false)] {
+        let samples = shorter(samples);
         let blob = seeded_blob(joints, samples, scale, 17 + joints as u64);
         let p = convert(blob.as_bytes()).unwrap();
         let (h, body) = (*p.header(), p.body().to_vec());
@@ -1154,6 +1168,7 @@ fn wide_decoders_are_the_scalar_decoder() {
         (16, 70, true, false, false),
         (23, 64, true, false, false),
     ] {
+        let samples = shorter(samples);
         let mut clip = generate_clip(&GenerateOptions {
             joints,
             samples,
