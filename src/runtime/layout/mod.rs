@@ -11,8 +11,8 @@
 //! - other `f32` AoS and SoA layouts of a `vbr` blob are written straight by the grouped
 //!   decoder, which writes each channel's rows anywhere on every CPU (AVX-512, AVX2, SSE2, NEON,
 //!   `simd128`, scalar), with or without the playback cache;
-//! - `f32` ozz blocks of a `vbr` blob are written straight by the grouped decoder's AVX2 and
-//!   AVX-512 builds, with or without the playback cache: a group of consecutive joints a block
+//! - `f32` ozz blocks of a `vbr` blob are written straight by the grouped decoder's AVX2 build
+//!   (on AVX-512 machines too), with or without the playback cache: a group of consecutive joints a block
 //!   row at a time under masks, other groups and the static channels a float a store; the lanes
 //!   past the last joint are then set to the identity;
 //! - a layout whose records cover their first 40 bytes with fields (the `f64` `FTransform` of

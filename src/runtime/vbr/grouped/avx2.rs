@@ -836,7 +836,7 @@ pub(super) use gather::lanes8;
 
 /// A pose through the playback cache (see `play.rs`), with the AVX-512 build of the decoder
 /// when `isa` is [`super::Isa::Avx512`] (which must then be available), else the AVX2 one;
-/// `SOA4`: into ozz blocks ([`PoseRows::soa4`]).
+/// `SOA4`: into ozz blocks ([`PoseRows::soa4`]), with the AVX2 build.
 #[inline]
 pub(super) unsafe fn sample_pose_cached<const SOA4: bool>(
     isa: super::Isa,
@@ -846,7 +846,10 @@ pub(super) unsafe fn sample_pose_cached<const SOA4: bool>(
     rows: PoseRows,
 ) {
     match isa {
-        super::Isa::Avx512 => play::sample_pose_cached_512::<SOA4>(view, cache, key, rows),
+        // Ozz blocks with the AVX2 build (see `entry::pose_rows`).
+        super::Isa::Avx512 if !SOA4 => {
+            play::sample_pose_cached_512::<false>(view, cache, key, rows)
+        }
         _ => play::sample_pose_cached::<SOA4>(view, cache, key, rows),
     }
 }

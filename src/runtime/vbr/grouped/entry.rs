@@ -225,10 +225,12 @@ fn pose_rows<const SOA4: bool>(
     // SAFETY (every arm): the decoder's ISA is present (`Isa::best`); the key was checked
     // above, the rows by the caller.
     match isa {
+        // Ozz blocks with the AVX2 build on AVX-512 machines too: one more copy of the walks
+        // for the blocks, not two (the library's compile time).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { super::avx2::sample_rows_512::<SOA4>(&v, key, rows, 7) },
+        Isa::Avx512 if !SOA4 => unsafe { super::avx2::sample_rows_512::<false>(&v, key, rows, 7) },
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { super::avx2::sample_rows::<SOA4>(&v, key, rows, 7) },
+        Isa::Avx512 | Isa::Avx2 => unsafe { super::avx2::sample_rows::<SOA4>(&v, key, rows, 7) },
         #[cfg(target_arch = "x86_64")]
         Isa::Sse2 => unsafe { super::sse2::sample_pose_rows(&v, key, rows) },
         #[cfg(target_arch = "aarch64")]
