@@ -60,8 +60,8 @@ source .ci/step.sh
 #   their own, and the Python packages from PyPI (network, no Rust);
 # - after the host build: `cargo test --workspace` (running the tests), the Python extension and
 #   its tests, and, in the foreground, the CMake build, ctest and the sanitizer step; the wasm32
-#   tests (.ci/cross.sh wasm32) beside them at a lower priority (they fill the gaps: nothing waits
-#   for them);
+#   tests (.ci/cross.sh wasm32) beside them at the same priority (at `nice 10` they waited for
+#   the others and then ran alone on one core, Node's one thread, at the end of the run);
 # - last, the runtime-only tests, which write the runtime-only library over the full one.
 # The background jobs' logs are printed when they are waited for; any failing fails this script.
 mkdir -p target
@@ -96,7 +96,7 @@ start_bg a64_pid "$a64_log" bash .ci/cross.sh aarch64
 start_bg pyprep_pid "$pyprep_log" step "python packages" bash .ci/python.sh --prepare-only
 step "cargo test --workspace --no-run" cargo test --workspace --no-run
 
-start_bg wasm_pid "$wasm_log" nice -n 10 bash .ci/cross.sh wasm32
+start_bg wasm_pid "$wasm_log" bash .ci/cross.sh wasm32
 start_bg test_pid "$test_log" step "cargo test --workspace" cargo test --workspace
 finish_bg ".ci/python.sh --prepare-only (from the start)" "$pyprep_pid" "$pyprep_log"
 python_start=$SECONDS
