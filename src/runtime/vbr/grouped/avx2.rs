@@ -322,9 +322,9 @@ unsafe fn put_column(dst: *mut f32, v: __m128, three: bool) {
 /// channel's first float in block 0): component `k` of a lane of joint `j` at `base + (j / 4)
 /// * 40 + 4 k + j % 4` ([`row_at`]). A group of consecutive joints (most groups) is written a
 /// block row at a time, none of the ten-float rows' transpose: the lanes turned so that a
-/// block's four sit in one half of a register, each half stored under a mask of the group's
-/// joints in that block (up to three blocks); any other group lane by lane. A macro, as
-/// [`store!`].
+/// block's four sit in one half of a register, each half blended into the block row under a
+/// mask of the group's joints in that block (up to three blocks); any other group lane by
+/// lane. A macro, as [`store!`].
 macro_rules! store_soa4 {
     ($q:expr, $g:expr, $base:expr, $three:expr) => {{
         let (q, g, base, three): ([__m256; 4], &GroupView, *mut f32, bool) =
@@ -370,8 +370,11 @@ macro_rules! store_soa4 {
                     _mm256_castps256_ps128(t),
                 ];
                 for (b, (m, h)) in masks.iter().zip(halves).enumerate().take(blocks) {
+                    // The row's other lanes kept: read, blended, written back (every float of
+                    // a block is a field this pose writes; `vmaskmovps` stores were a fifth of
+                    // a bandai pose's time on AMD Zen, where they are microcoded).
                     let d = block.add(b * SOA4_BLOCK + 4 * k);
-                    _mm_maskstore_ps(d, *m, h);
+                    _mm_storeu_ps(d, _mm_blendv_ps(_mm_loadu_ps(d), h, _mm_castsi128_ps(*m)));
                 }
             }
         } else {
