@@ -174,8 +174,9 @@ impl PoseRows {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub fn soa4(out: *mut f32) -> Self {
+        let at = crate::runtime::layout::SOA4_AT;
         PoseRows {
-            base: [out.wrapping_add(12), out, out.wrapping_add(28)],
+            base: at.map(|a| out.wrapping_add(a)),
             stride: [0; 3],
         }
     }

@@ -97,9 +97,9 @@ const COMPONENTS: [usize; 3] = [4, 3, 3];
 /// Each channel's first float in a ten-float row.
 const ROW_AT: [usize; 3] = [0, 4, 7];
 /// Each channel's first element in an ozz block, per component four lanes apart.
-const SOA4_AT: [usize; 3] = [12, 0, 28];
+pub(crate) const SOA4_AT: [usize; 3] = [12, 0, 28];
 /// Elements in an ozz block of four joints.
-const SOA4_BLOCK: usize = 40;
+pub(crate) const SOA4_BLOCK: usize = 40;
 /// The identity transform's ten floats.
 const IDENTITY: [f32; 10] = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0];
 

@@ -480,9 +480,8 @@ pub(super) unsafe fn prefetch(view: &View, key_split: &Split) {
     fetch(from, (to as usize).saturating_sub(from as usize));
 }
 
-/// Floats in an ozz block of four joints (`SoaTransform`: translation, rotation and scale, each
-/// component four lanes wide).
-pub(super) const SOA4_BLOCK: usize = 40;
+/// Floats in an ozz block of four joints (the layouts' own constant).
+pub(super) use crate::runtime::layout::SOA4_BLOCK;
 
 /// Joint `j`'s row of a channel whose joint 0's row is at `base`: `j * stride` floats on, or,
 /// `SOA4`, in ozz blocks of four joints (block `j / 4`, lane `j % 4`, the row's components four
